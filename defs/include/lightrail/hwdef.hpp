@@ -1,0 +1,235 @@
+// Generated from defs/regmap.json by defs/hwdef_gen; do not edit.
+#pragma once
+
+#include <cstdint>
+
+namespace lightrail::hwdef {
+
+// version of this register map
+inline constexpr uint32_t REGMAP_VERSION = 1u;
+// switch ports (tunable lasers or OCS ports) per board
+inline constexpr uint32_t PORTS = 16u;
+// wavelength channels a port can select
+inline constexpr uint32_t WAVELENGTHS = 64u;
+// bits of a wavelength index
+inline constexpr uint32_t WAVELENGTH_BITS = 6u;
+// steps per schedule bank
+inline constexpr uint32_t MAX_STEPS = 4096u;
+// configurations per schedule bank
+inline constexpr uint32_t MAX_CONFIGS = 256u;
+// fine edge positions per system clock cycle (serializer bits)
+inline constexpr uint32_t FINE_STEPS = 32u;
+// bits of a fine edge position
+inline constexpr uint32_t FINE_BITS = 5u;
+// nominal system clock period (250 MHz)
+inline constexpr uint32_t CLK_PERIOD_PS = 4000u;
+// one fine step (board time unit) = CLK_PERIOD_PS / FINE_STEPS
+inline constexpr uint32_t TICK_PS = 125u;
+// shortest step the sequencer sustains, in system clock cycles
+inline constexpr uint32_t MIN_STEP_CYCLES = 4u;
+// cycles from the sequencer's event outputs to the edge at the board outputs (the fine-edge stage register); the sequencer emits events this many cycles ahead
+inline constexpr uint32_t OUTPUT_LATENCY_CYCLES = 1u;
+// tune(a,b) calibration entries, index a*WAVELENGTHS+b
+inline constexpr uint32_t TUNE_ENTRIES = 4096u;
+// 32-bit words per sequencer-side bank read (128-bit line)
+inline constexpr uint32_t BANK_LINE_WORDS = 4u;
+// 128-bit lines per bank memory
+inline constexpr uint32_t BANK_LINES = 4096u;
+// AXI4-Lite byte address width
+inline constexpr uint32_t AXI_ADDR_BITS = 18u;
+// capability block magic 'LRAL'
+inline constexpr uint32_t REG_CAP_MAGIC = 0u;
+inline constexpr uint32_t CAP_MAGIC_VALUE = 0x4C52414Cu;
+// regmap_version of this register map
+inline constexpr uint32_t REG_CAP_VERSION = 4u;
+// PORTS
+inline constexpr uint32_t REG_CAP_PORTS = 8u;
+// WAVELENGTHS
+inline constexpr uint32_t REG_CAP_WAVELENGTHS = 12u;
+// MAX_STEPS
+inline constexpr uint32_t REG_CAP_MAX_STEPS = 16u;
+// MAX_CONFIGS
+inline constexpr uint32_t REG_CAP_MAX_CONFIGS = 20u;
+// FINE_STEPS
+inline constexpr uint32_t REG_CAP_FINE_STEPS = 24u;
+// CLK_PERIOD_PS
+inline constexpr uint32_t REG_CAP_CLK_PERIOD_PS = 28u;
+// MIN_STEP_CYCLES
+inline constexpr uint32_t REG_CAP_MIN_STEP_CYCLES = 32u;
+// board index, strapped at the top level
+inline constexpr uint32_t REG_CAP_BOARD_ID = 36u;
+// command pulses; reads as 0
+inline constexpr uint32_t REG_CTRL = 64u;
+// verify the inactive bank and make it active per COMMIT_MODE
+inline constexpr uint32_t CTRL_COMMIT_LSB = 0u;
+inline constexpr uint32_t CTRL_COMMIT_WIDTH = 1u;
+inline constexpr uint32_t CTRL_COMMIT_MASK = 0x1u;
+// advance an event-triggered step at the next allowed boundary
+inline constexpr uint32_t CTRL_TRIGGER_LSB = 1u;
+inline constexpr uint32_t CTRL_TRIGGER_WIDTH = 1u;
+inline constexpr uint32_t CTRL_TRIGGER_MASK = 0x2u;
+// clear every ERROR flag
+inline constexpr uint32_t CTRL_CLEAR_ERRORS_LSB = 2u;
+inline constexpr uint32_t CTRL_CLEAR_ERRORS_WIDTH = 1u;
+inline constexpr uint32_t CTRL_CLEAR_ERRORS_MASK = 0x4u;
+// stop at the next step boundary; all gates low
+inline constexpr uint32_t CTRL_STOP_LSB = 3u;
+inline constexpr uint32_t CTRL_STOP_WIDTH = 1u;
+inline constexpr uint32_t CTRL_STOP_MASK = 0x8u;
+inline constexpr uint32_t REG_COMMIT_MODE = 68u;
+// 0: at the next epoch boundary (immediately when idle); 1: at the first step boundary at or after COMMIT_TIME (exactly COMMIT_TIME when idle)
+inline constexpr uint32_t COMMIT_MODE_AT_TIME_LSB = 0u;
+inline constexpr uint32_t COMMIT_MODE_AT_TIME_WIDTH = 1u;
+inline constexpr uint32_t COMMIT_MODE_AT_TIME_MASK = 0x1u;
+// commit board time in ticks, bits 31:0
+inline constexpr uint32_t REG_COMMIT_TIME_LO = 72u;
+// commit board time in ticks, bits 63:32
+inline constexpr uint32_t REG_COMMIT_TIME_HI = 76u;
+inline constexpr uint32_t REG_STATUS = 96u;
+// a schedule is being executed
+inline constexpr uint32_t STATUS_RUNNING_LSB = 0u;
+inline constexpr uint32_t STATUS_RUNNING_WIDTH = 1u;
+inline constexpr uint32_t STATUS_RUNNING_MASK = 0x1u;
+// bank the sequencer executes; the host writes the other
+inline constexpr uint32_t STATUS_ACTIVE_BANK_LSB = 1u;
+inline constexpr uint32_t STATUS_ACTIVE_BANK_WIDTH = 1u;
+inline constexpr uint32_t STATUS_ACTIVE_BANK_MASK = 0x2u;
+// a verified bank waits for its swap boundary
+inline constexpr uint32_t STATUS_COMMIT_PENDING_LSB = 2u;
+inline constexpr uint32_t STATUS_COMMIT_PENDING_WIDTH = 1u;
+inline constexpr uint32_t STATUS_COMMIT_PENDING_MASK = 0x4u;
+// the inactive bank is being checked
+inline constexpr uint32_t STATUS_VERIFY_BUSY_LSB = 3u;
+inline constexpr uint32_t STATUS_VERIFY_BUSY_WIDTH = 1u;
+inline constexpr uint32_t STATUS_VERIFY_BUSY_MASK = 0x8u;
+// the current step is event-triggered and waits for TRIGGER
+inline constexpr uint32_t STATUS_WAITING_TRIGGER_LSB = 4u;
+inline constexpr uint32_t STATUS_WAITING_TRIGGER_WIDTH = 1u;
+inline constexpr uint32_t STATUS_WAITING_TRIGGER_MASK = 0x10u;
+// sticky error flags; write 1 to clear
+inline constexpr uint32_t REG_ERROR = 100u;
+// committed bank has a wrong magic
+inline constexpr uint32_t ERROR_BAD_MAGIC_LSB = 0u;
+inline constexpr uint32_t ERROR_BAD_MAGIC_WIDTH = 1u;
+inline constexpr uint32_t ERROR_BAD_MAGIC_MASK = 0x1u;
+// committed bank has an unknown image version
+inline constexpr uint32_t ERROR_BAD_VERSION_LSB = 1u;
+inline constexpr uint32_t ERROR_BAD_VERSION_WIDTH = 1u;
+inline constexpr uint32_t ERROR_BAD_VERSION_MASK = 0x2u;
+// step/config count or a config index out of range
+inline constexpr uint32_t ERROR_BAD_BOUNDS_LSB = 2u;
+inline constexpr uint32_t ERROR_BAD_BOUNDS_WIDTH = 1u;
+inline constexpr uint32_t ERROR_BAD_BOUNDS_MASK = 0x4u;
+// committed bank fails its CRC
+inline constexpr uint32_t ERROR_BAD_CRC_LSB = 3u;
+inline constexpr uint32_t ERROR_BAD_CRC_WIDTH = 1u;
+inline constexpr uint32_t ERROR_BAD_CRC_MASK = 0x8u;
+// the host wrote the active bank; the write was dropped
+inline constexpr uint32_t ERROR_ACTIVE_WRITE_LSB = 4u;
+inline constexpr uint32_t ERROR_ACTIVE_WRITE_WIDTH = 1u;
+inline constexpr uint32_t ERROR_ACTIVE_WRITE_MASK = 0x10u;
+// a step boundary was served late
+inline constexpr uint32_t ERROR_MISSED_DEADLINE_LSB = 5u;
+inline constexpr uint32_t ERROR_MISSED_DEADLINE_WIDTH = 1u;
+inline constexpr uint32_t ERROR_MISSED_DEADLINE_MASK = 0x20u;
+// commit time too close or in the past; commit dropped
+inline constexpr uint32_t ERROR_COMMIT_LATE_LSB = 6u;
+inline constexpr uint32_t ERROR_COMMIT_LATE_WIDTH = 1u;
+inline constexpr uint32_t ERROR_COMMIT_LATE_MASK = 0x40u;
+// steps executed, bits 31:0 (reading LO latches HI)
+inline constexpr uint32_t REG_STEPS_LO = 104u;
+// steps executed, bits 63:32
+inline constexpr uint32_t REG_STEPS_HI = 108u;
+// step boundaries served late
+inline constexpr uint32_t REG_MISSED = 112u;
+// index of the executing step
+inline constexpr uint32_t REG_CUR_STEP = 116u;
+// configuration of the executing step
+inline constexpr uint32_t REG_CUR_CONFIG = 120u;
+// generation word of the active bank's header
+inline constexpr uint32_t REG_GENERATION = 124u;
+// board time in ticks, bits 31:0 (reading LO latches HI)
+inline constexpr uint32_t REG_TIME_LO = 128u;
+// board time in ticks, bits 63:32
+inline constexpr uint32_t REG_TIME_HI = 132u;
+// completed passes of the active schedule
+inline constexpr uint32_t REG_EPOCHS = 136u;
+// bank swaps (activations) so far
+inline constexpr uint32_t REG_SWAPS = 140u;
+// board time of the last swap in ticks, bits 31:0 (reading LO latches HI)
+inline constexpr uint32_t REG_LAST_SWAP_LO = 144u;
+// board time of the last swap in ticks, bits 63:32
+inline constexpr uint32_t REG_LAST_SWAP_HI = 148u;
+// tune(a,b) in ticks at word a*WAVELENGTHS+b (bits 15:0): laser settling time from wavelength a to b
+inline constexpr uint32_t MEM_TUNE_BASE = 0x10000u;
+inline constexpr uint32_t MEM_TUNE_WORDS = 4096u;
+// schedule bank 0 (image layout below); writes while active are dropped
+inline constexpr uint32_t MEM_BANK0_BASE = 0x20000u;
+inline constexpr uint32_t MEM_BANK0_WORDS = 16384u;
+// schedule bank 1
+inline constexpr uint32_t MEM_BANK1_BASE = 0x30000u;
+inline constexpr uint32_t MEM_BANK1_WORDS = 16384u;
+// schedule image magic
+inline constexpr uint32_t IMG_MAGIC = 0x4C525348u;
+// schedule image format version
+inline constexpr uint32_t IMG_VERSION = 1u;
+inline constexpr uint32_t IMG_HEADER_WORDS = 16u;
+// image magic 'LRSH'
+inline constexpr uint32_t IMG_HDR_MAGIC = 0u;
+// image format version
+inline constexpr uint32_t IMG_HDR_VERSION = 1u;
+// steps in the program, 1..MAX_STEPS
+inline constexpr uint32_t IMG_HDR_N_STEPS = 2u;
+// configurations, 1..MAX_CONFIGS
+inline constexpr uint32_t IMG_HDR_N_CONFIGS = 3u;
+// bit 0: cyclic
+inline constexpr uint32_t IMG_HDR_FLAGS = 4u;
+// gate-low time after each boundary, in ticks
+inline constexpr uint32_t IMG_HDR_GUARD_TICKS = 5u;
+// host-chosen schedule generation
+inline constexpr uint32_t IMG_HDR_GENERATION = 6u;
+// CRC-32 (IEEE, reflected) over header words 0..14, the used config words, then the used step words
+inline constexpr uint32_t IMG_HDR_CRC = 15u;
+inline constexpr uint32_t IMG_FLAGS_CYCLIC_LSB = 0u;
+inline constexpr uint32_t IMG_FLAGS_CYCLIC_WIDTH = 1u;
+inline constexpr uint32_t IMG_FLAGS_CYCLIC_MASK = 0x1u;
+// first word of the configuration table
+inline constexpr uint32_t IMG_CONFIG_BASE_WORD = 16u;
+// words per configuration
+inline constexpr uint32_t IMG_CONFIG_WORDS = 4u;
+// bits per port entry within a configuration
+inline constexpr uint32_t IMG_PORT_BITS = 8u;
+// wavelength index
+inline constexpr uint32_t IMG_PORT_WAVELENGTH_LSB = 0u;
+inline constexpr uint32_t IMG_PORT_WAVELENGTH_WIDTH = 6u;
+inline constexpr uint32_t IMG_PORT_WAVELENGTH_MASK = 0x3Fu;
+// port dark: gate low, wavelength select kept
+inline constexpr uint32_t IMG_PORT_DARK_LSB = 7u;
+inline constexpr uint32_t IMG_PORT_DARK_WIDTH = 1u;
+inline constexpr uint32_t IMG_PORT_DARK_MASK = 0x80u;
+// first word of the step table
+inline constexpr uint32_t IMG_STEP_BASE_WORD = 1040u;
+// words per step
+inline constexpr uint32_t IMG_STEP_WORDS = 2u;
+// step duration in ticks, bits 31:0
+inline constexpr uint32_t IMG_STEP_DURATION_LO_LSB = 0u;
+inline constexpr uint32_t IMG_STEP_DURATION_LO_WIDTH = 32u;
+inline constexpr uint32_t IMG_STEP_DURATION_LO_MASK = 0xFFFFFFFFu;
+inline constexpr uint32_t IMG_STEP_DURATION_LO_WORD = 0u;
+// step duration in ticks, bits 39:32
+inline constexpr uint32_t IMG_STEP_DURATION_HI_LSB = 0u;
+inline constexpr uint32_t IMG_STEP_DURATION_HI_WIDTH = 8u;
+inline constexpr uint32_t IMG_STEP_DURATION_HI_MASK = 0xFFu;
+inline constexpr uint32_t IMG_STEP_DURATION_HI_WORD = 1u;
+// configuration index
+inline constexpr uint32_t IMG_STEP_CONFIG_LSB = 8u;
+inline constexpr uint32_t IMG_STEP_CONFIG_WIDTH = 12u;
+inline constexpr uint32_t IMG_STEP_CONFIG_MASK = 0xFFF00u;
+inline constexpr uint32_t IMG_STEP_CONFIG_WORD = 1u;
+// event-triggered: the duration is a minimum; the step ends at the first allowed boundary after TRIGGER
+inline constexpr uint32_t IMG_STEP_EVENT_LSB = 31u;
+inline constexpr uint32_t IMG_STEP_EVENT_WIDTH = 1u;
+inline constexpr uint32_t IMG_STEP_EVENT_MASK = 0x80000000u;
+inline constexpr uint32_t IMG_STEP_EVENT_WORD = 1u;
+
+}  // namespace lightrail::hwdef

@@ -1,0 +1,34 @@
+// What a board can do, read from its capability block and tune table.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace lightrail {
+
+struct DeviceCapabilities {
+  uint32_t ports = 0;
+  uint32_t wavelengths = 0;
+  uint32_t max_steps = 0;
+  uint32_t max_configs = 0;
+  uint32_t fine_steps = 0;       // fine edge positions per clock cycle
+  int64_t clk_period_ps = 0;
+  uint32_t min_step_cycles = 0;
+  std::vector<uint16_t> tune_ticks;  // tune(a,b) at a*wavelengths+b, in ticks
+
+  int64_t tick_ps() const { return clk_period_ps / fine_steps; }
+  int64_t min_step_ps() const { return clk_period_ps * min_step_cycles; }
+  int64_t tune_ps(int from, int to) const;  // settling time from a to b
+  int64_t max_tune_to_ps(int to) const;     // worst case over every a (from dark)
+
+  // The reference board of hwdef.hpp with the reference tune table
+  // (reference_tune_ticks()).
+  static DeviceCapabilities reference();
+};
+
+// Reference laser calibration (a model, documented in docs/schedule.md):
+// tune(a,a)=0, else 300 ps + 9 ps per channel of distance, rounded up to
+// ticks (at most 867 ps before rounding: Sirius tunes in under 912 ps).
+std::vector<uint16_t> reference_tune_ticks(uint32_t wavelengths, int64_t tick_ps);
+
+}  // namespace lightrail

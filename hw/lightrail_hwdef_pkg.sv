@@ -1,0 +1,232 @@
+// Generated from defs/regmap.json by defs/hwdef_gen; do not edit.
+// A package of constants: not every user needs every one.
+/* verilator lint_off UNUSEDPARAM */
+package lightrail_hwdef_pkg;
+  // version of this register map
+  localparam logic [31:0] REGMAP_VERSION = 32'd1;
+  // switch ports (tunable lasers or OCS ports) per board
+  localparam logic [31:0] PORTS = 32'd16;
+  // wavelength channels a port can select
+  localparam logic [31:0] WAVELENGTHS = 32'd64;
+  // bits of a wavelength index
+  localparam logic [31:0] WAVELENGTH_BITS = 32'd6;
+  // steps per schedule bank
+  localparam logic [31:0] MAX_STEPS = 32'd4096;
+  // configurations per schedule bank
+  localparam logic [31:0] MAX_CONFIGS = 32'd256;
+  // fine edge positions per system clock cycle (serializer bits)
+  localparam logic [31:0] FINE_STEPS = 32'd32;
+  // bits of a fine edge position
+  localparam logic [31:0] FINE_BITS = 32'd5;
+  // nominal system clock period (250 MHz)
+  localparam logic [31:0] CLK_PERIOD_PS = 32'd4000;
+  // one fine step (board time unit) = CLK_PERIOD_PS / FINE_STEPS
+  localparam logic [31:0] TICK_PS = 32'd125;
+  // shortest step the sequencer sustains, in system clock cycles
+  localparam logic [31:0] MIN_STEP_CYCLES = 32'd4;
+  // cycles from the sequencer's event outputs to the edge at the board outputs (the fine-edge stage register); the sequencer emits events this many cycles ahead
+  localparam logic [31:0] OUTPUT_LATENCY_CYCLES = 32'd1;
+  // tune(a,b) calibration entries, index a*WAVELENGTHS+b
+  localparam logic [31:0] TUNE_ENTRIES = 32'd4096;
+  // 32-bit words per sequencer-side bank read (128-bit line)
+  localparam logic [31:0] BANK_LINE_WORDS = 32'd4;
+  // 128-bit lines per bank memory
+  localparam logic [31:0] BANK_LINES = 32'd4096;
+  // AXI4-Lite byte address width
+  localparam logic [31:0] AXI_ADDR_BITS = 32'd18;
+  // capability block magic 'LRAL'
+  localparam logic [31:0] REG_CAP_MAGIC = 32'd0;
+  localparam logic [31:0] CAP_MAGIC_VALUE = 32'h4C52414C;
+  // regmap_version of this register map
+  localparam logic [31:0] REG_CAP_VERSION = 32'd4;
+  // PORTS
+  localparam logic [31:0] REG_CAP_PORTS = 32'd8;
+  // WAVELENGTHS
+  localparam logic [31:0] REG_CAP_WAVELENGTHS = 32'd12;
+  // MAX_STEPS
+  localparam logic [31:0] REG_CAP_MAX_STEPS = 32'd16;
+  // MAX_CONFIGS
+  localparam logic [31:0] REG_CAP_MAX_CONFIGS = 32'd20;
+  // FINE_STEPS
+  localparam logic [31:0] REG_CAP_FINE_STEPS = 32'd24;
+  // CLK_PERIOD_PS
+  localparam logic [31:0] REG_CAP_CLK_PERIOD_PS = 32'd28;
+  // MIN_STEP_CYCLES
+  localparam logic [31:0] REG_CAP_MIN_STEP_CYCLES = 32'd32;
+  // board index, strapped at the top level
+  localparam logic [31:0] REG_CAP_BOARD_ID = 32'd36;
+  // command pulses; reads as 0
+  localparam logic [31:0] REG_CTRL = 32'd64;
+  // verify the inactive bank and make it active per COMMIT_MODE
+  localparam logic [31:0] CTRL_COMMIT_LSB = 32'd0;
+  localparam logic [31:0] CTRL_COMMIT_WIDTH = 32'd1;
+  localparam logic [31:0] CTRL_COMMIT_MASK = 32'h1;
+  // advance an event-triggered step at the next allowed boundary
+  localparam logic [31:0] CTRL_TRIGGER_LSB = 32'd1;
+  localparam logic [31:0] CTRL_TRIGGER_WIDTH = 32'd1;
+  localparam logic [31:0] CTRL_TRIGGER_MASK = 32'h2;
+  // clear every ERROR flag
+  localparam logic [31:0] CTRL_CLEAR_ERRORS_LSB = 32'd2;
+  localparam logic [31:0] CTRL_CLEAR_ERRORS_WIDTH = 32'd1;
+  localparam logic [31:0] CTRL_CLEAR_ERRORS_MASK = 32'h4;
+  // stop at the next step boundary; all gates low
+  localparam logic [31:0] CTRL_STOP_LSB = 32'd3;
+  localparam logic [31:0] CTRL_STOP_WIDTH = 32'd1;
+  localparam logic [31:0] CTRL_STOP_MASK = 32'h8;
+  localparam logic [31:0] REG_COMMIT_MODE = 32'd68;
+  // 0: at the next epoch boundary (immediately when idle); 1: at the first step boundary at or after COMMIT_TIME (exactly COMMIT_TIME when idle)
+  localparam logic [31:0] COMMIT_MODE_AT_TIME_LSB = 32'd0;
+  localparam logic [31:0] COMMIT_MODE_AT_TIME_WIDTH = 32'd1;
+  localparam logic [31:0] COMMIT_MODE_AT_TIME_MASK = 32'h1;
+  // commit board time in ticks, bits 31:0
+  localparam logic [31:0] REG_COMMIT_TIME_LO = 32'd72;
+  // commit board time in ticks, bits 63:32
+  localparam logic [31:0] REG_COMMIT_TIME_HI = 32'd76;
+  localparam logic [31:0] REG_STATUS = 32'd96;
+  // a schedule is being executed
+  localparam logic [31:0] STATUS_RUNNING_LSB = 32'd0;
+  localparam logic [31:0] STATUS_RUNNING_WIDTH = 32'd1;
+  localparam logic [31:0] STATUS_RUNNING_MASK = 32'h1;
+  // bank the sequencer executes; the host writes the other
+  localparam logic [31:0] STATUS_ACTIVE_BANK_LSB = 32'd1;
+  localparam logic [31:0] STATUS_ACTIVE_BANK_WIDTH = 32'd1;
+  localparam logic [31:0] STATUS_ACTIVE_BANK_MASK = 32'h2;
+  // a verified bank waits for its swap boundary
+  localparam logic [31:0] STATUS_COMMIT_PENDING_LSB = 32'd2;
+  localparam logic [31:0] STATUS_COMMIT_PENDING_WIDTH = 32'd1;
+  localparam logic [31:0] STATUS_COMMIT_PENDING_MASK = 32'h4;
+  // the inactive bank is being checked
+  localparam logic [31:0] STATUS_VERIFY_BUSY_LSB = 32'd3;
+  localparam logic [31:0] STATUS_VERIFY_BUSY_WIDTH = 32'd1;
+  localparam logic [31:0] STATUS_VERIFY_BUSY_MASK = 32'h8;
+  // the current step is event-triggered and waits for TRIGGER
+  localparam logic [31:0] STATUS_WAITING_TRIGGER_LSB = 32'd4;
+  localparam logic [31:0] STATUS_WAITING_TRIGGER_WIDTH = 32'd1;
+  localparam logic [31:0] STATUS_WAITING_TRIGGER_MASK = 32'h10;
+  // sticky error flags; write 1 to clear
+  localparam logic [31:0] REG_ERROR = 32'd100;
+  // committed bank has a wrong magic
+  localparam logic [31:0] ERROR_BAD_MAGIC_LSB = 32'd0;
+  localparam logic [31:0] ERROR_BAD_MAGIC_WIDTH = 32'd1;
+  localparam logic [31:0] ERROR_BAD_MAGIC_MASK = 32'h1;
+  // committed bank has an unknown image version
+  localparam logic [31:0] ERROR_BAD_VERSION_LSB = 32'd1;
+  localparam logic [31:0] ERROR_BAD_VERSION_WIDTH = 32'd1;
+  localparam logic [31:0] ERROR_BAD_VERSION_MASK = 32'h2;
+  // step/config count or a config index out of range
+  localparam logic [31:0] ERROR_BAD_BOUNDS_LSB = 32'd2;
+  localparam logic [31:0] ERROR_BAD_BOUNDS_WIDTH = 32'd1;
+  localparam logic [31:0] ERROR_BAD_BOUNDS_MASK = 32'h4;
+  // committed bank fails its CRC
+  localparam logic [31:0] ERROR_BAD_CRC_LSB = 32'd3;
+  localparam logic [31:0] ERROR_BAD_CRC_WIDTH = 32'd1;
+  localparam logic [31:0] ERROR_BAD_CRC_MASK = 32'h8;
+  // the host wrote the active bank; the write was dropped
+  localparam logic [31:0] ERROR_ACTIVE_WRITE_LSB = 32'd4;
+  localparam logic [31:0] ERROR_ACTIVE_WRITE_WIDTH = 32'd1;
+  localparam logic [31:0] ERROR_ACTIVE_WRITE_MASK = 32'h10;
+  // a step boundary was served late
+  localparam logic [31:0] ERROR_MISSED_DEADLINE_LSB = 32'd5;
+  localparam logic [31:0] ERROR_MISSED_DEADLINE_WIDTH = 32'd1;
+  localparam logic [31:0] ERROR_MISSED_DEADLINE_MASK = 32'h20;
+  // commit time too close or in the past; commit dropped
+  localparam logic [31:0] ERROR_COMMIT_LATE_LSB = 32'd6;
+  localparam logic [31:0] ERROR_COMMIT_LATE_WIDTH = 32'd1;
+  localparam logic [31:0] ERROR_COMMIT_LATE_MASK = 32'h40;
+  // steps executed, bits 31:0 (reading LO latches HI)
+  localparam logic [31:0] REG_STEPS_LO = 32'd104;
+  // steps executed, bits 63:32
+  localparam logic [31:0] REG_STEPS_HI = 32'd108;
+  // step boundaries served late
+  localparam logic [31:0] REG_MISSED = 32'd112;
+  // index of the executing step
+  localparam logic [31:0] REG_CUR_STEP = 32'd116;
+  // configuration of the executing step
+  localparam logic [31:0] REG_CUR_CONFIG = 32'd120;
+  // generation word of the active bank's header
+  localparam logic [31:0] REG_GENERATION = 32'd124;
+  // board time in ticks, bits 31:0 (reading LO latches HI)
+  localparam logic [31:0] REG_TIME_LO = 32'd128;
+  // board time in ticks, bits 63:32
+  localparam logic [31:0] REG_TIME_HI = 32'd132;
+  // completed passes of the active schedule
+  localparam logic [31:0] REG_EPOCHS = 32'd136;
+  // bank swaps (activations) so far
+  localparam logic [31:0] REG_SWAPS = 32'd140;
+  // board time of the last swap in ticks, bits 31:0 (reading LO latches HI)
+  localparam logic [31:0] REG_LAST_SWAP_LO = 32'd144;
+  // board time of the last swap in ticks, bits 63:32
+  localparam logic [31:0] REG_LAST_SWAP_HI = 32'd148;
+  // tune(a,b) in ticks at word a*WAVELENGTHS+b (bits 15:0): laser settling time from wavelength a to b
+  localparam logic [31:0] MEM_TUNE_BASE = 32'h10000;
+  localparam logic [31:0] MEM_TUNE_WORDS = 32'd4096;
+  // schedule bank 0 (image layout below); writes while active are dropped
+  localparam logic [31:0] MEM_BANK0_BASE = 32'h20000;
+  localparam logic [31:0] MEM_BANK0_WORDS = 32'd16384;
+  // schedule bank 1
+  localparam logic [31:0] MEM_BANK1_BASE = 32'h30000;
+  localparam logic [31:0] MEM_BANK1_WORDS = 32'd16384;
+  // schedule image magic
+  localparam logic [31:0] IMG_MAGIC = 32'h4C525348;
+  // schedule image format version
+  localparam logic [31:0] IMG_VERSION = 32'd1;
+  localparam logic [31:0] IMG_HEADER_WORDS = 32'd16;
+  // image magic 'LRSH'
+  localparam logic [31:0] IMG_HDR_MAGIC = 32'd0;
+  // image format version
+  localparam logic [31:0] IMG_HDR_VERSION = 32'd1;
+  // steps in the program, 1..MAX_STEPS
+  localparam logic [31:0] IMG_HDR_N_STEPS = 32'd2;
+  // configurations, 1..MAX_CONFIGS
+  localparam logic [31:0] IMG_HDR_N_CONFIGS = 32'd3;
+  // bit 0: cyclic
+  localparam logic [31:0] IMG_HDR_FLAGS = 32'd4;
+  // gate-low time after each boundary, in ticks
+  localparam logic [31:0] IMG_HDR_GUARD_TICKS = 32'd5;
+  // host-chosen schedule generation
+  localparam logic [31:0] IMG_HDR_GENERATION = 32'd6;
+  // CRC-32 (IEEE, reflected) over header words 0..14, the used config words, then the used step words
+  localparam logic [31:0] IMG_HDR_CRC = 32'd15;
+  localparam logic [31:0] IMG_FLAGS_CYCLIC_LSB = 32'd0;
+  localparam logic [31:0] IMG_FLAGS_CYCLIC_WIDTH = 32'd1;
+  localparam logic [31:0] IMG_FLAGS_CYCLIC_MASK = 32'h1;
+  // first word of the configuration table
+  localparam logic [31:0] IMG_CONFIG_BASE_WORD = 32'd16;
+  // words per configuration
+  localparam logic [31:0] IMG_CONFIG_WORDS = 32'd4;
+  // bits per port entry within a configuration
+  localparam logic [31:0] IMG_PORT_BITS = 32'd8;
+  // wavelength index
+  localparam logic [31:0] IMG_PORT_WAVELENGTH_LSB = 32'd0;
+  localparam logic [31:0] IMG_PORT_WAVELENGTH_WIDTH = 32'd6;
+  localparam logic [31:0] IMG_PORT_WAVELENGTH_MASK = 32'h3F;
+  // port dark: gate low, wavelength select kept
+  localparam logic [31:0] IMG_PORT_DARK_LSB = 32'd7;
+  localparam logic [31:0] IMG_PORT_DARK_WIDTH = 32'd1;
+  localparam logic [31:0] IMG_PORT_DARK_MASK = 32'h80;
+  // first word of the step table
+  localparam logic [31:0] IMG_STEP_BASE_WORD = 32'd1040;
+  // words per step
+  localparam logic [31:0] IMG_STEP_WORDS = 32'd2;
+  // step duration in ticks, bits 31:0
+  localparam logic [31:0] IMG_STEP_DURATION_LO_LSB = 32'd0;
+  localparam logic [31:0] IMG_STEP_DURATION_LO_WIDTH = 32'd32;
+  localparam logic [31:0] IMG_STEP_DURATION_LO_MASK = 32'hFFFFFFFF;
+  localparam logic [31:0] IMG_STEP_DURATION_LO_WORD = 32'd0;
+  // step duration in ticks, bits 39:32
+  localparam logic [31:0] IMG_STEP_DURATION_HI_LSB = 32'd0;
+  localparam logic [31:0] IMG_STEP_DURATION_HI_WIDTH = 32'd8;
+  localparam logic [31:0] IMG_STEP_DURATION_HI_MASK = 32'hFF;
+  localparam logic [31:0] IMG_STEP_DURATION_HI_WORD = 32'd1;
+  // configuration index
+  localparam logic [31:0] IMG_STEP_CONFIG_LSB = 32'd8;
+  localparam logic [31:0] IMG_STEP_CONFIG_WIDTH = 32'd12;
+  localparam logic [31:0] IMG_STEP_CONFIG_MASK = 32'hFFF00;
+  localparam logic [31:0] IMG_STEP_CONFIG_WORD = 32'd1;
+  // event-triggered: the duration is a minimum; the step ends at the first allowed boundary after TRIGGER
+  localparam logic [31:0] IMG_STEP_EVENT_LSB = 32'd31;
+  localparam logic [31:0] IMG_STEP_EVENT_WIDTH = 32'd1;
+  localparam logic [31:0] IMG_STEP_EVENT_MASK = 32'h80000000;
+  localparam logic [31:0] IMG_STEP_EVENT_WORD = 32'd1;
+endpackage
+/* verilator lint_on UNUSEDPARAM */
