@@ -1,0 +1,364 @@
+// AXI4-Lite register file of the board: capability block, commands, status,
+// board time, the tune(a,b) window and the two bank windows (docs/registers.md).
+//
+// One transaction at a time per channel. A write is taken when AWVALID and
+// WVALID are both high (the slave may wait for both). A read takes three
+// cycles: issue (memories read), capture, RVALID. Writes wait while a read
+// issues because the memory windows share one host port.
+module axil_regfile #(
+  parameter logic [31:0] BOARD_ID = 0
+) (
+  input  logic                                             clk_i,
+  input  logic                                             rst_ni,
+  // AXI4-Lite slave
+  input  logic [lightrail_hwdef_pkg::AXI_ADDR_BITS-1:0]    s_axil_awaddr,
+  input  logic                                             s_axil_awvalid,
+  output logic                                             s_axil_awready,
+  input  logic [                                   31:0]   s_axil_wdata,
+  input  logic [                                    3:0]   s_axil_wstrb,
+  input  logic                                             s_axil_wvalid,
+  output logic                                             s_axil_wready,
+  output logic [                                    1:0]   s_axil_bresp,
+  output logic                                             s_axil_bvalid,
+  input  logic                                             s_axil_bready,
+  input  logic [lightrail_hwdef_pkg::AXI_ADDR_BITS-1:0]    s_axil_araddr,
+  input  logic                                             s_axil_arvalid,
+  output logic                                             s_axil_arready,
+  output logic [                                   31:0]   s_axil_rdata,
+  output logic [                                    1:0]   s_axil_rresp,
+  output logic                                             s_axil_rvalid,
+  input  logic                                             s_axil_rready,
+  // board time
+  input  logic [                                   63:0]   now_ticks_i,
+  // sequencer status (layout of the registers of the same names)
+  input  logic [                                   31:0]   seq_status_i,
+  input  logic [                                   31:0]   seq_errors_i,
+  input  logic [                                   63:0]   seq_steps_i,
+  input  logic [                                   31:0]   seq_missed_i,
+  input  logic [                                   31:0]   seq_cur_step_i,
+  input  logic [                                   31:0]   seq_cur_config_i,
+  input  logic [                                   31:0]   seq_generation_i,
+  input  logic [                                   31:0]   seq_epochs_i,
+  input  logic [                                   31:0]   seq_swaps_i,
+  input  logic [                                   63:0]   seq_last_swap_i,
+  // sequencer commands (pulses are one cycle wide)
+  output logic                                             seq_commit_o,
+  output logic                                             seq_commit_at_time_o,
+  output logic [                                   63:0]   seq_commit_ticks_o,
+  output logic                                             seq_trigger_o,
+  output logic                                             seq_stop_o,
+  output logic [                                   31:0]   seq_clear_errors_o,
+  output logic                                             seq_tune_we_o,
+  output logic [$clog2(lightrail_hwdef_pkg::MEM_TUNE_WORDS)-1:0] seq_tune_addr_o,
+  output logic [                                   15:0]   seq_tune_wdata_o,
+  // host port (A) of the two bank memories; word address within the bank
+  output logic [                                    1:0]   bank_en_o,
+  output logic                                             bank_we_o,
+  output logic [$clog2(lightrail_hwdef_pkg::MEM_BANK0_WORDS)-1:0] bank_word_o,
+  output logic [                                    3:0]   bank_be_o,
+  output logic [                                   31:0]   bank_wdata_o,
+  input  logic [                                   31:0]   bank0_rdata_i,
+  input  logic [                                   31:0]   bank1_rdata_i
+);
+  localparam int AddrBits = lightrail_hwdef_pkg::AXI_ADDR_BITS;
+  localparam int TuneBits = $clog2(lightrail_hwdef_pkg::MEM_TUNE_WORDS);
+  localparam int BankBits = $clog2(lightrail_hwdef_pkg::MEM_BANK0_WORDS);
+  // tune(a,b) entries are 16 bits (bits 15:0 of the word), as the kernel takes them
+  localparam int TuneDataBits = 16;
+
+  localparam logic [1:0] RespOkay = 2'b00;
+  localparam logic [1:0] RespSlvErr = 2'b10;
+
+  localparam logic [1:0] SrcReg = 2'd0;
+  localparam logic [1:0] SrcTune = 2'd1;
+  localparam logic [1:0] SrcBank0 = 2'd2;
+  localparam logic [1:0] SrcBank1 = 2'd3;
+
+  // Byte address inside [base, base + 4*words).
+  function automatic logic in_window(input logic [31:0] addr, input logic [31:0] base,
+                                     input logic [31:0] words);
+    in_window = (addr >= base) && (addr < base + (words << 2));
+  endfunction
+
+  // Is this bank the one the sequencer executes right now?
+  function automatic logic bank_in_use(input logic [31:0] status, input logic bank);
+    bank_in_use = status[lightrail_hwdef_pkg::STATUS_RUNNING_LSB] &&
+                  (status[lightrail_hwdef_pkg::STATUS_ACTIVE_BANK_LSB] == bank);
+  endfunction
+
+  // ---------------------------------------------------------------- state
+  logic                    commit_at_time_q;
+  logic [            31:0] commit_lo_q;
+  logic [            31:0] commit_hi_q;
+  logic                    active_write_q;  // ERROR.ACTIVE_WRITE, owned here
+  logic [            31:0] time_hi_q;       // HI halves latched by reading LO
+  logic [            31:0] steps_hi_q;
+  logic [            31:0] last_swap_hi_q;
+  logic [TuneDataBits-1:0] tune_shadow[0:lightrail_hwdef_pkg::MEM_TUNE_WORDS-1];
+  logic [TuneDataBits-1:0] tune_rdata_q;
+
+  // ---------------------------------------------------------------- write channel
+  logic              wr_fire;
+  logic              bvalid_q;
+  logic [       1:0] bresp_q;
+  logic              rd_issue_q;  // read channel owns the memory port this cycle
+  logic [      31:0] wr_addr;
+  logic [      31:0] wr_mask;
+  logic [      31:0] wr_bits;
+  logic              wr_tune;
+  logic              wr_bank0;
+  logic              wr_bank1;
+  logic [      31:0] wr_tune_off;
+  logic [      31:0] wr_bank_off;
+  logic              wr_bank_drop;
+
+  assign wr_fire = s_axil_awvalid && s_axil_wvalid && !bvalid_q && !rd_issue_q;
+  assign s_axil_awready = wr_fire;
+  assign s_axil_wready = wr_fire;
+  assign s_axil_bvalid = bvalid_q;
+  assign s_axil_bresp = bresp_q;
+
+  assign wr_addr = 32'({s_axil_awaddr[AddrBits-1:2], 2'b00});
+  for (genvar b = 0; b < 4; b++) begin : g_wr_mask
+    assign wr_mask[b*8+:8] = {8{s_axil_wstrb[b]}};
+  end
+  assign wr_bits = s_axil_wdata & wr_mask;
+
+  assign wr_tune = in_window(wr_addr, lightrail_hwdef_pkg::MEM_TUNE_BASE,
+                             lightrail_hwdef_pkg::MEM_TUNE_WORDS);
+  assign wr_bank0 = in_window(wr_addr, lightrail_hwdef_pkg::MEM_BANK0_BASE,
+                              lightrail_hwdef_pkg::MEM_BANK0_WORDS);
+  assign wr_bank1 = in_window(wr_addr, lightrail_hwdef_pkg::MEM_BANK1_BASE,
+                              lightrail_hwdef_pkg::MEM_BANK1_WORDS);
+  assign wr_tune_off = (wr_addr - lightrail_hwdef_pkg::MEM_TUNE_BASE) >> 2;
+  assign wr_bank_off = (wr_addr - (wr_bank1 ? lightrail_hwdef_pkg::MEM_BANK1_BASE
+                                            : lightrail_hwdef_pkg::MEM_BANK0_BASE)) >> 2;
+  // The sequencer may be reading the active bank: the host must not change it.
+  assign wr_bank_drop = (wr_bank0 && bank_in_use(seq_status_i, 1'b0)) ||
+                        (wr_bank1 && bank_in_use(seq_status_i, 1'b1));
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      bvalid_q           <= 1'b0;
+      bresp_q            <= RespOkay;
+      commit_at_time_q   <= 1'b0;
+      commit_lo_q        <= '0;
+      commit_hi_q        <= '0;
+      active_write_q     <= 1'b0;
+      seq_commit_o       <= 1'b0;
+      seq_trigger_o      <= 1'b0;
+      seq_stop_o         <= 1'b0;
+      seq_clear_errors_o <= '0;
+      seq_tune_we_o      <= 1'b0;
+      seq_tune_addr_o    <= '0;
+      seq_tune_wdata_o   <= '0;
+    end else begin
+      // command outputs are pulses
+      seq_commit_o       <= 1'b0;
+      seq_trigger_o      <= 1'b0;
+      seq_stop_o         <= 1'b0;
+      seq_clear_errors_o <= '0;
+      seq_tune_we_o      <= 1'b0;
+      if (bvalid_q && s_axil_bready) begin
+        bvalid_q <= 1'b0;
+      end
+      if (wr_fire) begin
+        bvalid_q <= 1'b1;
+        bresp_q  <= RespOkay;
+        if (wr_tune) begin
+          // The kernel takes whole 16-bit entries: a partial write is refused.
+          if (&s_axil_wstrb[1:0]) begin
+            seq_tune_we_o    <= 1'b1;
+            seq_tune_addr_o  <= wr_tune_off[TuneBits-1:0];
+            seq_tune_wdata_o <= s_axil_wdata[TuneDataBits-1:0];
+          end else begin
+            bresp_q <= RespSlvErr;
+          end
+        end else if (wr_bank0 || wr_bank1) begin
+          // Dropped writes still answer OKAY; ERROR.ACTIVE_WRITE tells the host.
+          if (wr_bank_drop) begin
+            active_write_q <= 1'b1;
+          end
+        end else begin
+          case (wr_addr)
+            lightrail_hwdef_pkg::REG_CTRL: begin
+              seq_commit_o  <= |(wr_bits & lightrail_hwdef_pkg::CTRL_COMMIT_MASK);
+              seq_trigger_o <= |(wr_bits & lightrail_hwdef_pkg::CTRL_TRIGGER_MASK);
+              seq_stop_o    <= |(wr_bits & lightrail_hwdef_pkg::CTRL_STOP_MASK);
+              if (|(wr_bits & lightrail_hwdef_pkg::CTRL_CLEAR_ERRORS_MASK)) begin
+                seq_clear_errors_o <= '1;
+                active_write_q     <= 1'b0;
+              end
+            end
+            lightrail_hwdef_pkg::REG_COMMIT_MODE: begin
+              if (|(wr_mask & lightrail_hwdef_pkg::COMMIT_MODE_AT_TIME_MASK)) begin
+                commit_at_time_q <= |(wr_bits & lightrail_hwdef_pkg::COMMIT_MODE_AT_TIME_MASK);
+              end
+            end
+            lightrail_hwdef_pkg::REG_COMMIT_TIME_LO: commit_lo_q <= (commit_lo_q & ~wr_mask) | wr_bits;
+            lightrail_hwdef_pkg::REG_COMMIT_TIME_HI: commit_hi_q <= (commit_hi_q & ~wr_mask) | wr_bits;
+            lightrail_hwdef_pkg::REG_ERROR: begin
+              seq_clear_errors_o <= wr_bits;
+              if (|(wr_bits & lightrail_hwdef_pkg::ERROR_ACTIVE_WRITE_MASK)) begin
+                active_write_q <= 1'b0;
+              end
+            end
+            // read-only registers and holes
+            default: bresp_q <= RespSlvErr;
+          endcase
+        end
+      end
+    end
+  end
+
+  assign seq_commit_at_time_o = commit_at_time_q;
+  assign seq_commit_ticks_o = {commit_hi_q, commit_lo_q};
+
+  // ---------------------------------------------------------------- read channel
+  logic [AddrBits-1:0] rd_addr_q;
+  logic                rd_capture_q;  // memory outputs valid: capture this cycle
+  logic                rvalid_q;
+  logic [        31:0] rdata_q;
+  logic [         1:0] rresp_q;
+  logic [        31:0] rd_addr;
+  logic                rd_tune;
+  logic                rd_bank0;
+  logic                rd_bank1;
+  logic [        31:0] rd_tune_off;
+  logic [        31:0] rd_bank_off;
+  logic [         1:0] rd_src;
+  logic [        31:0] rd_reg;
+  logic                rd_reg_ok;
+  logic [        31:0] rd_value;
+  logic [        31:0] time_lo;  // low halves as nets: Icarus cannot take part-selects
+  logic [        31:0] steps_lo;  // of inputs inside always_comb precisely
+  logic [        31:0] last_swap_lo;
+
+  assign time_lo = now_ticks_i[31:0];
+  assign steps_lo = seq_steps_i[31:0];
+  assign last_swap_lo = seq_last_swap_i[31:0];
+
+  assign s_axil_arready = !rd_issue_q && !rd_capture_q && !rvalid_q;
+  assign s_axil_rvalid = rvalid_q;
+  assign s_axil_rdata = rdata_q;
+  assign s_axil_rresp = rresp_q;
+
+  assign rd_addr = 32'({rd_addr_q[AddrBits-1:2], 2'b00});
+  assign rd_tune = in_window(rd_addr, lightrail_hwdef_pkg::MEM_TUNE_BASE,
+                             lightrail_hwdef_pkg::MEM_TUNE_WORDS);
+  assign rd_bank0 = in_window(rd_addr, lightrail_hwdef_pkg::MEM_BANK0_BASE,
+                              lightrail_hwdef_pkg::MEM_BANK0_WORDS);
+  assign rd_bank1 = in_window(rd_addr, lightrail_hwdef_pkg::MEM_BANK1_BASE,
+                              lightrail_hwdef_pkg::MEM_BANK1_WORDS);
+  assign rd_tune_off = (rd_addr - lightrail_hwdef_pkg::MEM_TUNE_BASE) >> 2;
+  assign rd_bank_off = (rd_addr - (rd_bank1 ? lightrail_hwdef_pkg::MEM_BANK1_BASE
+                                            : lightrail_hwdef_pkg::MEM_BANK0_BASE)) >> 2;
+  assign rd_src = rd_tune ? SrcTune : rd_bank0 ? SrcBank0 : rd_bank1 ? SrcBank1 : SrcReg;
+
+  always_comb begin
+    rd_reg    = '0;
+    rd_reg_ok = 1'b1;
+    case (rd_addr)
+      lightrail_hwdef_pkg::REG_CAP_MAGIC:           rd_reg = lightrail_hwdef_pkg::CAP_MAGIC_VALUE;
+      lightrail_hwdef_pkg::REG_CAP_VERSION:         rd_reg = lightrail_hwdef_pkg::REGMAP_VERSION;
+      lightrail_hwdef_pkg::REG_CAP_PORTS:           rd_reg = lightrail_hwdef_pkg::PORTS;
+      lightrail_hwdef_pkg::REG_CAP_WAVELENGTHS:     rd_reg = lightrail_hwdef_pkg::WAVELENGTHS;
+      lightrail_hwdef_pkg::REG_CAP_MAX_STEPS:       rd_reg = lightrail_hwdef_pkg::MAX_STEPS;
+      lightrail_hwdef_pkg::REG_CAP_MAX_CONFIGS:     rd_reg = lightrail_hwdef_pkg::MAX_CONFIGS;
+      lightrail_hwdef_pkg::REG_CAP_FINE_STEPS:      rd_reg = lightrail_hwdef_pkg::FINE_STEPS;
+      lightrail_hwdef_pkg::REG_CAP_CLK_PERIOD_PS:   rd_reg = lightrail_hwdef_pkg::CLK_PERIOD_PS;
+      lightrail_hwdef_pkg::REG_CAP_MIN_STEP_CYCLES: rd_reg = lightrail_hwdef_pkg::MIN_STEP_CYCLES;
+      lightrail_hwdef_pkg::REG_CAP_BOARD_ID:        rd_reg = BOARD_ID;
+      lightrail_hwdef_pkg::REG_CTRL:                rd_reg = '0;  // write-only: reads as 0
+      lightrail_hwdef_pkg::REG_COMMIT_MODE:
+        rd_reg = commit_at_time_q ? lightrail_hwdef_pkg::COMMIT_MODE_AT_TIME_MASK : '0;
+      lightrail_hwdef_pkg::REG_COMMIT_TIME_LO:      rd_reg = commit_lo_q;
+      lightrail_hwdef_pkg::REG_COMMIT_TIME_HI:      rd_reg = commit_hi_q;
+      lightrail_hwdef_pkg::REG_STATUS:              rd_reg = seq_status_i;
+      lightrail_hwdef_pkg::REG_ERROR:
+        rd_reg = seq_errors_i | (active_write_q ? lightrail_hwdef_pkg::ERROR_ACTIVE_WRITE_MASK : '0);
+      lightrail_hwdef_pkg::REG_STEPS_LO:            rd_reg = steps_lo;
+      lightrail_hwdef_pkg::REG_STEPS_HI:            rd_reg = steps_hi_q;
+      lightrail_hwdef_pkg::REG_MISSED:              rd_reg = seq_missed_i;
+      lightrail_hwdef_pkg::REG_CUR_STEP:            rd_reg = seq_cur_step_i;
+      lightrail_hwdef_pkg::REG_CUR_CONFIG:          rd_reg = seq_cur_config_i;
+      lightrail_hwdef_pkg::REG_GENERATION:          rd_reg = seq_generation_i;
+      lightrail_hwdef_pkg::REG_TIME_LO:             rd_reg = time_lo;
+      lightrail_hwdef_pkg::REG_TIME_HI:             rd_reg = time_hi_q;
+      lightrail_hwdef_pkg::REG_EPOCHS:              rd_reg = seq_epochs_i;
+      lightrail_hwdef_pkg::REG_SWAPS:               rd_reg = seq_swaps_i;
+      lightrail_hwdef_pkg::REG_LAST_SWAP_LO:        rd_reg = last_swap_lo;
+      lightrail_hwdef_pkg::REG_LAST_SWAP_HI:        rd_reg = last_swap_hi_q;
+      default:                                      rd_reg_ok = 1'b0;
+    endcase
+  end
+
+  always_comb begin
+    case (rd_src)
+      SrcTune:  rd_value = 32'(tune_rdata_q);
+      SrcBank0: rd_value = bank0_rdata_i;
+      SrcBank1: rd_value = bank1_rdata_i;
+      default:  rd_value = rd_reg;
+    endcase
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      rd_addr_q      <= '0;
+      rd_issue_q     <= 1'b0;
+      rd_capture_q   <= 1'b0;
+      rvalid_q       <= 1'b0;
+      rdata_q        <= '0;
+      rresp_q        <= RespOkay;
+      time_hi_q      <= '0;
+      steps_hi_q     <= '0;
+      last_swap_hi_q <= '0;
+    end else begin
+      rd_issue_q   <= s_axil_arvalid && s_axil_arready;
+      rd_capture_q <= rd_issue_q;
+      if (s_axil_arvalid && s_axil_arready) begin
+        rd_addr_q <= s_axil_araddr;
+      end
+      if (rd_capture_q) begin
+        rvalid_q <= 1'b1;
+        rdata_q  <= rd_value;
+        rresp_q  <= (rd_src != SrcReg || rd_reg_ok) ? RespOkay : RespSlvErr;
+        // Reading LO latches HI of the same sample, so LO then HI is one 64-bit value.
+        case (rd_addr)
+          lightrail_hwdef_pkg::REG_TIME_LO:      time_hi_q <= now_ticks_i[63:32];
+          lightrail_hwdef_pkg::REG_STEPS_LO:     steps_hi_q <= seq_steps_i[63:32];
+          lightrail_hwdef_pkg::REG_LAST_SWAP_LO: last_swap_hi_q <= seq_last_swap_i[63:32];
+          default: ;
+        endcase
+      end else if (rvalid_q && s_axil_rready) begin
+        rvalid_q <= 1'b0;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- memories
+  // Tune shadow: what the host wrote, so it can read the table back (the
+  // kernel's copy has no read port to the host).
+  always_ff @(posedge clk_i) begin
+    if (wr_fire && wr_tune && (&s_axil_wstrb[1:0])) begin
+      tune_shadow[wr_tune_off[TuneBits-1:0]] <= s_axil_wdata[TuneDataBits-1:0];
+    end
+    if (rd_issue_q && rd_tune) begin
+      tune_rdata_q <= tune_shadow[rd_tune_off[TuneBits-1:0]];
+    end
+  end
+
+  assign bank_we_o = !rd_issue_q;
+  assign bank_en_o[0] = rd_issue_q ? rd_bank0 : (wr_fire && wr_bank0 && !wr_bank_drop);
+  assign bank_en_o[1] = rd_issue_q ? rd_bank1 : (wr_fire && wr_bank1 && !wr_bank_drop);
+  assign bank_word_o = rd_issue_q ? rd_bank_off[BankBits-1:0] : wr_bank_off[BankBits-1:0];
+  assign bank_be_o = s_axil_wstrb;
+  assign bank_wdata_o = s_axil_wdata;
+
+  // Bits the decode above does not need (sub-word address bits, offsets
+  // beyond a window, upper tune data bits) are ignored by design.
+  logic unused_bits;
+  assign unused_bits = ^{s_axil_awaddr[1:0], rd_addr_q[1:0], wr_tune_off[31:TuneBits],
+                         wr_bank_off[31:BankBits], rd_tune_off[31:TuneBits],
+                         rd_bank_off[31:BankBits], s_axil_wdata[31:TuneDataBits]};
+endmodule

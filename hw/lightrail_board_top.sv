@@ -1,0 +1,186 @@
+// Board top: the host register file and memories, board time, and the
+// fine-edge output stages. The sequencer kernel (hls/sequencer, Vitis HLS)
+// sits beside this top, not inside it: its per-cycle ports
+// (hls/sequencer/sequencer_io.hpp) are this module's seq_* ports.
+module lightrail_board_top #(
+  parameter logic [31:0] BOARD_ID = 0
+) (
+  input  logic                                                            clk_i,
+  input  logic                                                            rst_ni,
+  // AXI4-Lite slave (host), on clk_i
+  input  logic [lightrail_hwdef_pkg::AXI_ADDR_BITS-1:0]                   s_axil_awaddr,
+  input  logic                                                            s_axil_awvalid,
+  output logic                                                            s_axil_awready,
+  input  logic [31:0]                                                     s_axil_wdata,
+  input  logic [3:0]                                                      s_axil_wstrb,
+  input  logic                                                            s_axil_wvalid,
+  output logic                                                            s_axil_wready,
+  output logic [1:0]                                                      s_axil_bresp,
+  output logic                                                            s_axil_bvalid,
+  input  logic                                                            s_axil_bready,
+  input  logic [lightrail_hwdef_pkg::AXI_ADDR_BITS-1:0]                   s_axil_araddr,
+  input  logic                                                            s_axil_arvalid,
+  output logic                                                            s_axil_arready,
+  output logic [31:0]                                                     s_axil_rdata,
+  output logic [1:0]                                                      s_axil_rresp,
+  output logic                                                            s_axil_rvalid,
+  input  logic                                                            s_axil_rready,
+  // to the sequencer kernel
+  output logic [63:0]                                                     seq_now_ticks_o,
+  output logic                                                            seq_commit_o,
+  output logic                                                            seq_commit_at_time_o,
+  output logic [63:0]                                                     seq_commit_ticks_o,
+  output logic                                                            seq_trigger_o,
+  output logic                                                            seq_stop_o,
+  output logic [31:0]                                                     seq_clear_errors_o,
+  input  logic [$clog2(lightrail_hwdef_pkg::BANK_LINES)-1:0]              seq_bank0_raddr_i,
+  output logic [lightrail_hwdef_pkg::BANK_LINE_WORDS*32-1:0]              seq_bank0_rdata_o,
+  input  logic [$clog2(lightrail_hwdef_pkg::BANK_LINES)-1:0]              seq_bank1_raddr_i,
+  output logic [lightrail_hwdef_pkg::BANK_LINE_WORDS*32-1:0]              seq_bank1_rdata_o,
+  output logic                                                            seq_tune_we_o,
+  output logic [$clog2(lightrail_hwdef_pkg::TUNE_ENTRIES)-1:0]            seq_tune_addr_o,
+  output logic [15:0]                                                     seq_tune_wdata_o,
+  // from the sequencer kernel: status
+  input  logic [31:0]                                                     seq_status_i,
+  input  logic [31:0]                                                     seq_errors_i,
+  input  logic [63:0]                                                     seq_steps_i,
+  input  logic [31:0]                                                     seq_missed_i,
+  input  logic [31:0]                                                     seq_cur_step_i,
+  input  logic [31:0]                                                     seq_cur_config_i,
+  input  logic [31:0]                                                     seq_generation_i,
+  input  logic [31:0]                                                     seq_epochs_i,
+  input  logic [31:0]                                                     seq_swaps_i,
+  input  logic [63:0]                                                     seq_last_swap_i,
+  // from the sequencer kernel: port events for the next cycle, port p at [p*W +: W]
+  input  logic [lightrail_hwdef_pkg::PORTS-1:0]                           seq_sel_valid_i,
+  input  logic [lightrail_hwdef_pkg::PORTS*lightrail_hwdef_pkg::FINE_BITS-1:0] seq_sel_fine_i,
+  input  logic [lightrail_hwdef_pkg::PORTS*lightrail_hwdef_pkg::WAVELENGTH_BITS-1:0] seq_sel_value_i,
+  input  logic [lightrail_hwdef_pkg::PORTS-1:0]                           seq_fall_valid_i,
+  input  logic [lightrail_hwdef_pkg::PORTS*lightrail_hwdef_pkg::FINE_BITS-1:0] seq_fall_fine_i,
+  input  logic [lightrail_hwdef_pkg::PORTS-1:0]                           seq_rise_valid_i,
+  input  logic [lightrail_hwdef_pkg::PORTS*lightrail_hwdef_pkg::FINE_BITS-1:0] seq_rise_fine_i,
+  // board outputs: per port a serializer word (bit k = gate level in tick k),
+  // the wavelength select, its change strobe and the tick of the change
+  output logic [lightrail_hwdef_pkg::PORTS*lightrail_hwdef_pkg::FINE_STEPS-1:0] gate_ser_o,
+  output logic [lightrail_hwdef_pkg::PORTS*lightrail_hwdef_pkg::WAVELENGTH_BITS-1:0] sel_o,
+  output logic [lightrail_hwdef_pkg::PORTS-1:0]                           sel_stb_o,
+  output logic [lightrail_hwdef_pkg::PORTS*lightrail_hwdef_pkg::FINE_BITS-1:0] sel_fine_o
+);
+  localparam int Ports = lightrail_hwdef_pkg::PORTS;
+  localparam int FineBits = lightrail_hwdef_pkg::FINE_BITS;
+  localparam int FineSteps = lightrail_hwdef_pkg::FINE_STEPS;
+  localparam int WlBits = lightrail_hwdef_pkg::WAVELENGTH_BITS;
+  localparam int BankWordBits = $clog2(lightrail_hwdef_pkg::MEM_BANK0_WORDS);
+
+  // ---------------------------------------------------------------- board time
+  // Seam: the synchronised time base replaces time_counter here.
+  time_counter u_time (
+    .clk_i,
+    .rst_ni,
+    .ticks_o(seq_now_ticks_o)
+  );
+
+  // ---------------------------------------------------------------- registers
+  logic [             1:0] bank_en;
+  logic                    bank_we;
+  logic [BankWordBits-1:0] bank_word;
+  logic [             3:0] bank_be;
+  logic [            31:0] bank_wdata;
+  logic [            31:0] bank0_rdata;
+  logic [            31:0] bank1_rdata;
+
+  axil_regfile #(
+    .BOARD_ID(BOARD_ID)
+  ) u_regs (
+    .clk_i,
+    .rst_ni,
+    .s_axil_awaddr,
+    .s_axil_awvalid,
+    .s_axil_awready,
+    .s_axil_wdata,
+    .s_axil_wstrb,
+    .s_axil_wvalid,
+    .s_axil_wready,
+    .s_axil_bresp,
+    .s_axil_bvalid,
+    .s_axil_bready,
+    .s_axil_araddr,
+    .s_axil_arvalid,
+    .s_axil_arready,
+    .s_axil_rdata,
+    .s_axil_rresp,
+    .s_axil_rvalid,
+    .s_axil_rready,
+    .now_ticks_i(seq_now_ticks_o),
+    .seq_status_i,
+    .seq_errors_i,
+    .seq_steps_i,
+    .seq_missed_i,
+    .seq_cur_step_i,
+    .seq_cur_config_i,
+    .seq_generation_i,
+    .seq_epochs_i,
+    .seq_swaps_i,
+    .seq_last_swap_i,
+    .seq_commit_o,
+    .seq_commit_at_time_o,
+    .seq_commit_ticks_o,
+    .seq_trigger_o,
+    .seq_stop_o,
+    .seq_clear_errors_o,
+    .seq_tune_we_o,
+    .seq_tune_addr_o,
+    .seq_tune_wdata_o,
+    .bank_en_o(bank_en),
+    .bank_we_o(bank_we),
+    .bank_word_o(bank_word),
+    .bank_be_o(bank_be),
+    .bank_wdata_o(bank_wdata),
+    .bank0_rdata_i(bank0_rdata),
+    .bank1_rdata_i(bank1_rdata)
+  );
+
+  // ---------------------------------------------------------------- bank memories
+  bank_ram u_bank0 (
+    .clk_i,
+    .a_en_i(bank_en[0]),
+    .a_we_i(bank_we),
+    .a_word_i(bank_word),
+    .a_be_i(bank_be),
+    .a_wdata_i(bank_wdata),
+    .a_rdata_o(bank0_rdata),
+    .b_line_i(seq_bank0_raddr_i),
+    .b_rdata_o(seq_bank0_rdata_o)
+  );
+
+  bank_ram u_bank1 (
+    .clk_i,
+    .a_en_i(bank_en[1]),
+    .a_we_i(bank_we),
+    .a_word_i(bank_word),
+    .a_be_i(bank_be),
+    .a_wdata_i(bank_wdata),
+    .a_rdata_o(bank1_rdata),
+    .b_line_i(seq_bank1_raddr_i),
+    .b_rdata_o(seq_bank1_rdata_o)
+  );
+
+  // ---------------------------------------------------------------- fine-edge outputs
+  for (genvar p = 0; p < Ports; p++) begin : g_port
+    fine_edge_stage u_edge (
+      .clk_i,
+      .rst_ni,
+      .sel_valid_i (seq_sel_valid_i[p]),
+      .sel_fine_i  (seq_sel_fine_i[p*FineBits+:FineBits]),
+      .sel_value_i (seq_sel_value_i[p*WlBits+:WlBits]),
+      .fall_valid_i(seq_fall_valid_i[p]),
+      .fall_fine_i (seq_fall_fine_i[p*FineBits+:FineBits]),
+      .rise_valid_i(seq_rise_valid_i[p]),
+      .rise_fine_i (seq_rise_fine_i[p*FineBits+:FineBits]),
+      .gate_ser_o  (gate_ser_o[p*FineSteps+:FineSteps]),
+      .sel_o       (sel_o[p*WlBits+:WlBits]),
+      .sel_stb_o   (sel_stb_o[p]),
+      .sel_fine_o  (sel_fine_o[p*FineBits+:FineBits])
+    );
+  end
+endmodule

@@ -1,0 +1,382 @@
+// Icarus test bench of lightrail_board_top alone, without the sequencer:
+// the bench drives the seq_* status and event inputs itself.
+//
+// Phase 1 checks the host interface through AXI4-Lite (capabilities, tune
+// table, banks, error flags, latched 64-bit reads) and a few directed
+// fine-edge words. Phase 2 runs +cycles=N cycles (default 100000) of a fixed
+// event pattern (every 4 cycles each port changes wavelength with a fall and
+// a rise) and checks a few serializer words; it is the workload of the
+// Icarus vs Verilator speed comparison, so nothing is printed per cycle.
+// The last line is always "TB_DONE cycles=<N> errors=<E>".
+//
+// No `timescale: the bench counts cycles only (one clock = 4 time units).
+module board_tb;
+  localparam int AddrBits = lightrail_hwdef_pkg::AXI_ADDR_BITS;
+  localparam int Ports = lightrail_hwdef_pkg::PORTS;
+  localparam int FineBits = lightrail_hwdef_pkg::FINE_BITS;
+  localparam int FineSteps = lightrail_hwdef_pkg::FINE_STEPS;
+  localparam int WlBits = lightrail_hwdef_pkg::WAVELENGTH_BITS;
+  localparam int Wavelengths = lightrail_hwdef_pkg::WAVELENGTHS;
+  localparam int LineBits = $clog2(lightrail_hwdef_pkg::BANK_LINES);
+  localparam int LineWidth = lightrail_hwdef_pkg::BANK_LINE_WORDS * 32;
+  localparam int TuneBits = $clog2(lightrail_hwdef_pkg::TUNE_ENTRIES);
+  localparam logic [31:0] BoardId = 32'd7;
+  localparam logic [1:0] RespOkay = 2'b00;
+  localparam logic [1:0] RespSlvErr = 2'b10;
+  localparam int Timeout = 64;  // cycles an AXI handshake may take
+
+  logic clk = 1'b0;
+  logic rst_n = 1'b0;
+  always #2 clk = ~clk;
+
+  // AXI4-Lite master side
+  logic [AddrBits-1:0] awaddr = '0;
+  logic awvalid = 1'b0;
+  logic awready;
+  logic [31:0] wdata = '0;
+  logic [3:0] wstrb = '0;
+  logic wvalid = 1'b0;
+  logic wready;
+  logic [1:0] bresp;
+  logic bvalid;
+  logic [AddrBits-1:0] araddr = '0;
+  logic arvalid = 1'b0;
+  logic arready;
+  logic [31:0] rdata;
+  logic [1:0] rresp;
+  logic rvalid;
+
+  // kernel side
+  logic [63:0] now_ticks;
+  logic commit, commit_at_time, trigger, stop;
+  logic [63:0] commit_ticks;
+  logic [31:0] clear_errors;
+  logic [LineBits-1:0] bank0_raddr = '0, bank1_raddr = '0;
+  logic [LineWidth-1:0] bank0_rdata, bank1_rdata;
+  logic tune_we;
+  logic [TuneBits-1:0] tune_addr;
+  logic [15:0] tune_wdata;
+  logic [31:0] status = '0, errors_in = '0;
+  logic [63:0] steps = '0, last_swap = '0;
+  logic [Ports-1:0] sel_valid = '0, fall_valid = '0, rise_valid = '0;
+  logic [Ports*FineBits-1:0] sel_fine = '0, fall_fine = '0, rise_fine = '0;
+  logic [Ports*WlBits-1:0] sel_value = '0;
+  logic [Ports*FineSteps-1:0] gate_ser;
+  logic [Ports*WlBits-1:0] sel;
+  logic [Ports-1:0] sel_stb;
+  logic [Ports*FineBits-1:0] sel_fine_out;
+
+  lightrail_board_top #(
+    .BOARD_ID(BoardId)
+  ) dut (
+    .clk_i               (clk),
+    .rst_ni              (rst_n),
+    .s_axil_awaddr       (awaddr),
+    .s_axil_awvalid      (awvalid),
+    .s_axil_awready      (awready),
+    .s_axil_wdata        (wdata),
+    .s_axil_wstrb        (wstrb),
+    .s_axil_wvalid       (wvalid),
+    .s_axil_wready       (wready),
+    .s_axil_bresp        (bresp),
+    .s_axil_bvalid       (bvalid),
+    .s_axil_bready       (1'b1),
+    .s_axil_araddr       (araddr),
+    .s_axil_arvalid      (arvalid),
+    .s_axil_arready      (arready),
+    .s_axil_rdata        (rdata),
+    .s_axil_rresp        (rresp),
+    .s_axil_rvalid       (rvalid),
+    .s_axil_rready       (1'b1),
+    .seq_now_ticks_o     (now_ticks),
+    .seq_commit_o        (commit),
+    .seq_commit_at_time_o(commit_at_time),
+    .seq_commit_ticks_o  (commit_ticks),
+    .seq_trigger_o       (trigger),
+    .seq_stop_o          (stop),
+    .seq_clear_errors_o  (clear_errors),
+    .seq_bank0_raddr_i   (bank0_raddr),
+    .seq_bank0_rdata_o   (bank0_rdata),
+    .seq_bank1_raddr_i   (bank1_raddr),
+    .seq_bank1_rdata_o   (bank1_rdata),
+    .seq_tune_we_o       (tune_we),
+    .seq_tune_addr_o     (tune_addr),
+    .seq_tune_wdata_o    (tune_wdata),
+    .seq_status_i        (status),
+    .seq_errors_i        (errors_in),
+    .seq_steps_i         (steps),
+    .seq_missed_i        (32'd0),
+    .seq_cur_step_i      (32'd0),
+    .seq_cur_config_i    (32'd0),
+    .seq_generation_i    (32'd0),
+    .seq_epochs_i        (32'd0),
+    .seq_swaps_i         (32'd0),
+    .seq_last_swap_i     (last_swap),
+    .seq_sel_valid_i     (sel_valid),
+    .seq_sel_fine_i      (sel_fine),
+    .seq_sel_value_i     (sel_value),
+    .seq_fall_valid_i    (fall_valid),
+    .seq_fall_fine_i     (fall_fine),
+    .seq_rise_valid_i    (rise_valid),
+    .seq_rise_fine_i     (rise_fine),
+    .gate_ser_o          (gate_ser),
+    .sel_o               (sel),
+    .sel_stb_o           (sel_stb),
+    .sel_fine_o          (sel_fine_out)
+  );
+
+  int errors = 0;
+  int cycles = 100000;
+
+  // Command outputs seen in the cycle after the last write was taken.
+  logic pulse_commit, pulse_trigger, pulse_stop, pulse_tune_we;
+  logic [31:0] pulse_clear_errors;
+  logic [TuneBits-1:0] pulse_tune_addr;
+  logic [15:0] pulse_tune_wdata;
+
+  task automatic check(input string what, input logic [63:0] got, input logic [63:0] expected);
+    if (got !== expected) begin
+      errors++;
+      $display("TB_ERROR %s: got 0x%0h, expected 0x%0h", what, got, expected);
+    end
+  endtask
+
+  // Signals are sampled right after a rising edge, before the design's
+  // nonblocking updates: what is seen is the value the edge acted on.
+  task automatic axi_write(input logic [31:0] addr, input logic [31:0] data, input logic [3:0] strb,
+                           output logic [1:0] resp);
+    int n;
+    awaddr  <= addr[AddrBits-1:0];
+    wdata   <= data;
+    wstrb   <= strb;
+    awvalid <= 1'b1;
+    wvalid  <= 1'b1;
+    n = 0;
+    @(posedge clk);
+    while (!(awready && wready) && n < Timeout) begin
+      n++;
+      @(posedge clk);
+    end
+    awvalid <= 1'b0;
+    wvalid  <= 1'b0;
+    @(posedge clk);
+    pulse_commit       = commit;
+    pulse_trigger      = trigger;
+    pulse_stop         = stop;
+    pulse_clear_errors = clear_errors;
+    pulse_tune_we      = tune_we;
+    pulse_tune_addr    = tune_addr;
+    pulse_tune_wdata   = tune_wdata;
+    while (!bvalid && n < Timeout) begin
+      n++;
+      @(posedge clk);
+    end
+    resp = bresp;
+    if (n >= Timeout) begin
+      errors++;
+      resp = 2'bxx;
+      $display("TB_ERROR write 0x%0h: no handshake in %0d cycles", addr, Timeout);
+    end
+  endtask
+
+  task automatic axi_read(input logic [31:0] addr, output logic [31:0] data, output logic [1:0] resp);
+    int n;
+    araddr  <= addr[AddrBits-1:0];
+    arvalid <= 1'b1;
+    n = 0;
+    @(posedge clk);
+    while (!arready && n < Timeout) begin
+      n++;
+      @(posedge clk);
+    end
+    arvalid <= 1'b0;
+    @(posedge clk);
+    while (!rvalid && n < Timeout) begin
+      n++;
+      @(posedge clk);
+    end
+    data = rdata;
+    resp = rresp;
+    if (n >= Timeout) begin
+      errors++;
+      resp = 2'bxx;
+      $display("TB_ERROR read 0x%0h: no handshake in %0d cycles", addr, Timeout);
+    end
+  endtask
+
+  task automatic write_ok(input string what, input logic [31:0] addr, input logic [31:0] data);
+    logic [1:0] resp;
+    axi_write(addr, data, 4'hF, resp);
+    check({what, " bresp"}, 64'(resp), 64'(RespOkay));
+  endtask
+
+  task automatic read_expect(input string what, input logic [31:0] addr, input logic [31:0] expected);
+    logic [31:0] data;
+    logic [ 1:0] resp;
+    axi_read(addr, data, resp);
+    check({what, " rresp"}, 64'(resp), 64'(RespOkay));
+    check(what, 64'(data), 64'(expected));
+  endtask
+
+  // Presents one cycle of events on port 0 and checks the word it produces.
+  task automatic edge_case(input string what, input logic fall_v, input int fall_f, input logic rise_v,
+                           input int rise_f, input logic [31:0] expected);
+    @(posedge clk);
+    fall_valid[0] <= fall_v;
+    fall_fine[FineBits-1:0] <= FineBits'(fall_f);
+    rise_valid[0] <= rise_v;
+    rise_fine[FineBits-1:0] <= FineBits'(rise_f);
+    @(posedge clk);
+    fall_valid[0] <= 1'b0;
+    rise_valid[0] <= 1'b0;
+    @(negedge clk);
+    check(what, 64'(gate_ser[FineSteps-1:0]), 64'(expected));
+    check({what, " (port 1 untouched)"}, 64'(gate_ser[2*FineSteps-1:FineSteps]), 64'd0);
+  endtask
+
+  // Expected outputs of port p in cycle k of the run pattern (k >= 4, so
+  // the gate was high before each pattern cycle).
+  task automatic check_pattern_outputs(input int k);
+    for (int p = 0; p < Ports; p++) begin
+      logic [31:0] gate_expected;
+      gate_expected = (k % 4 == 0) ? ~(32'h0000FFFF << p) : 32'hFFFFFFFF;
+      check($sformatf("cycle %0d port %0d gate_ser", k, p), 64'(gate_ser[p*FineSteps+:FineSteps]),
+            64'(gate_expected));
+      check($sformatf("cycle %0d port %0d sel", k, p), 64'(sel[p*WlBits+:WlBits]),
+            64'((k / 4 + p) % Wavelengths));
+      check($sformatf("cycle %0d port %0d sel_stb", k, p), 64'(sel_stb[p]), 64'(k % 4 == 0));
+      check($sformatf("cycle %0d port %0d sel_fine", k, p), 64'(sel_fine_out[p*FineBits+:FineBits]),
+            64'(p));
+    end
+  endtask
+
+  initial begin
+    logic [31:0] data;
+    logic [ 1:0] resp;
+    logic [63:0] t;
+    int check_a, check_b;
+
+    if (!$value$plusargs("cycles=%d", cycles)) begin
+      cycles = 100000;
+    end
+    repeat (4) @(posedge clk);
+    rst_n <= 1'b1;
+    @(posedge clk);
+
+    // ---- capability block
+    read_expect("CAP_MAGIC", lightrail_hwdef_pkg::REG_CAP_MAGIC, lightrail_hwdef_pkg::CAP_MAGIC_VALUE);
+    read_expect("CAP_PORTS", lightrail_hwdef_pkg::REG_CAP_PORTS, lightrail_hwdef_pkg::PORTS);
+    read_expect("CAP_BOARD_ID", lightrail_hwdef_pkg::REG_CAP_BOARD_ID, BoardId);
+
+    // ---- tune table: forwarded to the kernel and read back from the shadow
+    write_ok("TUNE[5] write", lightrail_hwdef_pkg::MEM_TUNE_BASE + 4 * 5, 32'h0000_1234);
+    check("tune_we pulse", 64'(pulse_tune_we), 64'd1);
+    check("tune_addr", 64'(pulse_tune_addr), 64'd5);
+    check("tune_wdata", 64'(pulse_tune_wdata), 64'h1234);
+    write_ok("TUNE[4095] write", lightrail_hwdef_pkg::MEM_TUNE_BASE + 4 * 4095, 32'h0000_00AB);
+    read_expect("TUNE[5] readback", lightrail_hwdef_pkg::MEM_TUNE_BASE + 4 * 5, 32'h0000_1234);
+    read_expect("TUNE[4095] readback", lightrail_hwdef_pkg::MEM_TUNE_BASE + 4 * 4095, 32'h0000_00AB);
+    axi_write(lightrail_hwdef_pkg::MEM_TUNE_BASE + 4 * 6, 32'h1, 4'h1, resp);
+    check("TUNE partial write refused", 64'(resp), 64'(RespSlvErr));
+
+    // ---- bank word 7 = line 1, lane 3; host readback and kernel-side line
+    write_ok("BANK0[7] write", lightrail_hwdef_pkg::MEM_BANK0_BASE + 4 * 7, 32'hDEAD_BEEF);
+    write_ok("BANK0[4] write", lightrail_hwdef_pkg::MEM_BANK0_BASE + 4 * 4, 32'h0404_0404);
+    read_expect("BANK0[7] readback", lightrail_hwdef_pkg::MEM_BANK0_BASE + 4 * 7, 32'hDEAD_BEEF);
+    axi_write(lightrail_hwdef_pkg::MEM_BANK0_BASE + 4 * 7, 32'h0000_00CC, 4'h1, resp);
+    read_expect("BANK0[7] byte write", lightrail_hwdef_pkg::MEM_BANK0_BASE + 4 * 7, 32'hDEAD_BECC);
+    bank0_raddr <= LineBits'(1);
+    @(posedge clk);
+    @(posedge clk);
+    check("bank0 line 1 lane 3 (kernel port)", 64'(bank0_rdata[3*32+:32]), 64'hDEAD_BECC);
+    check("bank0 line 1 lane 0 (kernel port)", 64'(bank0_rdata[0+:32]), 64'h0404_0404);
+
+    // ---- a write to the bank the running kernel executes is dropped and flagged
+    status <= lightrail_hwdef_pkg::STATUS_RUNNING_MASK;  // running, active bank 0
+    write_ok("BANK0[7] write while active", lightrail_hwdef_pkg::MEM_BANK0_BASE + 4 * 7, 32'h1111_1111);
+    read_expect("BANK0[7] unchanged", lightrail_hwdef_pkg::MEM_BANK0_BASE + 4 * 7, 32'hDEAD_BECC);
+    write_ok("BANK1[7] write while bank 0 active", lightrail_hwdef_pkg::MEM_BANK1_BASE + 4 * 7, 32'h2222_2222);
+    read_expect("BANK1[7] readback", lightrail_hwdef_pkg::MEM_BANK1_BASE + 4 * 7, 32'h2222_2222);
+    errors_in <= lightrail_hwdef_pkg::ERROR_BAD_CRC_MASK;
+    read_expect("ERROR after active write", lightrail_hwdef_pkg::REG_ERROR,
+                lightrail_hwdef_pkg::ERROR_ACTIVE_WRITE_MASK | lightrail_hwdef_pkg::ERROR_BAD_CRC_MASK);
+    write_ok("ERROR rw1c", lightrail_hwdef_pkg::REG_ERROR, lightrail_hwdef_pkg::ERROR_ACTIVE_WRITE_MASK);
+    check("clear_errors pulse (rw1c)", 64'(pulse_clear_errors), 64'(lightrail_hwdef_pkg::ERROR_ACTIVE_WRITE_MASK));
+    read_expect("ERROR after rw1c", lightrail_hwdef_pkg::REG_ERROR, lightrail_hwdef_pkg::ERROR_BAD_CRC_MASK);
+    status <= '0;
+    errors_in <= '0;
+    write_ok("CTRL.CLEAR_ERRORS", lightrail_hwdef_pkg::REG_CTRL, lightrail_hwdef_pkg::CTRL_CLEAR_ERRORS_MASK);
+    check("clear_errors pulse (CTRL)", 64'(pulse_clear_errors), 64'hFFFF_FFFF);
+
+    // ---- commit: time and mode are levels, COMMIT a one-cycle pulse
+    write_ok("COMMIT_TIME_LO", lightrail_hwdef_pkg::REG_COMMIT_TIME_LO, 32'h89AB_CDEF);
+    write_ok("COMMIT_TIME_HI", lightrail_hwdef_pkg::REG_COMMIT_TIME_HI, 32'h0123_4567);
+    write_ok("COMMIT_MODE", lightrail_hwdef_pkg::REG_COMMIT_MODE, lightrail_hwdef_pkg::COMMIT_MODE_AT_TIME_MASK);
+    write_ok("CTRL.COMMIT", lightrail_hwdef_pkg::REG_CTRL, lightrail_hwdef_pkg::CTRL_COMMIT_MASK);
+    check("commit pulse", 64'(pulse_commit), 64'd1);
+    @(posedge clk);
+    check("commit pulse is one cycle", 64'(commit), 64'd0);
+    check("commit_ticks", commit_ticks, 64'h0123_4567_89AB_CDEF);
+    check("commit_at_time", 64'(commit_at_time), 64'd1);
+    read_expect("COMMIT_TIME_HI readback", lightrail_hwdef_pkg::REG_COMMIT_TIME_HI, 32'h0123_4567);
+
+    // ---- reading LO latches HI
+    steps <= 64'h0000_0005_FFFF_FFFF;
+    read_expect("STEPS_LO", lightrail_hwdef_pkg::REG_STEPS_LO, 32'hFFFF_FFFF);
+    steps <= 64'h0000_0006_0000_0000;
+    read_expect("STEPS_HI latched", lightrail_hwdef_pkg::REG_STEPS_HI, 32'h0000_0005);
+    axi_read(lightrail_hwdef_pkg::REG_TIME_LO, data, resp);
+    t[31:0] = data;
+    axi_read(lightrail_hwdef_pkg::REG_TIME_HI, data, resp);
+    t[63:32] = data;
+    check("TIME is whole cycles", t % FineSteps, 64'd0);
+    check("TIME is counting", 64'(t != 0 && t < now_ticks), 64'd1);
+
+    // ---- bad addresses
+    axi_read(32'h0000_00F0, data, resp);
+    check("unmapped read", 64'(resp), 64'(RespSlvErr));
+    axi_read(lightrail_hwdef_pkg::MEM_TUNE_BASE + 4 * lightrail_hwdef_pkg::MEM_TUNE_WORDS, data, resp);
+    check("read past TUNE", 64'(resp), 64'(RespSlvErr));
+    axi_write(lightrail_hwdef_pkg::REG_CAP_MAGIC, 32'h0, 4'hF, resp);
+    check("write to read-only", 64'(resp), 64'(RespSlvErr));
+
+    // ---- directed fine edges on port 0 (level low after reset)
+    edge_case("rise@3 fall@10", 1'b1, 10, 1'b1, 3, 32'h0000_03F8);
+    edge_case("fall@12 rise@12", 1'b1, 12, 1'b1, 12, 32'hFFFF_F000);
+    edge_case("no events keeps high", 1'b0, 0, 1'b0, 0, 32'hFFFF_FFFF);
+    edge_case("fall@20 rise@25", 1'b1, 20, 1'b1, 25, 32'hFE0F_FFFF);
+    edge_case("fall@0", 1'b1, 0, 1'b0, 0, 32'h0000_0000);
+
+    // ---- run: fixed fine positions, wavelength advances every 4 cycles
+    for (int p = 0; p < Ports; p++) begin
+      sel_fine[p*FineBits+:FineBits]  = FineBits'(p);
+      fall_fine[p*FineBits+:FineBits] = FineBits'(p);
+      rise_fine[p*FineBits+:FineBits] = FineBits'(p + 16);
+    end
+    check_a = 8;
+    check_b = ((cycles - 3) / 4) * 4;
+    for (int c = 0; c < cycles; c++) begin
+      @(posedge clk);
+      // this edge registered the events of cycle c-1
+      if (c % 4 == 0) begin
+        for (int p = 0; p < Ports; p++) begin
+          sel_value[p*WlBits+:WlBits] <= WlBits'((c / 4 + p) % Wavelengths);
+        end
+        sel_valid  <= '1;
+        fall_valid <= '1;
+        rise_valid <= '1;
+      end else if (c % 4 == 1) begin
+        sel_valid  <= '0;
+        fall_valid <= '0;
+        rise_valid <= '0;
+      end
+      if (c - 1 == check_a || c - 1 == check_a + 1 || (check_b > check_a + 1 && (c - 1 == check_b || c - 1 == check_b + 1))) begin
+        @(negedge clk);
+        check_pattern_outputs(c - 1);
+      end
+    end
+
+    $display("TB_DONE cycles=%0d errors=%0d", cycles, errors);
+    $finish;
+  end
+endmodule
