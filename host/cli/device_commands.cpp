@@ -1,3 +1,258 @@
-// placeholder until the driver commands land
+// `lightrail validate|upload|status|trigger|stop`: the driver on the command
+// line. Problems go to stderr one per line, naming the entry; --json prints
+// one machine-readable object to stdout.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
 #include "commands.hpp"
-void lightrail::cli::add_device_commands(CLI::App&, Action&) {}
+#include "lightrail/device.hpp"
+#include "lightrail/errors.hpp"
+#include "lightrail/schedule_json.hpp"
+#include "lightrail/validate.hpp"
+
+namespace lightrail::cli {
+namespace {
+
+using nlohmann::json;
+
+struct Options {
+  std::string file;
+  std::string device;
+  std::string commit_at;  // empty: as the schedule's "activation" says
+  bool json = false;
+};
+
+json problems_json(const std::vector<Problem>& problems) {
+  json out = json::array();
+  for (const Problem& p : problems) out.push_back({{"where", p.where}, {"message", p.message}});
+  return out;
+}
+
+void print_problems(const std::string& file, const std::vector<Problem>& problems) {
+  for (const Problem& p : problems) std::cerr << file << ": " << p.where << ": " << p.message << "\n";
+}
+
+// Runs body; turns the driver's exceptions into exit codes and messages.
+template <typename Body>
+int guarded(const Options& opt, const char* command, Body body) {
+  auto report = [&](int code, const std::string& message, const std::vector<Problem>& problems) {
+    if (problems.empty()) {
+      std::cerr << "lightrail " << command << ": " << message << "\n";
+    } else {
+      print_problems(opt.file, problems);
+    }
+    if (opt.json) {
+      json out = {{"ok", false}, {"error", message}};
+      if (!problems.empty()) out["problems"] = problems_json(problems);
+      std::cout << out.dump(2) << "\n";
+    }
+    return code;
+  };
+  try {
+    return body();
+  } catch (const FormatError& e) {
+    return report(kInvalidInput, e.what(), e.problems());
+  } catch (const ValidationError& e) {
+    return report(kInvalidInput, e.what(), e.problems());
+  } catch (const Error& e) {
+    return report(kDeviceError, e.what(), {});
+  }
+}
+
+int run_validate(const Options& opt) {
+  return guarded(opt, "validate", [&] {
+    const Schedule schedule = load_schedule_file(opt.file);
+    std::optional<Device> device;
+    if (!opt.device.empty()) device.emplace(Device::open(opt.device));
+    const DeviceCapabilities caps = device ? device->capabilities() : DeviceCapabilities::reference();
+    const std::string against = device ? opt.device : "the reference board";
+    const std::vector<Problem> problems = validate(schedule, caps);
+    if (opt.json) {
+      std::cout << json{{"ok", problems.empty()},
+                        {"file", opt.file},
+                        {"device", device ? opt.device : "reference"},
+                        {"steps", schedule.steps.size()},
+                        {"configs", schedule.configs.size()},
+                        {"period_ps", problems.empty() ? json(schedule.period_ps()) : json(nullptr)},
+                        {"problems", problems_json(problems)}}
+                       .dump(2)
+                << "\n";
+    }
+    if (!problems.empty()) {
+      print_problems(opt.file, problems);
+      std::cerr << fmt::format("{}: {} problem{} against {}\n", opt.file, problems.size(),
+                               problems.size() == 1 ? "" : "s", against);
+      return static_cast<int>(kInvalidInput);
+    }
+    if (!opt.json) {
+      std::cout << fmt::format("{}: valid for {} ({} steps, {} configurations, period {} ps)\n", opt.file,
+                               against, schedule.steps.size(), schedule.configs.size(), schedule.period_ps());
+    }
+    return static_cast<int>(kOk);
+  });
+}
+
+// --commit-at: epoch | now+<ps> | <ps> | none; empty follows the schedule.
+std::optional<CommitAt> commit_time(const Options& opt, const Schedule& schedule, Device& device) {
+  const std::string& s = opt.commit_at;
+  if (s.empty()) {
+    return schedule.activation_ps ? CommitAt::at_time_ps(*schedule.activation_ps) : CommitAt::epoch();
+  }
+  if (s == "none") return std::nullopt;
+  if (s == "epoch") return CommitAt::epoch();
+  const bool relative = s.rfind("now+", 0) == 0;
+  const std::string number = relative ? s.substr(4) : s;
+  size_t used = 0;
+  long long ps = -1;
+  try {
+    ps = std::stoll(number, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (number.empty() || used != number.size() || ps < 0) {
+    throw FormatError(fmt::format(
+        "--commit-at \"{}\" is not epoch, none, now+<ps> or <ps> (a non-negative picosecond time)", s));
+  }
+  return CommitAt::at_time_ps(relative ? device.time_ps() + ps : ps);
+}
+
+int run_upload(const Options& opt) {
+  return guarded(opt, "upload", [&] {
+    // A file that does not parse never reaches the device; stage() validates
+    // against the device's capabilities before it writes anything.
+    const Schedule schedule = load_schedule_file(opt.file);
+    Device device = Device::open(opt.device);
+    const std::optional<CommitAt> when = commit_time(opt, schedule, device);
+    device.stage(schedule);  // validates against the device's own capabilities
+    std::string what =
+        fmt::format("staged {} ({} steps, {} configurations, generation {}, period {} ps) on {}", opt.file,
+                    schedule.steps.size(), schedule.configs.size(), schedule.generation, schedule.period_ps(),
+                    opt.device);
+    json out = {{"ok", true},
+                {"file", opt.file},
+                {"device", opt.device},
+                {"generation", schedule.generation},
+                {"steps", schedule.steps.size()},
+                {"configs", schedule.configs.size()},
+                {"period_ps", schedule.period_ps()},
+                {"committed", false}};
+    if (when) {
+      device.commit(*when);
+      out["committed"] = true;
+      if (when->at_time) {
+        out["commit_at_ps"] = when->time_ps;
+        what += fmt::format("; committed for {} ps", when->time_ps);
+      } else {
+        out["commit_at"] = "epoch";
+        what += "; committed for the next epoch boundary";
+      }
+    } else {
+      what += "; not committed (--commit-at none)";
+    }
+    if (opt.json) {
+      std::cout << out.dump(2) << "\n";
+    } else {
+      std::cout << what << "\n";
+    }
+    return static_cast<int>(kOk);
+  });
+}
+
+json status_json(const Status& s) {
+  return {{"running", s.running},
+          {"active_bank", s.active_bank},
+          {"commit_pending", s.commit_pending},
+          {"verify_busy", s.verify_busy},
+          {"waiting_trigger", s.waiting_trigger},
+          {"errors", s.errors},
+          {"steps", s.steps},
+          {"missed", s.missed},
+          {"cur_step", s.cur_step},
+          {"cur_config", s.cur_config},
+          {"generation", s.generation},
+          {"epochs", s.epochs},
+          {"swaps", s.swaps},
+          {"last_swap_ps", s.last_swap_ps},
+          {"board_time_ps", s.board_time_ps}};
+}
+
+int run_status(const Options& opt) {
+  return guarded(opt, "status", [&] {
+    Device device = Device::open(opt.device);
+    const Status s = device.status();
+    if (opt.json) {
+      json out = status_json(s);
+      out["ok"] = true;
+      out["device"] = opt.device;
+      out["board_id"] = device.board_id();
+      std::cout << out.dump(2) << "\n";
+      return static_cast<int>(kOk);
+    }
+    std::string errors;
+    for (const std::string& e : s.errors) errors += (errors.empty() ? "" : ",") + e;
+    std::cout << fmt::format(
+        "{} (board {})\n"
+        "  state       {}{}{}{}\n"
+        "  active bank {}  generation {}  swaps {}  last swap {} ps\n"
+        "  step {}  config {}  steps {}  epochs {}  missed {}\n"
+        "  board time  {} ps\n"
+        "  errors      {}\n",
+        opt.device, device.board_id(), s.running ? "running" : "idle",
+        s.commit_pending ? ", commit pending" : "", s.verify_busy ? ", verifying" : "",
+        s.waiting_trigger ? ", waiting for trigger" : "", s.active_bank, s.generation, s.swaps,
+        s.last_swap_ps, s.cur_step, s.cur_config, s.steps, s.epochs, s.missed, s.board_time_ps,
+        errors.empty() ? "none" : errors);
+    return static_cast<int>(kOk);
+  });
+}
+
+int run_control(const Options& opt, const char* command, void (Device::*op)()) {
+  return guarded(opt, command, [&] {
+    Device device = Device::open(opt.device);
+    (device.*op)();
+    std::cout << fmt::format("{}: {} sent\n", opt.device, command);
+    return static_cast<int>(kOk);
+  });
+}
+
+}  // namespace
+
+void add_device_commands(CLI::App& app, Action& action) {
+  auto opt = std::make_shared<Options>();
+
+  CLI::App* validate_cmd =
+      app.add_subcommand("validate", "Check a schedule file against a device (or the reference board)");
+  validate_cmd->add_option("file", opt->file, "schedule JSON (docs/schedule.md)")->required();
+  validate_cmd->add_option("--device", opt->device, "sim://HOST:PORT/BOARD or xrt://DEVICE");
+  validate_cmd->add_flag("--json", opt->json, "print a JSON object to stdout");
+  validate_cmd->callback([&action, opt] { action = [opt] { return run_validate(*opt); }; });
+
+  CLI::App* upload = app.add_subcommand("upload", "Validate, stage and commit a schedule on a device");
+  upload->add_option("--device", opt->device, "sim://HOST:PORT/BOARD or xrt://DEVICE")->required();
+  upload->add_option("file", opt->file, "schedule JSON (docs/schedule.md)")->required();
+  upload->add_option("--commit-at", opt->commit_at,
+                     "epoch | now+<ps> | <ps> | none (default: the schedule's \"activation\")");
+  upload->add_flag("--json", opt->json, "print a JSON object to stdout");
+  upload->callback([&action, opt] { action = [opt] { return run_upload(*opt); }; });
+
+  CLI::App* status = app.add_subcommand("status", "Show a device's schedule state and counters");
+  status->add_option("--device", opt->device, "sim://HOST:PORT/BOARD or xrt://DEVICE")->required();
+  status->add_flag("--json", opt->json, "print a JSON object to stdout");
+  status->callback([&action, opt] { action = [opt] { return run_status(*opt); }; });
+
+  CLI::App* trigger = app.add_subcommand("trigger", "Advance an event-triggered step");
+  trigger->add_option("--device", opt->device, "sim://HOST:PORT/BOARD or xrt://DEVICE")->required();
+  trigger->callback(
+      [&action, opt] { action = [opt] { return run_control(*opt, "trigger", &Device::trigger); }; });
+
+  CLI::App* stop = app.add_subcommand("stop", "Stop at the next step boundary, all gates low");
+  stop->add_option("--device", opt->device, "sim://HOST:PORT/BOARD or xrt://DEVICE")->required();
+  stop->callback([&action, opt] { action = [opt] { return run_control(*opt, "stop", &Device::stop); }; });
+}
+
+}  // namespace lightrail::cli

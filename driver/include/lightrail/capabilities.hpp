@@ -11,7 +11,7 @@ struct DeviceCapabilities {
   uint32_t wavelengths = 0;
   uint32_t max_steps = 0;
   uint32_t max_configs = 0;
-  uint32_t fine_steps = 0;       // fine edge positions per clock cycle
+  uint32_t fine_steps = 0;  // fine edge positions per clock cycle
   int64_t clk_period_ps = 0;
   uint32_t min_step_cycles = 0;
   std::vector<uint16_t> tune_ticks;  // tune(a,b) at a*wavelengths+b, in ticks

@@ -19,8 +19,8 @@ struct Configuration {
 };
 
 struct Step {
-  uint32_t config = 0;        // index into Schedule::configs
-  int64_t duration_ps = 0;    // time-triggered: exact; event-triggered: minimum
+  uint32_t config = 0;      // index into Schedule::configs
+  int64_t duration_ps = 0;  // time-triggered: exact; event-triggered: minimum
   bool event_triggered = false;
 };
 

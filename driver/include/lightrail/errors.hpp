@@ -1,0 +1,64 @@
+// The driver's exceptions. Every message says what failed and where (URI,
+// address, JSON path or schedule entry), so a caller can print e.what() as is.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lightrail/validate.hpp"
+
+namespace lightrail {
+
+struct Error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The connection to a board failed: refused, timed out, dropped, or the board
+// answered with an error or garbage.
+struct TransportError : Error {
+  using Error::Error;
+};
+
+// Malformed input: schedule JSON, a URI, a capability block.
+struct FormatError : Error {
+  explicit FormatError(std::vector<Problem> problems)
+      : Error(to_string(problems)), problems_(std::move(problems)) {}
+  FormatError(const std::string& context, std::vector<Problem> problems)
+      : Error(context + ":\n" + to_string(problems)), problems_(std::move(problems)) {}
+  explicit FormatError(const std::string& message) : Error(message) {}
+  // Every problem found, when the input was parsed (empty otherwise).
+  const std::vector<Problem>& problems() const { return problems_; }
+
+ private:
+  std::vector<Problem> problems_;
+};
+
+// The schedule does not fit the board; nothing was written.
+struct ValidationError : Error {
+  explicit ValidationError(std::vector<Problem> problems)
+      : Error("schedule is not valid for this device:\n" + to_string(problems)),
+        problems_(std::move(problems)) {}
+  const std::vector<Problem>& problems() const { return problems_; }
+
+ private:
+  std::vector<Problem> problems_;
+};
+
+// What the board holds differs from what was written.
+struct VerifyError : Error {
+  using Error::Error;
+};
+
+// The board refused a commit (bad image, commit time too late).
+struct CommitError : Error {
+  CommitError(const std::string& message, std::vector<std::string> flags)
+      : Error(message), flags_(std::move(flags)) {}
+  const std::vector<std::string>& flags() const { return flags_; }  // ERROR flag names
+
+ private:
+  std::vector<std::string> flags_;
+};
+
+}  // namespace lightrail

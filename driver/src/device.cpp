@@ -1,0 +1,263 @@
+#include "lightrail/device.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <thread>
+
+#include "lightrail/errors.hpp"
+#include "lightrail/hwdef.hpp"
+#include "lightrail/image.hpp"
+#include "lightrail/image_crc.hpp"
+#include "lightrail/validate.hpp"
+
+namespace lightrail {
+namespace {
+
+namespace hw = hwdef;
+
+struct Flag {
+  uint32_t mask;
+  const char* name;
+  const char* meaning;
+};
+constexpr Flag kErrorFlags[] = {
+    {hw::ERROR_BAD_MAGIC_MASK, "BAD_MAGIC", "the committed bank has a wrong magic"},
+    {hw::ERROR_BAD_VERSION_MASK, "BAD_VERSION", "the committed bank has an unknown image version"},
+    {hw::ERROR_BAD_BOUNDS_MASK, "BAD_BOUNDS", "a step/config count or config index is out of range"},
+    {hw::ERROR_BAD_CRC_MASK, "BAD_CRC", "the committed bank fails its CRC"},
+    {hw::ERROR_ACTIVE_WRITE_MASK, "ACTIVE_WRITE", "the host wrote the active bank"},
+    {hw::ERROR_MISSED_DEADLINE_MASK, "MISSED_DEADLINE", "a step boundary was served late"},
+    {hw::ERROR_COMMIT_LATE_MASK, "COMMIT_LATE", "the commit time was too close or in the past"},
+};
+// The flags a commit can raise; each means the commit was dropped.
+constexpr uint32_t kCommitFlags = hw::ERROR_BAD_MAGIC_MASK | hw::ERROR_BAD_VERSION_MASK |
+                                  hw::ERROR_BAD_BOUNDS_MASK | hw::ERROR_BAD_CRC_MASK |
+                                  hw::ERROR_COMMIT_LATE_MASK;
+
+uint32_t field(uint32_t value, uint32_t mask, uint32_t lsb) { return (value & mask) >> lsb; }
+
+uint32_t bank_base(uint32_t bank) { return bank == 0 ? hw::MEM_BANK0_BASE : hw::MEM_BANK1_BASE; }
+
+}  // namespace
+
+std::vector<std::string> error_flag_names(uint32_t value) {
+  std::vector<std::string> names;
+  for (const Flag& f : kErrorFlags) {
+    if (value & f.mask) names.emplace_back(f.name);
+  }
+  return names;
+}
+
+Device Device::open(const std::string& uri) {
+  if (uri.rfind("sim://", 0) == 0) return Device(open_sim_transport(uri));
+  if (uri.rfind("xrt://", 0) == 0) return Device(open_xrt_transport(uri));
+  throw Error(fmt::format("{}: unknown device URI scheme (use sim://HOST:PORT/BOARD or xrt://DEVICE)", uri));
+}
+
+Device::Device(std::unique_ptr<Transport> transport) : transport_(std::move(transport)) {
+  uri_ = transport_->uri();
+  read_capabilities();
+}
+
+void Device::read_capabilities() {
+  const uint32_t words = (hw::REG_CAP_BOARD_ID - hw::REG_CAP_MAGIC) / 4 + 1;
+  const std::vector<uint32_t> cap = transport_->read_block(hw::REG_CAP_MAGIC, words);
+  auto at = [&](uint32_t reg) { return cap.at((reg - hw::REG_CAP_MAGIC) / 4); };
+  if (at(hw::REG_CAP_MAGIC) != hw::CAP_MAGIC_VALUE) {
+    throw FormatError(
+        fmt::format("{}: capability magic at 0x{:05X} is 0x{:08X}, not 0x{:08X} ('LRAL'): not a "
+                    "lightrail board",
+                    uri_, hw::REG_CAP_MAGIC, at(hw::REG_CAP_MAGIC), hw::CAP_MAGIC_VALUE));
+  }
+  if (at(hw::REG_CAP_VERSION) != hw::REGMAP_VERSION) {
+    throw FormatError(
+        fmt::format("{}: register map version {} (CAP_VERSION) is not the {} this driver speaks", uri_,
+                    at(hw::REG_CAP_VERSION), hw::REGMAP_VERSION));
+  }
+  caps_.ports = at(hw::REG_CAP_PORTS);
+  caps_.wavelengths = at(hw::REG_CAP_WAVELENGTHS);
+  caps_.max_steps = at(hw::REG_CAP_MAX_STEPS);
+  caps_.max_configs = at(hw::REG_CAP_MAX_CONFIGS);
+  caps_.fine_steps = at(hw::REG_CAP_FINE_STEPS);
+  caps_.clk_period_ps = at(hw::REG_CAP_CLK_PERIOD_PS);
+  caps_.min_step_cycles = at(hw::REG_CAP_MIN_STEP_CYCLES);
+  board_id_ = at(hw::REG_CAP_BOARD_ID);
+
+  // What the image layout and tune memory can hold bounds what a board may claim.
+  auto check = [&](const char* name, uint64_t value, uint64_t lo, uint64_t hi) {
+    if (value < lo || value > hi) {
+      throw FormatError(fmt::format("{}: capability {} = {} is outside what this driver supports ({}..{})",
+                                    uri_, name, value, lo, hi));
+    }
+  };
+  check("CAP_PORTS", caps_.ports, 1, hw::IMG_CONFIG_WORDS * (32 / hw::IMG_PORT_BITS));
+  check("CAP_WAVELENGTHS", caps_.wavelengths, 1, hw::WAVELENGTHS);
+  check("CAP_MAX_STEPS", caps_.max_steps, 1, hw::MAX_STEPS);
+  check("CAP_MAX_CONFIGS", caps_.max_configs, 1, hw::MAX_CONFIGS);
+  check("CAP_FINE_STEPS", caps_.fine_steps, 1, 1u << 16);
+  check("CAP_CLK_PERIOD_PS", static_cast<uint64_t>(caps_.clk_period_ps), 1, 1u << 30);
+  if (caps_.clk_period_ps % caps_.fine_steps != 0) {
+    throw FormatError(fmt::format("{}: CAP_CLK_PERIOD_PS {} is not a multiple of CAP_FINE_STEPS {}", uri_,
+                                  caps_.clk_period_ps, caps_.fine_steps));
+  }
+
+  // tune(a,b) sits at a*WAVELENGTHS+b of the memory whatever W the board uses.
+  const uint32_t w = caps_.wavelengths;
+  const uint32_t span = (w - 1) * hw::WAVELENGTHS + w;
+  const std::vector<uint32_t> table = transport_->read_block(hw::MEM_TUNE_BASE, span);
+  caps_.tune_ticks.assign(size_t{w} * w, 0);
+  for (uint32_t a = 0; a < w; ++a) {
+    for (uint32_t b = 0; b < w; ++b) {
+      caps_.tune_ticks[size_t{a} * w + b] = static_cast<uint16_t>(table[a * hw::WAVELENGTHS + b] & 0xFFFFu);
+    }
+  }
+}
+
+void Device::stage(const Schedule& schedule) {
+  std::vector<Problem> problems = validate(schedule, caps_);
+  if (!problems.empty()) throw ValidationError(std::move(problems));
+  const std::vector<uint32_t> image = build_image(schedule, caps_);
+
+  const uint32_t status = transport_->read32(hw::REG_STATUS);
+  if (status & hw::STATUS_COMMIT_PENDING_MASK) {
+    throw Error(
+        fmt::format("{}: a committed schedule is still waiting for its swap boundary; staging now would "
+                    "overwrite it",
+                    uri_));
+  }
+  const uint32_t active = field(status, hw::STATUS_ACTIVE_BANK_MASK, hw::STATUS_ACTIVE_BANK_LSB);
+  const uint32_t bank = 1 - active;
+  const uint32_t base = bank_base(bank);
+
+  const std::vector<ImageSpan> spans = image_spans(image);
+  for (const ImageSpan& span : spans) {
+    transport_->write_block(
+        base + 4u * span.first_word,
+        std::vector<uint32_t>(image.begin() + span.first_word, image.begin() + span.first_word + span.words));
+  }
+  std::vector<uint32_t> readback(image.size(), 0);
+  for (const ImageSpan& span : spans) {
+    const std::vector<uint32_t> got = transport_->read_block(base + 4u * span.first_word, span.words);
+    for (uint32_t i = 0; i < span.words; ++i) {
+      const uint32_t word = span.first_word + i;
+      if (got[i] != image[word]) {
+        throw VerifyError(
+            fmt::format("{}: bank {} word {} (address 0x{:05X}) reads back 0x{:08X}, wrote 0x{:08X}", uri_,
+                        bank, word, base + 4 * word, got[i], image[word]));
+      }
+      readback[word] = got[i];
+    }
+  }
+  const uint32_t crc = image_crc(readback);
+  if (crc != readback[hw::IMG_HDR_CRC]) {
+    throw VerifyError(fmt::format("{}: bank {} CRC word reads 0x{:08X}, the image computes to 0x{:08X}", uri_,
+                                  bank, readback[hw::IMG_HDR_CRC], crc));
+  }
+}
+
+void Device::commit(CommitAt when) {
+  // Clear stale commit flags so that what follows is this commit's verdict.
+  transport_->write32(hw::REG_ERROR, kCommitFlags);
+  if (when.at_time) {
+    if (when.time_ps < 0) throw Error(fmt::format("{}: commit time {} ps is negative", uri_, when.time_ps));
+    const int64_t tick = caps_.tick_ps();
+    const auto ticks =
+        static_cast<uint64_t>(when.time_ps / tick + (when.time_ps % tick >= (tick + 1) / 2 ? 1 : 0));
+    transport_->write32(hw::REG_COMMIT_TIME_LO, static_cast<uint32_t>(ticks));
+    transport_->write32(hw::REG_COMMIT_TIME_HI, static_cast<uint32_t>(ticks >> 32));
+    transport_->write32(hw::REG_COMMIT_MODE, hw::COMMIT_MODE_AT_TIME_MASK);
+  } else {
+    transport_->write32(hw::REG_COMMIT_MODE, 0);
+  }
+  transport_->write32(hw::REG_CTRL, hw::CTRL_COMMIT_MASK);
+
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(commit_timeout_ms_);
+  for (int polls = 0;; ++polls) {
+    if (!(transport_->read32(hw::REG_STATUS) & hw::STATUS_VERIFY_BUSY_MASK)) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      throw Error(
+          fmt::format("{}: the board was still verifying the committed bank after {} ms (STATUS.VERIFY_BUSY)",
+                      uri_, commit_timeout_ms_));
+    }
+    if (polls > 10) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  const uint32_t errors = transport_->read32(hw::REG_ERROR) & kCommitFlags;
+  if (errors != 0) {
+    transport_->write32(hw::REG_ERROR, errors);
+    std::vector<std::string> names;
+    std::string detail;
+    for (const Flag& f : kErrorFlags) {
+      if (!(errors & f.mask)) continue;
+      names.emplace_back(f.name);
+      detail += fmt::format("{}{} ({})", detail.empty() ? "" : ", ", f.name, f.meaning);
+    }
+    throw CommitError(fmt::format("{}: the board refused the commit: {}", uri_, detail), std::move(names));
+  }
+}
+
+uint64_t Device::read64(uint32_t lo_reg) {
+  // Reading LO latches HI, so LO goes first.
+  const uint64_t lo = transport_->read32(lo_reg);
+  const uint64_t hi = transport_->read32(lo_reg + 4);
+  return (hi << 32) | lo;
+}
+
+Status Device::status() {
+  // One block, in address order: each LO is read before its HI.
+  const uint32_t words = (hw::REG_LAST_SWAP_HI - hw::REG_STATUS) / 4 + 1;
+  const std::vector<uint32_t> r = transport_->read_block(hw::REG_STATUS, words);
+  auto reg = [&](uint32_t offset) { return r.at((offset - hw::REG_STATUS) / 4); };
+  auto reg64 = [&](uint32_t lo) { return (uint64_t{reg(lo + 4)} << 32) | reg(lo); };
+  const int64_t tick = caps_.tick_ps();
+  Status s;
+  const uint32_t st = reg(hw::REG_STATUS);
+  s.running = st & hw::STATUS_RUNNING_MASK;
+  s.active_bank = static_cast<int>(field(st, hw::STATUS_ACTIVE_BANK_MASK, hw::STATUS_ACTIVE_BANK_LSB));
+  s.commit_pending = st & hw::STATUS_COMMIT_PENDING_MASK;
+  s.verify_busy = st & hw::STATUS_VERIFY_BUSY_MASK;
+  s.waiting_trigger = st & hw::STATUS_WAITING_TRIGGER_MASK;
+  s.errors = error_flag_names(reg(hw::REG_ERROR));
+  s.steps = reg64(hw::REG_STEPS_LO);
+  s.missed = reg(hw::REG_MISSED);
+  s.cur_step = reg(hw::REG_CUR_STEP);
+  s.cur_config = reg(hw::REG_CUR_CONFIG);
+  s.generation = reg(hw::REG_GENERATION);
+  s.epochs = reg(hw::REG_EPOCHS);
+  s.swaps = reg(hw::REG_SWAPS);
+  s.last_swap_ps = static_cast<int64_t>(reg64(hw::REG_LAST_SWAP_LO)) * tick;
+  s.board_time_ps = static_cast<int64_t>(reg64(hw::REG_TIME_LO)) * tick;
+  return s;
+}
+
+int64_t Device::time_ps() { return static_cast<int64_t>(read64(hw::REG_TIME_LO)) * caps_.tick_ps(); }
+
+void Device::trigger() { transport_->write32(hw::REG_CTRL, hw::CTRL_TRIGGER_MASK); }
+
+void Device::stop() { transport_->write32(hw::REG_CTRL, hw::CTRL_STOP_MASK); }
+
+void Device::write_tune_table(const std::vector<uint16_t>& tune_ticks) {
+  const uint32_t w = caps_.wavelengths;
+  if (tune_ticks.size() != size_t{w} * w) {
+    throw FormatError(
+        fmt::format("{}: tune table has {} entries, the device needs {} ({} wavelengths squared)", uri_,
+                    tune_ticks.size(), size_t{w} * w, w));
+  }
+  std::vector<uint32_t> words((w - 1) * hw::WAVELENGTHS + w, 0);
+  for (uint32_t a = 0; a < w; ++a) {
+    for (uint32_t b = 0; b < w; ++b) words[a * hw::WAVELENGTHS + b] = tune_ticks[size_t{a} * w + b];
+  }
+  if (w < hw::WAVELENGTHS) {
+    // Rows are strided by WAVELENGTHS: leave the unused columns as they are.
+    for (uint32_t a = 0; a < w; ++a) {
+      transport_->write_block(hw::MEM_TUNE_BASE + 4u * a * hw::WAVELENGTHS,
+                              std::vector<uint32_t>(words.begin() + a * hw::WAVELENGTHS,
+                                                    words.begin() + a * hw::WAVELENGTHS + w));
+    }
+  } else {
+    transport_->write_block(hw::MEM_TUNE_BASE, words);
+  }
+  caps_.tune_ticks = tune_ticks;
+}
+
+}  // namespace lightrail

@@ -1,0 +1,26 @@
+#include "lightrail/transport.hpp"
+
+#include "lightrail/errors.hpp"
+
+namespace lightrail {
+
+// Word by word: correct for any transport; fast ones override.
+std::vector<uint32_t> Transport::read_block(uint64_t addr, size_t words) {
+  std::vector<uint32_t> out(words);
+  for (size_t i = 0; i < words; ++i) out[i] = read32(addr + 4 * i);
+  return out;
+}
+
+void Transport::write_block(uint64_t addr, const std::vector<uint32_t>& words) {
+  for (size_t i = 0; i < words.size(); ++i) write32(addr + 4 * i, words[i]);
+}
+
+#ifndef LIGHTRAIL_HAVE_XRT
+std::unique_ptr<Transport> open_xrt_transport(const std::string& uri) {
+  throw Error(uri +
+              ": this build of lightrail has no XRT (the Xilinx runtime was not found when it was "
+              "configured); rebuild on a machine with XRT installed to use xrt:// devices");
+}
+#endif
+
+}  // namespace lightrail

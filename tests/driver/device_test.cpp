@@ -1,0 +1,207 @@
+#include "lightrail/device.hpp"
+
+#include <gtest/gtest.h>
+
+#include "fake_board.hpp"
+#include "lightrail/errors.hpp"
+#include "lightrail/hwdef.hpp"
+#include "test_schedules.hpp"
+
+namespace lightrail {
+namespace {
+
+namespace hw = hwdef;
+using test::FakeBoard;
+using test::FakeTransport;
+
+Device open_fake(FakeBoard& board) { return Device(std::make_unique<FakeTransport>(board)); }
+
+bool wrote_bank(const FakeBoard& board, uint32_t bank) {
+  for (uint64_t a : board.write_log) {
+    if (FakeBoard::in_bank(a, bank)) return true;
+  }
+  return false;
+}
+
+TEST(Device, ReadsCapabilitiesAndTuneTable) {
+  FakeBoard board;
+  Device dev = open_fake(board);
+  const DeviceCapabilities& caps = dev.capabilities();
+  EXPECT_EQ(caps.ports, hw::PORTS);
+  EXPECT_EQ(caps.wavelengths, hw::WAVELENGTHS);
+  EXPECT_EQ(caps.tick_ps(), int64_t{hw::TICK_PS});
+  EXPECT_EQ(caps.tune_ticks, DeviceCapabilities::reference().tune_ticks);
+  EXPECT_EQ(dev.board_id(), 5u);
+}
+
+TEST(Device, RejectsABoardWithoutTheMagic) {
+  FakeBoard board;
+  board.write(hw::REG_CAP_MAGIC, 0x12345678);  // the fake lets the test overwrite it
+  try {
+    open_fake(board);
+    FAIL() << "opened";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("0x12345678"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Device, RejectsAnotherRegmapVersion) {
+  FakeBoard board;
+  board.write(hw::REG_CAP_VERSION, hw::REGMAP_VERSION + 1);
+  EXPECT_THROW(open_fake(board), FormatError);
+}
+
+TEST(Device, StageWritesOnlyTheInactiveBank) {
+  for (uint32_t active : {0u, 1u}) {
+    FakeBoard board;
+    board.active_bank = active;
+    Device dev = open_fake(board);
+    dev.stage(test::two_shifts());
+    EXPECT_TRUE(wrote_bank(board, 1 - active));
+    EXPECT_FALSE(wrote_bank(board, active));
+    EXPECT_EQ(board.bank_word(1 - active, hw::IMG_HDR_MAGIC), hw::IMG_MAGIC);
+    EXPECT_EQ(board.error, 0u);
+  }
+}
+
+TEST(Device, ValidationFailureWritesNothing) {
+  FakeBoard board;
+  Device dev = open_fake(board);
+  Schedule s = test::two_shifts();
+  s.configs[0].wavelength[2] = 99;
+  s.steps[1].duration_ps = 10;
+  try {
+    dev.stage(s);
+    FAIL() << "staged";
+  } catch (const ValidationError& e) {
+    ASSERT_EQ(e.problems().size(), 2u);
+    EXPECT_EQ(e.problems()[0].where, "configs[0].ports[2]");
+    EXPECT_EQ(e.problems()[1].where, "steps[1].duration_ps");
+  }
+  EXPECT_TRUE(board.write_log.empty());
+}
+
+TEST(Device, ReadBackMismatchNamesTheWord) {
+  FakeBoard board;
+  board.stuck_addr = hw::MEM_BANK1_BASE + 4 * (hw::IMG_STEP_BASE_WORD + 2);  // step 1, low word
+  Device dev = open_fake(board);
+  try {
+    dev.stage(test::two_shifts());
+    FAIL() << "verified";
+  } catch (const VerifyError& e) {
+    EXPECT_NE(std::string(e.what()).find("bank 1 word 1042 (address 0x31048)"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Device, CommitAtEpochActivatesTheStagedBank) {
+  FakeBoard board;
+  board.verify_busy_reads = 3;
+  Device dev = open_fake(board);
+  dev.stage(test::two_shifts());
+  dev.commit(CommitAt::epoch());
+  EXPECT_EQ(board.commits, 1);
+  EXPECT_EQ(board.commit_mode & hw::COMMIT_MODE_AT_TIME_MASK, 0u);
+  EXPECT_EQ(board.verify_busy_reads, 0);  // polled until verification ended
+  const Status st = dev.status();
+  EXPECT_TRUE(st.running);
+  EXPECT_EQ(st.active_bank, 1);
+  EXPECT_EQ(st.generation, 7u);
+  EXPECT_EQ(st.swaps, 1u);
+  EXPECT_TRUE(st.errors.empty());
+  // The next stage goes to the other bank.
+  board.write_log.clear();
+  dev.stage(test::two_shifts());
+  EXPECT_TRUE(wrote_bank(board, 0));
+  EXPECT_FALSE(wrote_bank(board, 1));
+}
+
+TEST(Device, CommitAtTimeWritesTicks) {
+  FakeBoard board;
+  Device dev = open_fake(board);
+  dev.stage(test::two_shifts());
+  dev.commit(CommitAt::at_time_ps(int64_t{5'000'000'000'000}));  // 5 s: more than 32 bits of ticks
+  EXPECT_EQ(board.commit_mode & hw::COMMIT_MODE_AT_TIME_MASK, hw::COMMIT_MODE_AT_TIME_MASK);
+  EXPECT_EQ(board.commit_time, 40'000'000'000u);
+}
+
+TEST(Device, CommitErrorNamesTheFlagsAndClearsThem) {
+  FakeBoard board;
+  Device dev = open_fake(board);
+  dev.stage(test::two_shifts());
+  board.force_commit_error = hw::ERROR_COMMIT_LATE_MASK;
+  try {
+    dev.commit(CommitAt::at_time_ps(1000));
+    FAIL() << "committed";
+  } catch (const CommitError& e) {
+    EXPECT_EQ(e.flags(), std::vector<std::string>{"COMMIT_LATE"});
+    EXPECT_NE(std::string(e.what()).find("COMMIT_LATE"), std::string::npos);
+  }
+  EXPECT_EQ(board.error, 0u);
+}
+
+TEST(Device, CommitOfACorruptedBankRaisesBadCrc) {
+  FakeBoard board;
+  Device dev = open_fake(board);
+  dev.stage(test::two_shifts());
+  // Something else scribbles on the staged bank before the commit.
+  board.write(hw::MEM_BANK1_BASE + 4 * hw::IMG_STEP_BASE_WORD, 1234);
+  try {
+    dev.commit(CommitAt::epoch());
+    FAIL() << "committed";
+  } catch (const CommitError& e) {
+    EXPECT_EQ(e.flags(), std::vector<std::string>{"BAD_CRC"});
+  }
+  EXPECT_EQ(board.active_bank, 0u);
+}
+
+TEST(Device, StatusDecodesCountersAndErrors) {
+  FakeBoard board;
+  board.time_ticks = (uint64_t{3} << 32) + 8;
+  board.error = hw::ERROR_MISSED_DEADLINE_MASK | hw::ERROR_ACTIVE_WRITE_MASK;
+  Device dev = open_fake(board);
+  const Status st = dev.status();
+  EXPECT_EQ(st.errors, (std::vector<std::string>{"ACTIVE_WRITE", "MISSED_DEADLINE"}));
+  EXPECT_EQ(st.board_time_ps, static_cast<int64_t>(board.time_ticks) * 125);
+  EXPECT_EQ(dev.time_ps(), static_cast<int64_t>(board.time_ticks) * 125);
+}
+
+TEST(Device, TriggerAndStopPulseCtrl) {
+  FakeBoard board;
+  Device dev = open_fake(board);
+  dev.trigger();
+  dev.stop();
+  EXPECT_EQ(board.triggers, 1);
+  EXPECT_EQ(board.stops, 1);
+}
+
+TEST(Device, WriteTuneTableUpdatesBoardAndValidation) {
+  FakeBoard board;
+  Device dev = open_fake(board);
+  std::vector<uint16_t> table(64 * 64, 2);
+  table[1 * 64 + 2] = 300;  // 37500 ps from 1 to 2: too slow for 1 us steps? no: fits 1 us
+  dev.write_tune_table(table);
+  EXPECT_EQ(board.peek(hw::MEM_TUNE_BASE + 4 * (1 * 64 + 2)), 300u);
+  EXPECT_EQ(dev.capabilities().tune_ps(1, 2), 37500);
+  EXPECT_THROW(dev.write_tune_table(std::vector<uint16_t>(10)), FormatError);
+}
+
+TEST(Device, UnknownSchemeAndMissingXrtAreClear) {
+  try {
+    Device::open("tcp://x");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown device URI scheme"), std::string::npos);
+  }
+#ifndef LIGHTRAIL_HAVE_XRT
+  try {
+    Device::open("xrt://0");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no XRT"), std::string::npos);
+  }
+#endif
+}
+
+}  // namespace
+}  // namespace lightrail

@@ -1,0 +1,161 @@
+// An in-memory board for tests: capability block, tune memory, two banks and
+// the STATUS/ERROR/CTRL behaviour the driver relies on (docs/registers.md).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "lightrail/capabilities.hpp"
+#include "lightrail/hwdef.hpp"
+#include "lightrail/image.hpp"
+#include "lightrail/transport.hpp"
+
+namespace lightrail::test {
+
+class FakeBoard {
+ public:
+  FakeBoard() {
+    namespace hw = hwdef;
+    regs_[hw::REG_CAP_MAGIC] = hw::CAP_MAGIC_VALUE;
+    regs_[hw::REG_CAP_VERSION] = hw::REGMAP_VERSION;
+    regs_[hw::REG_CAP_PORTS] = hw::PORTS;
+    regs_[hw::REG_CAP_WAVELENGTHS] = hw::WAVELENGTHS;
+    regs_[hw::REG_CAP_MAX_STEPS] = hw::MAX_STEPS;
+    regs_[hw::REG_CAP_MAX_CONFIGS] = hw::MAX_CONFIGS;
+    regs_[hw::REG_CAP_FINE_STEPS] = hw::FINE_STEPS;
+    regs_[hw::REG_CAP_CLK_PERIOD_PS] = hw::CLK_PERIOD_PS;
+    regs_[hw::REG_CAP_MIN_STEP_CYCLES] = hw::MIN_STEP_CYCLES;
+    regs_[hw::REG_CAP_BOARD_ID] = 5;
+    const auto tune = reference_tune_ticks(hw::WAVELENGTHS, hw::TICK_PS);
+    for (size_t i = 0; i < tune.size(); ++i) regs_[hw::MEM_TUNE_BASE + 4 * i] = tune[i];
+  }
+
+  // Knobs.
+  uint32_t active_bank = 0;
+  bool running = false;
+  uint32_t error = 0;
+  uint32_t force_commit_error = 0;  // ERROR bits the next commit raises
+  int verify_busy_reads = 0;        // STATUS reads that still show VERIFY_BUSY after a commit
+  uint64_t time_ticks = 1000;
+  uint64_t stuck_addr = ~0ull;  // writes here keep bit 0 set
+  // Observations.
+  std::vector<uint64_t> write_log;  // every written address
+  int commits = 0;
+  int triggers = 0;
+  int stops = 0;
+  uint32_t swaps = 0;
+  uint32_t generation = 0;
+  uint32_t commit_mode = 0;
+  uint64_t commit_time = 0;
+
+  static uint64_t bank_base(uint32_t bank) { return bank ? hwdef::MEM_BANK1_BASE : hwdef::MEM_BANK0_BASE; }
+  static bool in_bank(uint64_t addr, uint32_t bank) {
+    return addr >= bank_base(bank) && addr < bank_base(bank) + 4ull * hwdef::MEM_BANK0_WORDS;
+  }
+  uint32_t bank_word(uint32_t bank, uint32_t word) { return peek(bank_base(bank) + 4ull * word); }
+  uint32_t peek(uint64_t addr) {
+    auto it = regs_.find(addr);
+    return it == regs_.end() ? 0 : it->second;
+  }
+
+  uint32_t read(uint64_t addr) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    namespace hw = hwdef;
+    switch (addr) {
+      case hw::REG_STATUS: {
+        uint32_t s = (running ? hw::STATUS_RUNNING_MASK : 0) | (active_bank << hw::STATUS_ACTIVE_BANK_LSB);
+        if (verify_busy_reads > 0) {
+          --verify_busy_reads;
+          s |= hw::STATUS_VERIFY_BUSY_MASK;
+        }
+        return s;
+      }
+      case hw::REG_ERROR:
+        return error;
+      case hw::REG_CTRL:
+        return 0;
+      case hw::REG_COMMIT_MODE:
+        return commit_mode;
+      case hw::REG_TIME_LO:
+        return static_cast<uint32_t>(time_ticks);
+      case hw::REG_TIME_HI:
+        return static_cast<uint32_t>(time_ticks >> 32);
+      case hw::REG_GENERATION:
+        return generation;
+      case hw::REG_SWAPS:
+        return swaps;
+      default:
+        return peek(addr);
+    }
+  }
+
+  void write(uint64_t addr, uint32_t value) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    namespace hw = hwdef;
+    write_log.push_back(addr);
+    if (addr == hw::REG_ERROR) {
+      error &= ~value;
+    } else if (addr == hw::REG_CTRL) {
+      if (value & hw::CTRL_COMMIT_MASK) commit();
+      if (value & hw::CTRL_TRIGGER_MASK) ++triggers;
+      if (value & hw::CTRL_STOP_MASK) ++stops;
+      if (value & hw::CTRL_CLEAR_ERRORS_MASK) error = 0;
+    } else if (addr == hw::REG_COMMIT_MODE) {
+      commit_mode = value;
+    } else if (addr == hw::REG_COMMIT_TIME_LO) {
+      commit_time = (commit_time & ~0xFFFFFFFFull) | value;
+    } else if (addr == hw::REG_COMMIT_TIME_HI) {
+      commit_time = (commit_time & 0xFFFFFFFFull) | (uint64_t{value} << 32);
+    } else if (in_bank(addr, active_bank)) {
+      error |= hw::ERROR_ACTIVE_WRITE_MASK;  // dropped, as the hardware does
+    } else {
+      regs_[addr] = addr == stuck_addr ? (value | 1u) : value;
+    }
+  }
+
+ private:
+  // Checks the inactive bank as the sequencer would and swaps at once (idle).
+  void commit() {
+    namespace hw = hwdef;
+    ++commits;
+    const uint32_t bank = 1 - active_bank;
+    uint32_t flags = force_commit_error;
+    force_commit_error = 0;
+    if (bank_word(bank, hw::IMG_HDR_MAGIC) != hw::IMG_MAGIC) flags |= hw::ERROR_BAD_MAGIC_MASK;
+    const uint32_t n_steps = bank_word(bank, hw::IMG_HDR_N_STEPS);
+    const uint32_t n_configs = bank_word(bank, hw::IMG_HDR_N_CONFIGS);
+    if (n_steps == 0 || n_steps > hw::MAX_STEPS || n_configs == 0 || n_configs > hw::MAX_CONFIGS) {
+      flags |= hw::ERROR_BAD_BOUNDS_MASK;
+    } else {
+      std::vector<uint32_t> image(hw::IMG_STEP_BASE_WORD + hw::IMG_STEP_WORDS * n_steps);
+      for (uint32_t w = 0; w < image.size(); ++w) image[w] = bank_word(bank, w);
+      if (image_crc(image) != image[hw::IMG_HDR_CRC]) flags |= hw::ERROR_BAD_CRC_MASK;
+    }
+    error |= flags;
+    if (flags) return;
+    active_bank = bank;
+    running = true;
+    generation = bank_word(bank, hw::IMG_HDR_GENERATION);
+    ++swaps;
+  }
+
+  std::mutex mutex_;
+  std::map<uint64_t, uint32_t> regs_;
+};
+
+// The driver's view of a FakeBoard; the test keeps the board.
+class FakeTransport : public Transport {
+ public:
+  explicit FakeTransport(FakeBoard& board) : board_(board) {}
+  uint32_t read32(uint64_t addr) override { return board_.read(addr); }
+  void write32(uint64_t addr, uint32_t value) override { board_.write(addr, value); }
+  std::string uri() const override { return "fake://board"; }
+
+ private:
+  FakeBoard& board_;
+};
+
+}  // namespace lightrail::test

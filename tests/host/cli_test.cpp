@@ -1,0 +1,153 @@
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "fake_board.hpp"
+#include "lightrail/hwdef.hpp"
+#include "loopback_server.hpp"
+
+namespace {
+
+using lightrail::test::FakeBoard;
+using lightrail::test::LoopbackServer;
+
+struct CliRun {
+  int code;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+// Runs `lightrail ARGS`, capturing both streams and the exit code.
+CliRun lightrail(const std::string& args) {
+  const std::string err_file = ::testing::TempDir() + "lightrail_cli_stderr.txt";
+  const std::string cmd = std::string(LIGHTRAIL_CLI) + " " + args + " 2>" + err_file;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
+  const int status = pclose(pipe);
+  std::ifstream in(err_file);
+  std::string err((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, err};
+}
+
+std::string example(const std::string& name) { return std::string(LIGHTRAIL_EXAMPLES) + "/" + name; }
+
+TEST(Cli, ValidExamplesPass) {
+  for (const char* name : {"awgr_doubling.json", "phases_oneshot.json"}) {
+    const CliRun r = lightrail("validate " + example(name));
+    EXPECT_EQ(r.code, 0) << name << r.err;
+    EXPECT_NE(r.out.find("valid for the reference board"), std::string::npos) << r.out;
+  }
+}
+
+TEST(Cli, InvalidExampleListsEveryProblem) {
+  const CliRun r = lightrail("validate " + example("invalid.json"));
+  EXPECT_EQ(r.code, 1);
+  for (const char* where : {"configs[2].ports:", "configs[3].ports[4]:", "steps[2].duration_ps:",
+                            "steps[3].config:", "steps[4].duration_ps:", "steps[1]: tune 63->0"}) {
+    EXPECT_NE(r.err.find(where), std::string::npos) << where << "\n" << r.err;
+  }
+  EXPECT_NE(r.err.find("7 problems"), std::string::npos) << r.err;
+}
+
+TEST(Cli, ValidateJsonIsMachineReadable) {
+  const CliRun r = lightrail("validate --json " + example("invalid.json"));
+  EXPECT_EQ(r.code, 1);
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(doc["ok"].get<bool>());
+  ASSERT_EQ(doc["problems"].size(), 7u);
+  EXPECT_EQ(doc["problems"][0]["where"], "configs[2].ports");
+}
+
+TEST(Cli, ParseErrorsNameFileAndPath) {
+  const std::string path = ::testing::TempDir() + "cli_typo.json";
+  std::ofstream(path) << R"({"lightrail_schedule": 1, "configs": [{"ports": [1]}],
+                            "steps": [{"config": 0, "duraton_ps": 5}]})";
+  const CliRun r = lightrail("validate " + path);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(path + ": steps[0].duraton_ps: unknown field"), std::string::npos) << r.err;
+}
+
+TEST(Cli, MissingArgumentsAreUsageErrors) {
+  EXPECT_EQ(lightrail("validate").code, 2);
+  EXPECT_EQ(lightrail("upload " + example("awgr_doubling.json")).code, 2);  // no --device
+}
+
+TEST(Cli, UnreachableDeviceIsADeviceError) {
+  const CliRun r = lightrail("status --device sim://127.0.0.1:1/0");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("sim://127.0.0.1:1/0"), std::string::npos) << r.err;
+}
+
+TEST(Cli, UploadStagesAndCommits) {
+  FakeBoard board;
+  LoopbackServer server(board);
+  const CliRun r = lightrail("upload --device " + server.uri() + " " + example("awgr_doubling.json"));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("committed for the next epoch boundary"), std::string::npos) << r.out;
+  EXPECT_EQ(board.active_bank, 1u);
+  EXPECT_EQ(board.generation, 1u);
+
+  const CliRun st = lightrail("status --json --device " + server.uri());
+  EXPECT_EQ(st.code, 0) << st.err;
+  const auto doc = nlohmann::json::parse(st.out);
+  EXPECT_EQ(doc["active_bank"], 1);
+  EXPECT_EQ(doc["generation"], 1);
+  EXPECT_TRUE(doc["running"].get<bool>());
+}
+
+TEST(Cli, UploadCommitAtRelativeTime) {
+  FakeBoard board;
+  board.time_ticks = 8000;  // 1 us
+  LoopbackServer server(board);
+  const CliRun r = lightrail("upload --json --commit-at now+1000000 --device " + server.uri() + " " +
+                             example("awgr_doubling.json"));
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["commit_at_ps"], 2000000);
+  EXPECT_EQ(board.commit_time, 16000u);
+}
+
+TEST(Cli, InvalidUploadNeverWritesTheDevice) {
+  FakeBoard board;
+  LoopbackServer server(board);
+  const CliRun r = lightrail("upload --device " + server.uri() + " " + example("invalid.json"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("configs[3].ports[4]"), std::string::npos) << r.err;
+  EXPECT_TRUE(board.write_log.empty());
+}
+
+TEST(Cli, CommitRefusalIsADeviceError) {
+  FakeBoard board;
+  board.force_commit_error = lightrail::hwdef::ERROR_COMMIT_LATE_MASK;
+  LoopbackServer server(board);
+  const CliRun r =
+      lightrail("upload --commit-at 5 --device " + server.uri() + " " + example("awgr_doubling.json"));
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("COMMIT_LATE"), std::string::npos) << r.err;
+}
+
+TEST(Cli, BadCommitAtIsInvalidInput) {
+  FakeBoard board;
+  LoopbackServer server(board);
+  const CliRun r =
+      lightrail("upload --commit-at soon --device " + server.uri() + " " + example("awgr_doubling.json"));
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("--commit-at"), std::string::npos) << r.err;
+  EXPECT_TRUE(board.write_log.empty());
+}
+
+TEST(Cli, TriggerAndStop) {
+  FakeBoard board;
+  LoopbackServer server(board);
+  EXPECT_EQ(lightrail("trigger --device " + server.uri()).code, 0);
+  EXPECT_EQ(lightrail("stop --device " + server.uri()).code, 0);
+  EXPECT_EQ(board.triggers, 1);
+  EXPECT_EQ(board.stops, 1);
+}
+
+}  // namespace
