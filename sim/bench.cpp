@@ -1,0 +1,89 @@
+#include "bench.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "lightrail/hwdef.hpp"
+#include "scenario.hpp"
+
+namespace lightrail::sim {
+
+using nlohmann::json;
+
+namespace {
+
+// The hw/ test bench under Icarus: compiled once, then timed around vvp.
+json icarus_speed(uint64_t cycles) {
+#ifdef LIGHTRAIL_IVERILOG
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("lightrail-bench-{}", ::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string vvp_file = (dir / "board_tb.vvp").string();
+  const std::string compile = fmt::format("{} -g2012 -o {} {} 2>&1", LIGHTRAIL_IVERILOG, vvp_file, LIGHTRAIL_HW_TB_SOURCES);
+  if (std::system(compile.c_str()) != 0) return {{"error", "iverilog failed: " + compile}};
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string run = fmt::format("{} -n {} +cycles={}", LIGHTRAIL_VVP, vvp_file, cycles);
+  FILE* p = popen(run.c_str(), "r");
+  std::string out;
+  char buf[256];
+  while (p && fgets(buf, sizeof buf, p)) out += buf;
+  const int rc = p ? pclose(p) : -1;
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::filesystem::remove_all(dir);
+  if (rc != 0 || out.find("TB_DONE") == std::string::npos) return {{"error", "vvp failed: " + out}};
+  return {{"cycles", cycles}, {"wall_s", wall}, {"board_cycles_per_s", double(cycles) / wall}};
+#else
+  (void)cycles;
+  return {{"skipped", "iverilog was not found when this was built"}};
+#endif
+}
+
+}  // namespace
+
+json run_bench(const BenchOptions& o) {
+  // One board, a full bank of 16 ns steps uploaded through the driver, then
+  // free running: the upload's wall time, then the speed without the host.
+  Scenario sc;
+  sc.path = "(bench)";
+  sc.boards = 1;
+  sc.schedules.emplace_back("full", generate_schedule({{"steps", hwdef::MAX_STEPS}, {"step_ps", 16000}, {"configs", 64}},
+                                                      "bench"));
+  Action upload;
+  upload.what = "upload";
+  upload.schedule = "full";
+  upload.commit = {{"in_ps", 100000}};
+  upload.where = "bench";
+  sc.actions.push_back(upload);
+  sc.duration_ps = o.cycles * hwdef::CLK_PERIOD_PS;
+  const json r = run_scenario(sc);
+
+  const json& act = r["host"]["actions"][0];
+  const double upload_wall = act.value("wall_s", 0.0);
+  const uint64_t upload_cycles = act.value("cycles", uint64_t(0));
+  const uint64_t cycles = r["board_cycles"].get<uint64_t>();
+  const double wall = r["wall_s"].get<double>();
+  const double cosim_speed = double(cycles - upload_cycles) / (wall - upload_wall);
+  json icarus = icarus_speed(o.cycles);
+  json out = {{"cosim", {{"board_cycles_per_s", cosim_speed},
+                         {"cycles", cycles - upload_cycles},
+                         {"wall_s", wall - upload_wall},
+                         {"checks_ok", r["ok"]},
+                         {"switch_events", r["switch_events"]}}},
+              {"icarus", icarus},
+              {"upload_full_bank", {{"steps", hwdef::MAX_STEPS},
+                                    {"wall_s", upload_wall},
+                                    {"sim_time_us", act.value("sim_ps", 0.0) / 1e6},
+                                    {"bus_cycles", upload_cycles},
+                                    {"ok", !act.contains("error")}}}};
+  if (icarus.contains("board_cycles_per_s"))
+    out["cosim_over_icarus"] = cosim_speed / icarus["board_cycles_per_s"].get<double>();
+  return out;
+}
+
+}  // namespace lightrail::sim

@@ -1,0 +1,285 @@
+#include "board.hpp"
+
+#include <algorithm>
+
+#include <Vlightrail_board_top.h>
+#include <verilated.h>
+#include <verilated_fst_c.h>
+
+#include "lightrail/hwdef.hpp"
+
+namespace lightrail::sim {
+
+using namespace hwdef;
+
+namespace {
+
+// Bit fields of verilated ports wider than 64 bits (VlWide word arrays).
+void put_bits(uint32_t* words, unsigned lsb, unsigned width, uint32_t value) {
+  for (unsigned i = 0; i < width; ++i) {
+    const unsigned bit = lsb + i;
+    if (value >> i & 1u) words[bit / 32] |= 1u << (bit % 32);
+  }
+}
+uint32_t get_bits(const uint32_t* words, unsigned lsb, unsigned width) {
+  uint32_t v = 0;
+  for (unsigned i = 0; i < width; ++i) {
+    const unsigned bit = lsb + i;
+    v |= (words[bit / 32] >> (bit % 32) & 1u) << i;
+  }
+  return v;
+}
+
+template <std::size_t N>
+void clear_wide(VlWide<N>& w) {
+  for (std::size_t i = 0; i < N; ++i) w[i] = 0;
+}
+
+bool in_window(uint32_t addr, uint32_t base, uint32_t words) { return addr >= base && addr < base + 4 * words; }
+
+constexpr uint32_t kBadBank = ERROR_BAD_MAGIC_MASK | ERROR_BAD_VERSION_MASK | ERROR_BAD_BOUNDS_MASK | ERROR_BAD_CRC_MASK;
+constexpr int kResetCycles = 4;
+
+}  // namespace
+
+Board::Board(int id, const BoardOptions& options)
+    : id_(id),
+      opt_(options),
+      m_(std::make_unique<Vlightrail_board_top>()),
+      st_(std::make_unique<seq::SequencerState>()),
+      tune_(TUNE_ENTRIES, 0),
+      ref_(tune_, options.margin_ticks, options.packet_ticks),
+      probe_(ref_, tune_, uint64_t(TICK_PS) * 1000) {
+  bank_[0].assign(MEM_BANK0_WORDS, 0);
+  bank_[1].assign(MEM_BANK1_WORDS, 0);
+  if (!opt_.waveform.empty()) {
+    Verilated::traceEverOn(true);
+    trace_ = std::make_unique<VerilatedFstC>();
+    m_->trace(trace_.get(), 99);
+    trace_->open(opt_.waveform.c_str());
+  }
+}
+
+Board::~Board() {
+  if (trace_) trace_->close();
+  m_->final();
+}
+
+void Board::start_request(BusRequest* r) {
+  if (r->kind == BusRequest::Kind::kTime || r->kind == BusRequest::Kind::kReport) {
+    BusRequest::Result res;
+    res.data = {uint32_t(now_ticks_), uint32_t(now_ticks_ >> 32)};
+    if (r->kind == BusRequest::Kind::kReport) res.text = figures().dump();
+    answer(r, std::move(res));
+    return;
+  }
+  if (r->kind == BusRequest::Kind::kWrite) {
+    // Mirror what the board should keep of each write: the bank the kernel
+    // executes is write-protected while it runs (docs/registers.md).
+    const bool running = out_.status & STATUS_RUNNING_MASK;
+    const unsigned active = (out_.status & STATUS_ACTIVE_BANK_MASK) ? 1 : 0;
+    for (size_t i = 0; i < r->data.size(); ++i) {
+      const uint32_t a = r->addr + 4 * uint32_t(i), v = r->data[i];
+      if (in_window(a, MEM_TUNE_BASE, MEM_TUNE_WORDS)) {
+        tune_[(a - MEM_TUNE_BASE) / 4] = uint16_t(v);
+      } else if (in_window(a, MEM_BANK0_BASE, MEM_BANK0_WORDS) && !(running && active == 0)) {
+        bank_[0][(a - MEM_BANK0_BASE) / 4] = v;
+      } else if (in_window(a, MEM_BANK1_BASE, MEM_BANK1_WORDS) && !(running && active == 1)) {
+        bank_[1][(a - MEM_BANK1_BASE) / 4] = v;
+      } else if (a == REG_COMMIT_MODE) {
+        commit_at_time_ = v & COMMIT_MODE_AT_TIME_MASK;
+      } else if (a == REG_COMMIT_TIME_LO) {
+        commit_ticks_ = (commit_ticks_ & ~0xFFFFFFFFull) | v;
+      } else if (a == REG_COMMIT_TIME_HI) {
+        commit_ticks_ = (commit_ticks_ & 0xFFFFFFFFull) | (uint64_t(v) << 32);
+      }
+    }
+  }
+  axi_.begin(r);
+}
+
+void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
+  auto& m = *m_;
+  m.rst_ni = cycles_ >= kResetCycles;
+
+  // Kernel outputs of the previous cycle onto the top's inputs.
+  if (opt_.fault.port >= 0) inject_fault();
+  m.seq_bank0_raddr_i = out_.bank_raddr[0];
+  m.seq_bank1_raddr_i = out_.bank_raddr[1];
+  m.seq_status_i = out_.status;
+  m.seq_errors_i = out_.errors;
+  m.seq_steps_i = out_.steps;
+  m.seq_missed_i = out_.missed;
+  m.seq_cur_step_i = out_.cur_step;
+  m.seq_cur_config_i = out_.cur_config;
+  m.seq_generation_i = out_.generation;
+  m.seq_epochs_i = out_.epochs;
+  m.seq_swaps_i = out_.swaps;
+  m.seq_last_swap_i = out_.last_swap_ticks;
+  m.seq_sel_valid_i = out_.sel_valid;
+  m.seq_fall_valid_i = out_.fall_valid;
+  m.seq_rise_valid_i = out_.rise_valid;
+  clear_wide(m.seq_sel_fine_i);
+  clear_wide(m.seq_sel_value_i);
+  clear_wide(m.seq_fall_fine_i);
+  clear_wide(m.seq_rise_fine_i);
+  for (uint32_t any = out_.sel_valid | out_.fall_valid | out_.rise_valid; any; any &= any - 1) {
+    const unsigned p = unsigned(__builtin_ctz(any));
+    put_bits(m.seq_sel_fine_i.data(), p * FINE_BITS, FINE_BITS, out_.sel_fine[p]);
+    put_bits(m.seq_sel_value_i.data(), p * WAVELENGTH_BITS, WAVELENGTH_BITS, out_.sel_value[p]);
+    put_bits(m.seq_fall_fine_i.data(), p * FINE_BITS, FINE_BITS, out_.fall_fine[p]);
+    put_bits(m.seq_rise_fine_i.data(), p * FINE_BITS, FINE_BITS, out_.rise_fine[p]);
+  }
+
+  axi_.drive(m);
+  m.clk_i = 0;
+  m.eval();
+  if (trace_) trace_->dump((edge_fs - period_fs / 2) / 1000);
+  axi_.sample(m);
+  m.clk_i = 1;
+  m.eval();
+  if (trace_) trace_->dump(edge_fs / 1000);
+  ++cycles_;
+
+  axi_.advance(edge_fs);
+  if (m.rst_ni && !axi_.busy())
+    if (BusRequest* r = bus_.pop()) start_request(r);
+
+  // The top's outputs to the kernel, then one kernel cycle.
+  now_ticks_ = m.seq_now_ticks_o;
+  in_.now_ticks = now_ticks_;
+  in_.commit = m.seq_commit_o;
+  in_.commit_at_time = m.seq_commit_at_time_o;
+  in_.commit_ticks = m.seq_commit_ticks_o;
+  in_.trigger = m.seq_trigger_o;
+  in_.stop = m.seq_stop_o;
+  in_.clear_errors = m.seq_clear_errors_o;
+  for (unsigned w = 0; w < BANK_LINE_WORDS; ++w) {
+    in_.bank_rdata[0][w] = m.seq_bank0_rdata_o[w];
+    in_.bank_rdata[1][w] = m.seq_bank1_rdata_o[w];
+  }
+  in_.tune_we = m.seq_tune_we_o;
+  in_.tune_addr = m.seq_tune_addr_o;
+  in_.tune_wdata = m.seq_tune_wdata_o;
+  const seq::SequencerOut before = out_;
+  seq::sequencer_step(*st_, in_, out_);
+  watch_kernel(before);
+
+  if (m.rst_ni) {
+    uint32_t gate[PORTS];
+    uint8_t fine[PORTS], value[PORTS];
+    const uint32_t stb = m.sel_stb_o;
+    for (unsigned p = 0; p < PORTS; ++p) gate[p] = m.gate_ser_o[p * FINE_STEPS / 32];
+    for (uint32_t s = stb; s; s &= s - 1) {
+      const unsigned p = unsigned(__builtin_ctz(s));
+      fine[p] = uint8_t(get_bits(m.sel_fine_o.data(), p * FINE_BITS, FINE_BITS));
+      value[p] = uint8_t(get_bits(m.sel_o.data(), p * WAVELENGTH_BITS, WAVELENGTH_BITS));
+    }
+    probe_.observe_cycle(now_ticks_, edge_fs, gate, stb, fine, value);
+    ref_.generate_until(now_ticks_ + 2 * FINE_STEPS);
+    probe_.settle(now_ticks_);
+  }
+}
+
+void Board::inject_fault() {
+  const int p = opt_.fault.port;
+  if (out_.fall_valid >> p & 1u)
+    out_.fall_fine[p] = uint8_t(std::min<int>(FINE_STEPS - 1, out_.fall_fine[p] + opt_.fault.fall_shift_ticks));
+  if ((out_.sel_valid >> p & 1u) && opt_.fault.drop_every_sel && ++sel_seen_ % opt_.fault.drop_every_sel == 0)
+    out_.sel_valid &= ~(1u << p);
+}
+
+void Board::watch_kernel(const seq::SequencerOut& before) {
+  const unsigned inactive = (out_.status & STATUS_ACTIVE_BANK_MASK) ? 0 : 1;
+  const uint32_t new_errors = out_.errors & ~before.errors;
+  if (new_errors & kBadBank) {
+    const DecodedImage img = decode_image(bank_[inactive]);
+    rejections_.push_back(img.valid ? "rejected a valid bank" : img.problem);
+    if (img.valid) ++verify_mismatches_;
+  }
+  if ((out_.status & STATUS_COMMIT_PENDING_MASK) && !(before.status & STATUS_COMMIT_PENDING_MASK)) {
+    pending_ = std::make_shared<DecodedImage>(decode_image(bank_[inactive]));
+    pending_since_ = now_ticks_;
+  }
+  if (out_.swaps != before.swaps) on_swap();
+}
+
+void Board::on_swap() {
+  const unsigned active = (out_.status & STATUS_ACTIVE_BANK_MASK) ? 1 : 0;
+  auto image = pending_ ? pending_ : std::make_shared<DecodedImage>(decode_image(bank_[active]));
+  pending_.reset();
+  const uint64_t at = out_.last_swap_ticks;
+  std::string rule;
+  uint64_t expected = at;
+  if (!image->valid) {
+    ++verify_mismatches_;  // the kernel activated a bank that fails its checks
+    rule = "invalid bank activated: " + image->problem;
+  } else if (!ref_.running()) {
+    if (commit_at_time_) {
+      expected = commit_ticks_;
+      rule = "idle, at time";
+    } else {
+      ++board_timed_starts_;  // "at once": the kernel's own prefetch lead decides
+      rule = "idle, at once";
+    }
+  } else if (commit_at_time_) {
+    expected = ref_.first_boundary_at_or_after(commit_ticks_, false);
+    rule = "first boundary at or after the commit time";
+  } else {
+    bool epoch_end = false;
+    if (!ref_.is_boundary(at, &epoch_end) || !epoch_end) expected = ~0ull;
+    rule = "epoch boundary";
+  }
+  const bool ok = image->valid && expected == at;
+  if (!ok) ++swap_errors_;
+  swaps_.push_back({{"at_ps", int64_t(at * TICK_PS)},
+                    {"generation", image->generation},
+                    {"rule", rule},
+                    {"ok", ok},
+                    {"expected_ps", expected == ~0ull ? nlohmann::json(nullptr) : nlohmann::json(int64_t(expected * TICK_PS))}});
+  if (image->valid) ref_.start(image, at);
+}
+
+void Board::fail_pending(const std::string& why) {
+  axi_.abort(why);
+  while (BusRequest* r = bus_.pop()) {
+    BusRequest::Result res;
+    res.ok = false;
+    res.error = why;
+    answer(r, std::move(res));
+  }
+}
+
+nlohmann::json Board::figures() const {
+  const ProbeFigures& f = probe_.figures();
+  return {{"board", id_},
+          {"cycles", cycles_},
+          {"switch_events", f.switch_events},
+          {"gate_edges", f.gate_edges},
+          {"timing_error_ps_max", double(f.timing_error_fs_max) / 1000.0},
+          {"missed_steps", f.late_boundaries + out_.missed},
+          {"missed_events", f.missed_events},
+          {"unexpected_events", f.unexpected_events},
+          {"kernel_missed_deadlines", out_.missed},
+          {"packets_sent", f.packets_sent},
+          {"packets_delivered", f.packets_delivered},
+          {"misdelivered_packets", f.misdelivered_packets},
+          {"dark_violations", f.dark_violations},
+          {"swap_errors", swap_errors_},
+          {"verify_mismatches", verify_mismatches_},
+          {"board_timed_starts", board_timed_starts_},
+          {"swaps", swaps_},
+          {"rejected_banks", rejections_},
+          {"steps_executed", out_.steps},
+          {"epochs", out_.epochs},
+          {"error_flags", out_.errors},
+          {"timing_checked", ref_.checked()}};
+}
+
+bool Board::correct() const {
+  const ProbeFigures& f = probe_.figures();
+  return f.missed_events == 0 && f.unexpected_events == 0 && f.misdelivered_packets == 0 && f.dark_violations == 0 &&
+         out_.missed == 0 && swap_errors_ == 0 && verify_mismatches_ == 0 && f.timing_error_fs_max <= int64_t(TICK_PS) * 1000;
+}
+
+}  // namespace lightrail::sim

@@ -1,0 +1,92 @@
+// One simulated board: the verilated hw/ top, the hls/ sequencer kernel
+// called once per cycle beside it (a free-running II=1 kernel), the AXI
+// master that plays host requests onto its bus, and the probes on its
+// outputs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "axi_master.hpp"
+#include "bus_request.hpp"
+#include "probe.hpp"
+#include "reference.hpp"
+#include "sequencer/sequencer.hpp"
+
+class Vlightrail_board_top;
+class VerilatedFstC;
+
+namespace lightrail::sim {
+
+// Faults put between the kernel and the RTL, to show the probes see them.
+struct FaultInjection {
+  int port = -1;               // port whose events are disturbed (-1: none)
+  int fall_shift_ticks = 0;    // gate falls this many ticks late (within the cycle)
+  uint64_t drop_every_sel = 0;  // drop every n-th wavelength change (0: none)
+};
+
+struct BoardOptions {
+  FaultInjection fault;
+  uint64_t margin_ticks = 1;   // senders keep this far from the intended window edges
+  uint64_t packet_ticks = 41;  // 64 B at 100 Gb/s = 5.12 ns
+  std::string waveform;        // FST file, empty: none
+};
+
+class Board {
+ public:
+  Board(int id, const BoardOptions& options);
+  ~Board();
+  Board(const Board&) = delete;
+  Board& operator=(const Board&) = delete;
+
+  // One system clock cycle whose rising edge is at simulated time `edge_fs`.
+  void cycle(uint64_t edge_fs, uint64_t period_fs);
+
+  BusQueue& bus() { return bus_; }
+  int id() const { return id_; }
+  uint64_t cycles() const { return cycles_; }
+  uint64_t now_ticks() const { return now_ticks_; }
+  bool idle() const { return !axi_.busy(); }
+  nlohmann::json figures() const;  // this board's part of the report
+  void fail_pending(const std::string& why);  // answers every queued request
+  bool correct() const;            // every correctness figure is zero
+
+ private:
+  void start_request(BusRequest* r);
+  void watch_kernel(const seq::SequencerOut& before);
+  void inject_fault();
+  void on_swap();
+
+  int id_;
+  BoardOptions opt_;
+  std::unique_ptr<Vlightrail_board_top> m_;
+  std::unique_ptr<VerilatedFstC> trace_;
+  std::unique_ptr<seq::SequencerState> st_;  // large: on the heap
+  seq::SequencerIn in_{};
+  seq::SequencerOut out_{};
+  AxiMaster<Vlightrail_board_top> axi_;
+  BusQueue bus_;
+  uint64_t cycles_ = 0, now_ticks_ = 0, sel_seen_ = 0;
+
+  // The host's writes as the board should have taken them: the independent
+  // side of every check.
+  std::vector<uint32_t> bank_[2];
+  std::vector<uint16_t> tune_;
+  bool commit_at_time_ = false;
+  uint64_t commit_ticks_ = 0;
+  uint64_t pending_since_ = 0;
+  std::shared_ptr<const DecodedImage> pending_;
+
+  Reference ref_;
+  Probe probe_;
+  uint64_t swap_errors_ = 0, verify_mismatches_ = 0, board_timed_starts_ = 0;
+  nlohmann::json swaps_ = nlohmann::json::array();
+  std::vector<std::string> rejections_;
+};
+
+}  // namespace lightrail::sim

@@ -1,0 +1,137 @@
+#include "cosim.hpp"
+
+#include <algorithm>
+#include <thread>
+
+#include <systemc>
+
+#include "lightrail/capabilities.hpp"
+#include "lightrail/hwdef.hpp"
+
+namespace lightrail::sim {
+
+// The board's system clock: one process per board, one activation per cycle
+// (an SC_METHOD with next_trigger: the cheapest SystemC process there is).
+struct Cosim::Clock : sc_core::sc_module {
+  Board& board;
+  HostLink& link;
+  uint64_t period_fs;
+  sc_core::sc_time period;
+
+  SC_HAS_PROCESS(Clock);
+  Clock(sc_core::sc_module_name name, Board& b, HostLink& l, uint64_t period_fs_)
+      : sc_module(name), board(b), link(l), period_fs(period_fs_), period(double(period_fs_), sc_core::SC_FS) {
+    SC_METHOD(tick);
+  }
+
+  void tick() {
+    const uint64_t now = sc_core::sc_time_stamp().value();
+    link.now_fs.store(now, std::memory_order_relaxed);
+    while (link.must_wait(now)) std::this_thread::sleep_for(std::chrono::microseconds(20));
+    if (link.stop.load(std::memory_order_relaxed)) {
+      sc_core::sc_stop();
+      return;
+    }
+    board.cycle(now, period_fs);
+    next_trigger(period);
+  }
+};
+
+Cosim::Cosim(const CosimOptions& options) {
+  sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+  std::vector<Board*> raw;
+  for (int b = 0; b < options.boards; ++b) {
+    BoardOptions bo = options.board;
+    if (!options.waveform_prefix.empty()) bo.waveform = options.waveform_prefix + std::to_string(b) + ".fst";
+    boards_.push_back(std::make_unique<Board>(b, bo));
+    raw.push_back(boards_.back().get());
+    clocks_.push_back(std::make_unique<Clock>(("board" + std::to_string(b)).c_str(), *boards_.back(), link_,
+                                              uint64_t(hwdef::CLK_PERIOD_PS) * 1000));
+  }
+  calibrate();
+  server_ = std::make_unique<BoardServer>(raw, options.port, link_);
+  server_->start();
+}
+
+// Bring-up: every board's tune table gets the reference laser calibration
+// over its own bus, as a board's start-up would load it, before any host
+// connects.
+void Cosim::calibrate() {
+  const auto table = reference_tune_ticks(hwdef::WAVELENGTHS, hwdef::TICK_PS);
+  std::vector<BusRequest> reqs(boards_.size());
+  std::vector<std::future<BusRequest::Result>> done;
+  for (size_t b = 0; b < boards_.size(); ++b) {
+    reqs[b].kind = BusRequest::Kind::kWrite;
+    reqs[b].addr = hwdef::MEM_TUNE_BASE;
+    reqs[b].data.assign(table.begin(), table.end());
+    done.push_back(reqs[b].done.get_future());
+    boards_[b]->bus().push(&reqs[b]);
+  }
+  for (auto& d : done) {
+    // A few bus cycles per word; a board that takes far longer is broken.
+    for (int us = 0; d.wait_for(std::chrono::seconds(0)) != std::future_status::ready; ++us) {
+      if (us > 1000) throw std::runtime_error("calibrating the tune table: the bus did not answer within 1 ms");
+      sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_US));
+    }
+    const auto r = d.get();
+    if (!r.ok) throw std::runtime_error("calibrating the tune table failed: " + r.error);
+  }
+}
+
+Cosim::~Cosim() {
+  link_.stop = true;
+  link_.ended = true;
+  server_->stop();
+}
+
+void Cosim::run(std::optional<uint64_t> until_fs) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (until_fs) {
+    sc_core::sc_start(sc_core::sc_time(double(*until_fs), sc_core::SC_FS));
+  } else {
+    sc_core::sc_start();
+  }
+  wall_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  link_.stop = true;
+  for (auto& b : boards_) b->fail_pending("simulation ended");
+  link_.ended = true;
+}
+
+uint64_t Cosim::sim_fs() const { return sc_core::sc_time_stamp().value(); }
+
+nlohmann::json Cosim::report() const {
+  nlohmann::json boards = nlohmann::json::array();
+  uint64_t cycles = 0, switch_events = 0, missed = 0, misdelivered = 0, dark = 0, packets = 0, delivered = 0;
+  double err = 0;
+  for (const auto& b : boards_) {
+    nlohmann::json f = b->figures();
+    cycles += b->cycles();
+    switch_events += f["switch_events"].get<uint64_t>();
+    missed += f["missed_steps"].get<uint64_t>();
+    misdelivered += f["misdelivered_packets"].get<uint64_t>();
+    dark += f["dark_violations"].get<uint64_t>();
+    packets += f["packets_sent"].get<uint64_t>();
+    delivered += f["packets_delivered"].get<uint64_t>();
+    err = std::max(err, f["timing_error_ps_max"].get<double>());
+    boards.push_back(std::move(f));
+  }
+  return {{"switch_events", switch_events},
+          {"timing_error_ps_max", err},
+          {"missed_steps", missed},
+          {"misdelivered_packets", misdelivered},
+          {"dark_violations", dark},
+          {"packets_sent", packets},
+          {"packets_delivered", delivered},
+          {"board_cycles", cycles},
+          {"board_cycles_per_s", wall_s_ > 0 ? double(cycles) / wall_s_ : 0.0},
+          {"sim_time_ps", double(sim_fs()) / 1000.0},
+          {"wall_s", wall_s_},
+          {"boards", boards},
+          {"ok", correct()}};
+}
+
+bool Cosim::correct() const {
+  return std::all_of(boards_.begin(), boards_.end(), [](const auto& b) { return b->correct(); });
+}
+
+}  // namespace lightrail::sim

@@ -1,0 +1,53 @@
+// N simulated boards under one SystemC kernel at 1 fs resolution, each
+// clocked by its own process, with the board server in front of them.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "board.hpp"
+#include "host_link.hpp"
+#include "server.hpp"
+
+namespace lightrail::sim {
+
+struct CosimOptions {
+  int boards = 1;
+  uint16_t port = 0;  // 0: any free loopback port
+  BoardOptions board;
+  std::string waveform_prefix;  // FST per board: <prefix><board>.fst; empty: none
+};
+
+class Cosim {
+ public:
+  // Elaborates (once per process: a SystemC rule) and starts serving.
+  explicit Cosim(const CosimOptions& options);
+  ~Cosim();
+
+  uint16_t port() const { return server_->port(); }
+  HostLink& link() { return link_; }
+  // Runs until `until_fs` of simulated time, or until a SHUTDOWN request.
+  void run(std::optional<uint64_t> until_fs);
+  uint64_t sim_fs() const;
+  double wall_s() const { return wall_s_; }
+
+  // The report's common part: per-board figures and their totals.
+  nlohmann::json report() const;
+  bool correct() const;
+
+ private:
+  struct Clock;
+  void calibrate();
+  HostLink link_;
+  std::vector<std::unique_ptr<Board>> boards_;
+  std::vector<std::unique_ptr<Clock>> clocks_;
+  std::unique_ptr<BoardServer> server_;
+  double wall_s_ = 0;
+};
+
+}  // namespace lightrail::sim

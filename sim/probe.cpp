@@ -1,0 +1,147 @@
+#include "probe.hpp"
+
+#include "fabric.hpp"
+
+#include <cstdlib>
+
+namespace lightrail::sim {
+
+using hwdef::FINE_STEPS;
+using hwdef::PORTS;
+
+namespace {
+// Events are matched this long after they happen, so a swap the kernel
+// reports a few cycles after its boundary can still re-plan the reference.
+constexpr uint64_t kSettleTicks = 8 * FINE_STEPS;  // > kSearchTicks + the kernel's swap report delay
+constexpr uint64_t kToleranceTicks = 1;  // "within one fine step"
+constexpr uint64_t kSearchTicks = FINE_STEPS / 2;  // how far to look for a displaced edge
+constexpr size_t kHistoryEdges = 64;
+}  // namespace
+
+Probe::Probe(Reference& ref, const std::vector<uint16_t>& tune, uint64_t tick_fs)
+    : ref_(ref), tune_(tune), tick_fs_(tick_fs) {}
+
+void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, const uint32_t* gate_word, uint32_t sel_stb,
+                          const uint8_t* sel_fine, const uint8_t* sel_value) {
+  if (!have_origin_) {
+    origin_fs_ = edge_fs - tick * tick_fs_;
+    have_origin_ = true;
+  }
+  const uint64_t fine_fs = tick_fs_;  // nominal oscillator: one tick per fine step
+  for (uint32_t p = 0; p < PORTS; ++p) {
+    const uint32_t w = gate_word[p];
+    uint32_t level = level_[p];
+    if (w != (level ? 0xFFFFFFFFu : 0u)) {
+      for (uint32_t k = 0; k < FINE_STEPS; ++k) {
+        const uint32_t bit = (w >> k) & 1u;
+        if (bit == level) continue;
+        level = bit;
+        const Seen s{tick + k, edge_fs + k * fine_fs, bit ? kRise : kFall, int(bit), 0};
+        seen_[p][s.kind].push_back(s);
+        history_[p].push_back(s);
+      }
+      level_[p] = level;
+    }
+    if (sel_stb >> p & 1u) {
+      const Seen s{tick + sel_fine[p], edge_fs + sel_fine[p] * fine_fs, kSel, sel_value[p], select_[p]};
+      select_[p] = sel_value[p];
+      seen_[p][kSel].push_back(s);
+      history_[p].push_back(s);
+    }
+    if (history_[p].size() > kHistoryEdges) history_[p].pop_front();
+  }
+}
+
+void Probe::match(int port, int kind, uint64_t before) {
+  auto& expected = ref_.events[port][kind];
+  auto& seen = seen_[port][kind];
+  while (!expected.empty() && expected.front().tick + kSearchTicks < before) {
+    const ExpectedEvent e = expected.front();
+    expected.pop_front();
+    while (!seen.empty() && seen.front().tick + kSearchTicks < e.tick) {
+      ++f_.unexpected_events;
+      seen.pop_front();
+    }
+    // The nearest edge within a cycle counts as this one, so a late or early
+    // edge shows in the timing error as well as among the missed ones.
+    if (!seen.empty() && seen.front().tick <= e.tick + kSearchTicks && (kind != kSel || seen.front().value == e.value)) {
+      const int64_t err = std::llabs(int64_t(seen.front().fs) - int64_t(origin_fs_ + e.tick * tick_fs_));
+      if (err > f_.timing_error_fs_max) f_.timing_error_fs_max = err;
+      const bool on_time = seen.front().tick + kToleranceTicks >= e.tick && seen.front().tick <= e.tick + kToleranceTicks;
+      seen.pop_front();
+      if (on_time) {
+        ++(kind == kSel ? f_.switch_events : f_.gate_edges);
+        continue;
+      }
+    }
+    ++f_.missed_events;
+    if (e.boundary != last_late_boundary_) {
+      ++f_.late_boundaries;
+      last_late_boundary_ = e.boundary;
+    }
+  }
+  while (!seen.empty() && seen.front().tick + kSearchTicks < before &&
+         (expected.empty() || seen.front().tick + kSearchTicks < expected.front().tick)) {
+    if (ref_.checked()) ++f_.unexpected_events;
+    seen.pop_front();
+  }
+}
+
+void Probe::check_packet(const Packet& pkt) {
+  ++f_.packets_sent;
+  const auto& h = history_[pkt.port];
+  // Gate and laser state at the packet's first tick, from the last edges
+  // before it; any edge inside the packet spoils it.
+  int gate = -1, select = -1, select_prev = -1;
+  uint64_t select_tick = 0;
+  bool edge_inside_gate = false, edge_inside_select = false;
+  for (const Seen& s : h) {
+    const bool select_edge = s.kind == kSel;
+    if (s.tick <= pkt.start) {
+      if (select_edge) {
+        select = s.value;
+        select_prev = s.prev_value;
+        select_tick = s.tick;
+      } else {
+        gate = s.value;
+      }
+    } else if (s.tick <= pkt.end) {
+      (select_edge ? edge_inside_select : edge_inside_gate) = true;
+    }
+  }
+  // No edge before the packet in the window: the state before the first
+  // edge after it, or the current one.
+  for (const Seen& s : h) {
+    if (gate < 0 && s.kind != kSel) gate = 1 - s.value;
+    if (select < 0 && s.kind == kSel) select = s.prev_value;
+  }
+  if (gate < 0) gate = int(level_[pkt.port]);
+  if (select < 0) select = select_[pkt.port];
+  if (gate != 1 || edge_inside_gate) {
+    ++f_.dark_violations;
+    return;
+  }
+  const bool settled =
+      select_prev < 0 || select_tick + tune_[size_t(select_prev) * hwdef::WAVELENGTHS + size_t(select)] <= pkt.start;
+  const int receiver = awgr_receiver(pkt.port, select, int(PORTS));
+  const int intended = awgr_receiver(pkt.port, pkt.wavelength, int(PORTS));
+  if (!settled || edge_inside_select || receiver != intended) {
+    ++f_.misdelivered_packets;
+    return;
+  }
+  ++f_.packets_delivered;
+}
+
+void Probe::settle(uint64_t tick) {
+  if (tick < kSettleTicks) return;
+  const uint64_t before = tick - kSettleTicks;
+  for (int p = 0; p < int(PORTS); ++p)
+    for (int k = 0; k < kEventKinds; ++k) match(p, k, before);
+  auto& packets = ref_.packets;
+  while (!packets.empty() && packets.front().end < before) {
+    check_packet(packets.front());
+    packets.pop_front();
+  }
+}
+
+}  // namespace lightrail::sim

@@ -1,0 +1,137 @@
+#include "reference.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace lightrail::sim {
+
+using hwdef::PORTS;
+
+namespace {
+constexpr size_t kHistory = 256;  // boundaries kept for rollback and swap checks
+}
+
+Reference::Reference(const std::vector<uint16_t>& tune, uint64_t margin_ticks, uint64_t packet_ticks)
+    : tune_(tune), margin_(margin_ticks), packet_ticks_(packet_ticks) {
+  s_.config.fill(kDarkPort);
+  s_.select.fill(0);
+  s_.window_start.fill(-1);
+}
+
+void Reference::start(std::shared_ptr<const DecodedImage> image, uint64_t tick) {
+  // Withdraw what was generated for boundaries at or after `tick`.
+  while (!history_.empty() && history_.back().tick >= tick) {
+    const Record& r = history_.back();
+    s_ = r.before;
+    running_ = r.running;
+    checked_ = r.checked;
+    image_ = r.image;
+    history_.pop_back();
+    --boundaries;
+  }
+  for (auto& kinds : events)
+    for (auto& q : kinds)
+      while (!q.empty() && q.back().boundary >= tick) q.pop_back();
+  packets.erase(std::remove_if(packets.begin(), packets.end(), [&](const Packet& p) { return p.boundary >= tick; }),
+                packets.end());
+
+  max_tune_ = *std::max_element(tune_.begin(), tune_.end());
+  image_ = std::move(image);
+  s_.next_step = 0;
+  s_.next_tick = tick;
+  running_ = true;
+  checked_ = true;
+}
+
+void Reference::generate_until(uint64_t tick) {
+  while (running_ && checked_ && s_.next_tick <= tick) emit_boundary();
+}
+
+void Reference::close_window(int port, uint64_t end, uint64_t boundary) {
+  const int64_t start = s_.window_start[port];
+  s_.window_start[port] = -1;
+  if (start < 0) return;
+  const uint64_t from = uint64_t(start) + margin_, to = end - margin_;
+  if (end < margin_ || to < from + packet_ticks_) return;  // window too short for a packet
+  const int wl = s_.config[port];
+  // One packet at each end of the window: they catch late falls and early
+  // rises as well as a laser that has not settled.
+  packets.push_back({port, from, from + packet_ticks_, wl, boundary});
+  if (to - packet_ticks_ > from + packet_ticks_) packets.push_back({port, to - packet_ticks_, to, wl, boundary});
+}
+
+void Reference::emit_boundary() {
+  const uint64_t T = s_.next_tick;
+  const DecodedImage& img = *image_;
+  PortConfig next;
+  const bool ends = s_.next_step >= img.steps.size();  // one-shot program finished
+  if (ends) {
+    next.fill(kDarkPort);
+  } else {
+    next = img.configs[img.steps[s_.next_step].config];
+  }
+  // A boundary that starts step 0 ends an epoch (or starts the first).
+  history_.push_back({T, s_.next_step == 0, s_, image_, running_, checked_});
+  if (history_.size() > kHistory) history_.pop_front();
+  ++boundaries;
+
+  for (int p = 0; p < int(PORTS); ++p) {
+    const int a = s_.config[p], b = next[p];
+    auto& ev = events[p];
+    if (a != kDarkPort && b != kDarkPort && a != b) {
+      const uint64_t t = tune(a, b);
+      ev[kSel].push_back({T - t, T, b});
+      ev[kFall].push_back({T - t, T, 0});
+      ev[kRise].push_back({T + img.guard_ticks, T, 0});
+      close_window(p, T - t, T);
+      s_.select[p] = b;
+    } else if (a != kDarkPort && b == kDarkPort) {
+      ev[kFall].push_back({T, T, 0});
+      close_window(p, T, T);
+    } else if (a == kDarkPort && b != kDarkPort) {
+      if (s_.select[p] != b) {
+        ev[kSel].push_back({T - tune(s_.select[p], b), T, b});
+        s_.select[p] = b;
+      }
+      ev[kRise].push_back({T + img.guard_ticks, T, 0});
+    }
+    if (b != kDarkPort && (a != b)) s_.window_start[p] = int64_t(T + img.guard_ticks);
+  }
+  s_.config = next;
+
+  if (ends) {
+    running_ = false;
+    return;
+  }
+  const auto& step = img.steps[s_.next_step];
+  if (step.event) checked_ = false;  // its end depends on a run-time trigger
+  s_.next_tick = T + step.duration_ticks;
+  if (++s_.next_step == img.steps.size() && img.cyclic) s_.next_step = 0;
+}
+
+bool Reference::is_boundary(uint64_t tick, bool* epoch_end) const {
+  for (auto it = history_.rbegin(); it != history_.rend(); ++it) {
+    if (it->tick == tick) {
+      if (epoch_end) *epoch_end = it->epoch_end;
+      return true;
+    }
+    if (it->tick < tick) break;
+  }
+  if (running_ && s_.next_tick == tick) {
+    if (epoch_end) *epoch_end = s_.next_step == 0;
+    return true;
+  }
+  return false;
+}
+
+uint64_t Reference::first_boundary_at_or_after(uint64_t tick, bool epoch_only) const {
+  uint64_t best = std::numeric_limits<uint64_t>::max();
+  for (auto it = history_.rbegin(); it != history_.rend() && it->tick >= tick; ++it)
+    if (!epoch_only || it->epoch_end) best = it->tick;
+  if (best == std::numeric_limits<uint64_t>::max() && running_ && s_.next_tick >= tick &&
+      (!epoch_only || s_.next_step == 0))
+    best = s_.next_tick;
+  return best;
+}
+
+}  // namespace lightrail::sim

@@ -1,0 +1,82 @@
+// What the outputs should do: an independent model of the schedule semantics
+// (docs/sequencer.md) that turns the decoded image and the swap times into
+// expected per-port events and the windows in which a sender may transmit.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "image.hpp"
+
+namespace lightrail::sim {
+
+enum EventKind { kSel = 0, kFall = 1, kRise = 2, kEventKinds = 3 };
+
+struct ExpectedEvent {
+  uint64_t tick;
+  uint64_t boundary;  // the step boundary this event belongs to
+  int value;          // wavelength for kSel
+};
+
+// A packet the host may send on `port` during [start, end] (ticks) to the
+// receiver its schedule intends.
+struct Packet {
+  int port;
+  uint64_t start, end;
+  int wavelength;
+  uint64_t boundary;  // boundary that closed the window
+};
+
+class Reference {
+ public:
+  // `tune` is the calibration table as the host wrote it (ticks, a*W+b).
+  Reference(const std::vector<uint16_t>& tune, uint64_t margin_ticks, uint64_t packet_ticks);
+
+  // The image starts (from idle) or takes over (a swap) at boundary `tick`:
+  // everything generated for boundaries at or after it is withdrawn first.
+  void start(std::shared_ptr<const DecodedImage> image, uint64_t tick);
+  // Generates every boundary up to `tick`.
+  void generate_until(uint64_t tick);
+
+  bool running() const { return running_; }
+  bool checked() const { return checked_; }  // false once timing depends on run-time triggers
+  // Boundaries generated so far that are still in the history window.
+  bool is_boundary(uint64_t tick, bool* epoch_end) const;
+  uint64_t first_boundary_at_or_after(uint64_t tick, bool epoch_only) const;  // UINT64_MAX if unknown
+  uint64_t max_tune_ticks() const { return max_tune_; }
+
+  std::array<std::array<std::deque<ExpectedEvent>, kEventKinds>, hwdef::PORTS> events;
+  std::deque<Packet> packets;
+  uint64_t boundaries = 0;  // generated, net of withdrawals
+
+ private:
+  struct State {
+    PortConfig config;  // in effect before next_tick
+    PortConfig select;  // laser select per port
+    std::array<int64_t, hwdef::PORTS> window_start;  // open send window start, -1 if none
+    uint32_t next_step = 0;
+    uint64_t next_tick = 0;
+  };
+  struct Record {
+    uint64_t tick;
+    bool epoch_end;
+    State before;
+    std::shared_ptr<const DecodedImage> image;
+    bool running, checked;
+  };
+  void emit_boundary();
+  void close_window(int port, uint64_t end, uint64_t boundary);
+  uint64_t tune(int a, int b) const { return tune_[size_t(a) * hwdef::WAVELENGTHS + size_t(b)]; }
+
+  const std::vector<uint16_t>& tune_;
+  uint64_t margin_, packet_ticks_, max_tune_ = 0;
+  std::shared_ptr<const DecodedImage> image_;
+  State s_{};
+  bool running_ = false, checked_ = true;
+  std::deque<Record> history_;
+};
+
+}  // namespace lightrail::sim

@@ -1,0 +1,409 @@
+#include "scenario.hpp"
+
+#include <utility>  // before asio (TOOLCHAIN.md)
+
+#include <boost/asio.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "cosim.hpp"
+#include "lightrail/device.hpp"
+#include "lightrail/errors.hpp"
+#include "lightrail/hwdef.hpp"
+#include "lightrail/image.hpp"
+#include "lightrail/image_crc.hpp"
+#include "lightrail/schedule_json.hpp"
+#include "lightrail/transport.hpp"
+
+namespace lightrail::sim {
+
+using nlohmann::json;
+
+namespace {
+
+[[noreturn]] void bad(const std::string& where, const std::string& what) {
+  throw std::runtime_error(fmt::format("{}: {}", where, what));
+}
+
+uint64_t positive(const json& doc, const std::string& key, const std::string& where, uint64_t fallback, bool required) {
+  if (!doc.contains(key)) {
+    if (required) bad(where + "." + key, "missing");
+    return fallback;
+  }
+  const json& v = doc.at(key);
+  if (!v.is_number_integer() || v.get<int64_t>() < 0) bad(where + "." + key, "must be a non-negative integer");
+  return v.get<uint64_t>();
+}
+
+void check_keys(const json& doc, const std::string& where, std::initializer_list<const char*> keys) {
+  for (const auto& [k, v] : doc.items()) {
+    bool known = false;
+    for (const char* key : keys) known = known || k == key;
+    if (!known) bad(where + "." + k, "unknown field");
+  }
+}
+
+}  // namespace
+
+const Schedule& Scenario::schedule(const std::string& name) const {
+  for (const auto& [n, s] : schedules)
+    if (n == name) return s;
+  throw std::runtime_error("no schedule named '" + name + "'");
+}
+
+Schedule generate_schedule(const json& r, const std::string& where) {
+  check_keys(r, where, {"steps", "step_ps", "configs", "guard_ps", "cyclic", "seed", "generation"});
+  Schedule s;
+  const uint64_t steps = positive(r, "steps", where, 0, true);
+  const uint64_t step_ps = positive(r, "step_ps", where, 0, true);
+  const uint64_t configs = positive(r, "configs", where, 8, false);
+  if (steps == 0) bad(where + ".steps", "must be at least 1");
+  if (configs < 2) bad(where + ".configs", "must be at least 2");
+  s.guard_ps = int64_t(positive(r, "guard_ps", where, 250, false));
+  s.cyclic = r.value("cyclic", true);
+  s.generation = uint32_t(positive(r, "generation", where, 1, false));
+  std::mt19937 rng(uint32_t(positive(r, "seed", where, 1, false)));
+  std::uniform_int_distribution<int> wavelength(0, int(hwdef::WAVELENGTHS) - 1), dark(0, 7);
+  for (uint64_t c = 0; c < configs; ++c) {
+    Configuration cfg;
+    cfg.name = "c" + std::to_string(c);
+    for (uint32_t p = 0; p < hwdef::PORTS; ++p) cfg.wavelength.push_back(dark(rng) == 0 ? kDark : wavelength(rng));
+    s.configs.push_back(std::move(cfg));
+  }
+  // Consecutive steps always change configuration, so every boundary switches.
+  for (uint64_t i = 0; i < steps; ++i) s.steps.push_back({uint32_t(i % configs), int64_t(step_ps), false});
+  return s;
+}
+
+Scenario load_scenario(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open");
+  json doc;
+  try {
+    doc = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw std::runtime_error(path + ": malformed JSON: " + e.what());
+  }
+  Scenario sc;
+  sc.path = path;
+  const auto dir = std::filesystem::path(path).parent_path();
+  try {
+    if (!doc.is_object()) bad("scenario", "must be an object");
+    check_keys(doc, "scenario",
+               {"lightrail_scenario", "boards", "duration_ps", "waveform", "traffic", "schedules", "actions", "expect",
+                "inject_fault", "comment"});
+    if (doc.value("lightrail_scenario", 0) != 1) bad("lightrail_scenario", "must be 1");
+    sc.boards = int(positive(doc, "boards", "scenario", 1, false));
+    if (sc.boards < 1 || sc.boards > 64) bad("boards", "must be 1..64");
+    sc.duration_ps = positive(doc, "duration_ps", "scenario", 0, true);
+    if (sc.duration_ps == 0) bad("duration_ps", "must be positive");
+    if (doc.contains("waveform")) {
+      if (!doc["waveform"].is_string()) bad("waveform", "must be a file prefix (string)");
+      sc.waveform_prefix = doc["waveform"].get<std::string>();
+    }
+    if (doc.contains("traffic")) {
+      const json& t = doc["traffic"];
+      check_keys(t, "traffic", {"packet_ps", "margin_ps"});
+      sc.packet_ps = positive(t, "packet_ps", "traffic", sc.packet_ps, false);
+      sc.margin_ps = positive(t, "margin_ps", "traffic", sc.margin_ps, false);
+      if (sc.packet_ps == 0) bad("traffic.packet_ps", "must be positive");
+    }
+    if (doc.contains("expect")) {
+      sc.expect = doc["expect"];
+      if (!sc.expect.is_object()) bad("expect", "must be an object");
+      check_keys(sc.expect, "expect", {"swaps", "rejected_banks", "min_steps", "min_switch_events"});
+      for (const char* k : {"swaps", "rejected_banks", "min_steps", "min_switch_events"})
+        if (sc.expect.contains(k)) positive(sc.expect, k, "expect", 0, true);
+    }
+    if (doc.contains("inject_fault")) {
+      const json& f = doc["inject_fault"];
+      check_keys(f, "inject_fault", {"port", "fall_shift_ticks", "drop_every_sel"});
+      sc.fault.port = int(positive(f, "port", "inject_fault", 0, true));
+      if (sc.fault.port >= int(hwdef::PORTS)) bad("inject_fault.port", "no such port");
+      sc.fault.fall_shift_ticks = int(positive(f, "fall_shift_ticks", "inject_fault", 0, false));
+      sc.fault.drop_every_sel = positive(f, "drop_every_sel", "inject_fault", 0, false);
+    }
+    if (doc.contains("schedules")) {
+      if (!doc["schedules"].is_object()) bad("schedules", "must map names to files or recipes");
+      for (const auto& [name, v] : doc["schedules"].items()) {
+        const std::string where = "schedules." + name;
+        if (v.is_string()) {
+          sc.schedules.emplace_back(name, load_schedule_file((dir / v.get<std::string>()).string()));
+        } else if (v.is_object() && v.contains("generate")) {
+          sc.schedules.emplace_back(name, generate_schedule(v["generate"], where + ".generate"));
+        } else {
+          bad(where, "must be a schedule file name or {\"generate\": {...}}");
+        }
+      }
+    }
+    if (doc.contains("actions")) {
+      if (!doc["actions"].is_array()) bad("actions", "must be an array");
+      uint64_t last = 0;
+      for (size_t i = 0; i < doc["actions"].size(); ++i) {
+        const json& a = doc["actions"][i];
+        Action act;
+        act.where = fmt::format("actions[{}]", i);
+        check_keys(a, act.where, {"at_ps", "board", "do", "schedule", "commit", "expect_error", "corrupt", "comment"});
+        act.at_ps = positive(a, "at_ps", act.where, 0, true);
+        if (act.at_ps < last) bad(act.where + ".at_ps", "actions must be in time order");
+        if (act.at_ps >= sc.duration_ps) bad(act.where + ".at_ps", "is not before duration_ps");
+        last = act.at_ps;
+        act.board = a.contains("board") && a["board"] == "all" ? -1 : int(positive(a, "board", act.where, 0, false));
+        if (act.board >= sc.boards) bad(act.where + ".board", fmt::format("no board {} (have {})", act.board, sc.boards));
+        act.what = a.value("do", "");
+        const bool needs_schedule = act.what == "upload" || act.what == "corrupt_commit" || act.what == "drop_mid_stage";
+        if (!needs_schedule && act.what != "trigger" && act.what != "stop")
+          bad(act.where + ".do", "must be upload, corrupt_commit, drop_mid_stage, trigger or stop");
+        if (needs_schedule) {
+          act.schedule = a.value("schedule", "");
+          try {
+            sc.schedule(act.schedule);
+          } catch (const std::exception& e) {
+            bad(act.where + ".schedule", e.what());
+          }
+        }
+        act.commit = a.value("commit", json("epoch"));
+        if (!(act.commit == "epoch" || (act.commit.is_object() && act.commit.size() == 1 &&
+                                         (act.commit.contains("at_ps") || act.commit.contains("in_ps")))))
+          bad(act.where + ".commit", "must be \"epoch\", {\"at_ps\": t} or {\"in_ps\": dt}");
+        act.expect_error = a.value("expect_error", "");
+        act.corrupt = a.value("corrupt", "");
+        if (act.what == "corrupt_commit" && act.corrupt != "magic" && act.corrupt != "version" &&
+            act.corrupt != "bounds" && act.corrupt != "crc")
+          bad(act.where + ".corrupt", "must be magic, version, bounds or crc");
+        sc.actions.push_back(std::move(act));
+      }
+    }
+  } catch (const json::exception& e) {
+    throw std::runtime_error(path + ": " + e.what());
+  } catch (const Error& e) {
+    throw std::runtime_error(path + ": " + e.what());
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(path + ": " + e.what());
+  }
+  return sc;
+}
+
+namespace {
+
+// The host program of a scenario: the driver against the board server.
+class Host {
+ public:
+  Host(const Scenario& sc, uint16_t port, HostLink& link) : sc_(sc), port_(port), link_(link) {}
+
+  void run() {
+    // Connect to every board first, as a host program does at start: reading
+    // the capability block and the tune table takes about 66 us of bus time.
+    try {
+      for (int b = 0; b < sc_.boards; ++b) device(b);
+    } catch (const std::exception& e) {
+      errors_.push_back(std::string("opening the boards: ") + e.what());
+      link_.barrier_fs.store(std::numeric_limits<uint64_t>::max());
+      return;
+    }
+    for (size_t i = 0; i < sc_.actions.size(); ++i) {
+      const Action& a = sc_.actions[i];
+      link_.barrier_fs.store(a.at_ps * 1000);
+      if (link_.now_fs.load() > a.at_ps * 1000) {
+        errors_.push_back(fmt::format("{}: at_ps {} is already past (the host's previous work ran to {} ps)", a.where,
+                                      a.at_ps, link_.now_fs.load() / 1000));
+        continue;
+      }
+      while (link_.now_fs.load() < a.at_ps * 1000)
+        if (link_.stop) return;
+        else std::this_thread::sleep_for(std::chrono::microseconds(50));
+      json entry = {{"action", a.where}, {"do", a.what}, {"at_ps", a.at_ps}};
+      const auto t0 = std::chrono::steady_clock::now();
+      const uint64_t fs0 = link_.now_fs.load();
+      try {
+        entry["result"] = perform(a);
+      } catch (const std::exception& e) {
+        entry["error"] = e.what();
+        errors_.push_back(fmt::format("{} ({}): {}", a.where, a.what, e.what()));
+      }
+      // What the action cost: wall time, and the simulated time its bus
+      // cycles took (time stands still otherwise while the host acts).
+      const uint64_t fs1 = link_.now_fs.load();
+      entry["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      entry["sim_ps"] = double(fs1 - fs0) / 1000.0;
+      entry["cycles"] = (fs1 - fs0) / (uint64_t(hwdef::CLK_PERIOD_PS) * 1000);
+      log_.push_back(entry);
+    }
+    link_.barrier_fs.store(std::numeric_limits<uint64_t>::max());
+    done_ = true;
+  }
+
+  json report() const { return {{"actions", log_}, {"errors", errors_}, {"completed", done_}}; }
+  bool ok() const { return done_ && errors_.empty(); }
+
+ private:
+  std::string uri(int board) const { return fmt::format("sim://127.0.0.1:{}/{}", port_, board); }
+  Device& device(int board) {
+    auto it = devices_.find(board);
+    if (it == devices_.end()) it = devices_.emplace(board, Device::open(uri(board))).first;
+    return it->second;
+  }
+  std::vector<int> boards(const Action& a) const {
+    std::vector<int> b;
+    for (int i = 0; i < sc_.boards; ++i)
+      if (a.board < 0 || a.board == i) b.push_back(i);
+    return b;
+  }
+
+  CommitAt commit_time(const Action& a, int first_board) {
+    if (a.commit == "epoch") return CommitAt::epoch();
+    if (a.commit.contains("at_ps")) return CommitAt::at_time_ps(a.commit["at_ps"].get<int64_t>());
+    return CommitAt::at_time_ps(device(first_board).time_ps() + a.commit["in_ps"].get<int64_t>());
+  }
+
+  json perform(const Action& a) {
+    const std::vector<int> targets = boards(a);
+    if (a.what == "trigger" || a.what == "stop") {
+      for (int b : targets) a.what == "trigger" ? device(b).trigger() : device(b).stop();
+      return "done";
+    }
+    const Schedule& s = sc_.schedule(a.schedule);
+    if (a.what == "upload") {
+      // Stage everywhere first, then commit everywhere for one common time:
+      // all boards switch on the same boundary, or none does.
+      try {
+        for (int b : targets) device(b).stage(s);
+        const CommitAt when = commit_time(a, targets.front());
+        for (int b : targets) device(b).commit(when);
+      } catch (const Error& e) {
+        if (a.expect_error.empty()) throw;
+        if (std::string(e.what()).find(a.expect_error) == std::string::npos)
+          throw std::runtime_error(fmt::format("expected an error containing '{}', got: {}", a.expect_error, e.what()));
+        return json{{"expected_error", e.what()}};
+      }
+      if (!a.expect_error.empty()) throw std::runtime_error("expected an error containing '" + a.expect_error + "'");
+      return "staged and committed";
+    }
+    if (a.what == "corrupt_commit") {
+      for (int b : targets) corrupt_commit(a, s, b);
+      return "rejected as expected";
+    }
+    for (int b : targets) drop_mid_stage(s, b);
+    return "connection dropped mid-stage";
+  }
+
+  uint32_t inactive_bank_base(Transport& t) {
+    const uint32_t status = t.read32(hwdef::REG_STATUS);
+    return (status & hwdef::STATUS_ACTIVE_BANK_MASK) ? hwdef::MEM_BANK0_BASE : hwdef::MEM_BANK1_BASE;
+  }
+
+  // A bank the driver would never write, put there behind its back: the
+  // board must refuse it and keep running what it runs.
+  void corrupt_commit(const Action& a, const Schedule& s, int board) {
+    Device& dev = device(board);
+    std::vector<uint32_t> img = build_image(s, dev.capabilities());
+    std::string flag;
+    if (a.corrupt == "magic") {
+      img[hwdef::IMG_HDR_MAGIC] ^= 1u;
+      flag = "BAD_MAGIC";
+    } else if (a.corrupt == "version") {
+      img[hwdef::IMG_HDR_VERSION] = hwdef::IMG_VERSION + 1;
+      flag = "BAD_VERSION";
+    } else if (a.corrupt == "bounds") {
+      uint32_t& w = img[hwdef::IMG_STEP_BASE_WORD + hwdef::IMG_STEP_CONFIG_WORD];
+      w = (w & ~hwdef::IMG_STEP_CONFIG_MASK) | (img[hwdef::IMG_HDR_N_CONFIGS] << hwdef::IMG_STEP_CONFIG_LSB);
+      flag = "BAD_BOUNDS";
+    } else {
+      img[hwdef::IMG_STEP_BASE_WORD] ^= 0x10u;  // CRC left as it was
+      flag = "BAD_CRC";
+    }
+    if (a.corrupt != "crc") img[hwdef::IMG_HDR_CRC] = image_crc(img);
+    auto t = open_sim_transport(uri(board));
+    t->write_block(inactive_bank_base(*t), img);
+    try {
+      dev.commit(CommitAt::epoch());
+    } catch (const CommitError& e) {
+      for (const auto& f : e.flags())
+        if (f == flag) return;
+      throw std::runtime_error(fmt::format("board {} refused with {} instead of {}", board, e.what(), flag));
+    }
+    throw std::runtime_error(fmt::format("board {} accepted a bank with {}", board, a.corrupt));
+  }
+
+  // A host that dies half way through writing a bank: a complete chunk, then
+  // half a request, then the connection drops.
+  void drop_mid_stage(const Schedule& s, int board) {
+    const std::vector<uint32_t> img = build_image(s, device(board).capabilities());
+    auto t = open_sim_transport(uri(board));
+    const uint32_t base = inactive_bank_base(*t);
+    t.reset();
+    boost::asio::io_context io;
+    boost::asio::ip::tcp::socket sock(io);
+    sock.connect({boost::asio::ip::address_v4::loopback(), port_});
+    boost::asio::streambuf reply;
+    auto say = [&](const std::string& line) {
+      boost::asio::write(sock, boost::asio::buffer(line));
+      boost::asio::read_until(sock, reply, '\n');
+      reply.consume(reply.size());
+    };
+    say(fmt::format("HELLO {}\n", board));
+    std::string chunk = fmt::format("WR {:x}", base);
+    for (size_t i = 0; i < img.size() / 2; ++i) chunk += fmt::format(" {:x}", img[i]);
+    say(chunk + "\n");
+    std::string half = fmt::format("WR {:x}", base + 4 * (img.size() / 2));
+    for (size_t i = img.size() / 2; i < img.size(); ++i) half += fmt::format(" {:x}", img[i]);
+    boost::asio::write(sock, boost::asio::buffer(half.substr(0, half.size() / 2)));
+    sock.close();
+  }
+
+  const Scenario& sc_;
+  uint16_t port_;
+  HostLink& link_;
+  std::map<int, Device> devices_;
+  json log_ = json::array();
+  std::vector<std::string> errors_;
+  bool done_ = false;
+};
+
+}  // namespace
+
+json run_scenario(const Scenario& sc) {
+  CosimOptions o;
+  o.boards = sc.boards;
+  o.board.margin_ticks = (sc.margin_ps + hwdef::TICK_PS - 1) / hwdef::TICK_PS;
+  o.board.packet_ticks = (sc.packet_ps + hwdef::TICK_PS - 1) / hwdef::TICK_PS;
+  o.waveform_prefix = sc.waveform_prefix;
+  o.board.fault = sc.fault;
+  Cosim cosim(o);
+  cosim.link().barrier_fs = 0;  // the host acts first; see Host::run
+  Host host(sc, cosim.port(), cosim.link());
+  std::thread host_thread([&] { host.run(); });
+  cosim.run(sc.duration_ps * 1000);
+  cosim.link().stop = true;
+  host_thread.join();
+  json report = cosim.report();
+  report["scenario"] = sc.path;
+  report["host"] = host.report();
+  // The scenario's own expectations, per board.
+  json unmet = json::array();
+  const json& e = sc.expect;
+  for (const json& b : report["boards"]) {
+    auto need = [&](const char* what, uint64_t have, uint64_t want, bool exact) {
+      if (exact ? have != want : have < want)
+        unmet.push_back(fmt::format("board {}: {} {} ({} {})", b["board"].get<int>(), what, have, exact ? "expected" : "want at least", want));
+    };
+    if (e.contains("swaps")) need("swaps", b["swaps"].size(), e["swaps"].get<uint64_t>(), true);
+    if (e.contains("rejected_banks"))
+      need("rejected banks", b["rejected_banks"].size(), e["rejected_banks"].get<uint64_t>(), true);
+    if (e.contains("min_steps")) need("steps", b["steps_executed"].get<uint64_t>(), e["min_steps"].get<uint64_t>(), false);
+    if (e.contains("min_switch_events"))
+      need("switch events", b["switch_events"].get<uint64_t>(), e["min_switch_events"].get<uint64_t>(), false);
+  }
+  report["unmet_expectations"] = unmet;
+  report["ok"] = report["ok"].get<bool>() && host.ok() && unmet.empty();
+  return report;
+}
+
+}  // namespace lightrail::sim
