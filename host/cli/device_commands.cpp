@@ -127,8 +127,10 @@ int run_upload(const Options& opt) {
     // against the device's capabilities before it writes anything.
     const Schedule schedule = load_schedule_file(opt.file);
     Device device = Device::open(opt.device);
+    commit_time(opt, schedule, device);  // a bad --commit-at fails before anything is written
+    device.stage(schedule);              // validates against the device's own capabilities
+    // "now+" counts from the end of staging, which takes its own time.
     const std::optional<CommitAt> when = commit_time(opt, schedule, device);
-    device.stage(schedule);  // validates against the device's own capabilities
     std::string what =
         fmt::format("staged {} ({} steps, {} configurations, generation {}, period {} ps) on {}", opt.file,
                     schedule.steps.size(), schedule.configs.size(), schedule.generation, schedule.period_ps(),

@@ -1,3 +1,146 @@
-// placeholder until the planner commands land
+// `lightrail plan` and `lightrail eval`: the control plane from the shell.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
 #include "commands.hpp"
-void lightrail::cli::add_planner_commands(CLI::App&, Action&) {}
+#include "lightrail/planner/experiments.hpp"
+#include "lightrail/planner/fabric.hpp"
+#include "lightrail/planner/flow_model.hpp"
+#include "lightrail/planner/opus.hpp"
+#include "lightrail/planner/to_schedule.hpp"
+#include "lightrail/schedule_json.hpp"
+#include "lightrail/validate.hpp"
+
+namespace lightrail::cli {
+namespace {
+
+namespace lp = lightrail::planner;
+
+nlohmann::json read_json(const std::string& path, const char* what) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument(fmt::format("{}: cannot open {}", what, path));
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw std::invalid_argument(fmt::format("{}: {} is malformed JSON: {}", what, path, e.what()));
+  }
+}
+
+std::string dir_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+int run_plan(const std::string& job_path, const std::string& fabric_path, bool as_json, bool with_schedules) {
+  const lp::Job job = lp::job_from_json(read_json(job_path, "job"));
+  const lp::Fabric fabric = lp::fabric_from_json(read_json(fabric_path, "fabric"));
+  const lp::OpusPlan plan = lp::plan_opus(job, fabric);
+  const auto caps = DeviceCapabilities::reference();
+  const auto boards = lp::to_schedules(plan, caps);
+  int invalid = 0;
+  for (const auto& b : boards) {
+    const auto problems = validate(b.schedule, caps);
+    if (!problems.empty()) {
+      ++invalid;
+      std::cerr << fmt::format("rail {} {} board {}:\n{}\n", b.rail, b.role, b.index, to_string(problems));
+    }
+  }
+  const auto el = lp::electrical_iteration(plan);
+  const auto no = lp::photonic_iteration(plan, false);
+  const auto ov = lp::photonic_iteration(plan, true);
+  if (as_json) {
+    nlohmann::json out;
+    out["job"] = lp::to_json(job);
+    out["fabric"] = lp::to_json(fabric);
+    for (const auto& rp : plan.rails) {
+      nlohmann::json r{{"rail", rp.rail},
+                       {"ports", rp.ports},
+                       {"configurations", rp.configs.size()},
+                       {"reconfigurations_per_iteration", rp.reconfigurations_per_iteration()}};
+      for (size_t i = 0; i < rp.phases.size(); ++i) {
+        r["phases"].push_back({{"phase", job.phases[i].name},
+                               {"round_configs", rp.phases[i].round_config},
+                               {"boundary_reconfiguration", rp.phases[i].boundary_reconfiguration}});
+      }
+      out["rails"].push_back(r);
+    }
+    out["iteration_ps"] = {{"electrical", el.total_ps()},
+                           {"photonic_no_overlap", no.total_ps()},
+                           {"photonic_overlap", ov.total_ps()}};
+    out["boards"] = boards.size();
+    out["boards_invalid"] = invalid;
+    if (with_schedules) {
+      for (const auto& b : boards) {
+        out["schedules"].push_back(
+            {{"rail", b.rail}, {"role", b.role}, {"index", b.index}, {"schedule", to_json(b.schedule)}});
+      }
+    }
+    std::cout << out.dump(2) << '\n';
+  } else {
+    std::cout << fmt::format("job {}: {} GPUs on {} nodes; fabric {}: {} rails\n", job.name, job.gpus,
+                             job.nodes(), fabric.name, fabric.rails);
+    std::cout << fmt::format("{:<14}{:>14}{:>12}{:>12}{:>14}\n", "phase", "compute_ms", "comm_ms", "reconf",
+                             "exposed_ms");
+    for (size_t i = 0; i < job.phases.size(); ++i) {
+      const auto& p = no.phases[i];
+      std::cout << fmt::format("{:<14}{:>14.3f}{:>12.3f}{:>12}{:>14.3f}\n", job.phases[i].name,
+                               p.compute_ps / 1e9, p.comm_ps / 1e9, p.reconfigurations,
+                               p.reconfiguration_ps / 1e9);
+    }
+    std::cout << fmt::format(
+        "iteration: electrical {:.3f} ms, photonic {:.3f} ms ({:+.2f}%), with overlap {:.3f} ms ({:+.2f}%)\n",
+        el.total_ps() / 1e9, no.total_ps() / 1e9, 100.0 * (double(no.total_ps()) / el.total_ps() - 1),
+        ov.total_ps() / 1e9, 100.0 * (double(ov.total_ps()) / el.total_ps() - 1));
+    std::cout << fmt::format("schedules: {} boards, {} fail validation\n", boards.size(), invalid);
+  }
+  return invalid == 0 ? kOk : kInvalidInput;
+}
+
+int run_eval(const std::string& path, bool as_json) {
+  const auto result = lp::run_experiment(read_json(path, "experiment"), dir_of(path));
+  if (as_json) {
+    std::cout << result.dump(2) << '\n';
+  } else {
+    std::cout << lp::render_table(result);
+  }
+  return kOk;
+}
+
+int guarded(const std::function<int()>& f) {
+  try {
+    return f();
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return kInvalidInput;
+  }
+}
+
+}  // namespace
+
+void add_planner_commands(CLI::App& app, Action& action) {
+  struct Options {
+    std::string job, fabric, experiment;
+    bool json = false, schedules = false;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* plan =
+      app.add_subcommand("plan", "plan photonic-rail circuits for a job and model its iteration");
+  plan->add_option("job", o->job, "job JSON (see docs/control-plane.md)")->required();
+  plan->add_option("--fabric", o->fabric, "fabric JSON")->required();
+  plan->add_flag("--json", o->json, "machine-readable output");
+  plan->add_flag("--schedules", o->schedules, "include every board's schedule in the JSON");
+  plan->callback([o, &action] {
+    action = [o] { return guarded([o] { return run_plan(o->job, o->fabric, o->json, o->schedules); }); };
+  });
+  CLI::App* eval = app.add_subcommand("eval", "run an experiment (experiments/*.json)");
+  eval->add_option("experiment", o->experiment, "experiment JSON")->required();
+  eval->add_flag("--json", o->json, "machine-readable output");
+  eval->callback(
+      [o, &action] { action = [o] { return guarded([o] { return run_eval(o->experiment, o->json); }); }; });
+}
+
+}  // namespace lightrail::cli

@@ -1,0 +1,51 @@
+// The network a job runs on: photonic rails (one OCS or AWGR per rail) with
+// an electrical packet-switched (EPS) fallback.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "lightrail/planner/job.hpp"
+
+namespace lightrail::planner {
+
+enum class SwitchMode {
+  kOcs,   // optical circuit switch: a port's "wavelength" is the output port
+  kAwgr,  // tunable lasers + AWGR: port s on wavelength w reaches (s + w) mod radix
+};
+
+struct Fabric {
+  std::string name = "fabric";
+  SwitchMode mode = SwitchMode::kOcs;
+  int rails = 8;
+  int ocs_radix = 256;                          // ports of a rail's switch
+  int ports_per_nic = 1;                        // switch ports each NIC has on its rail
+  double link_gbps = 400;                       // per port
+  int64_t reconfiguration_ps = 10'000'000'000;  // switch settling time (10 ms)
+  int64_t circuit_latency_ps = 1'000'000;       // NIC + fibre, per round (1 us)
+  double scale_up_gbps = 3600;                  // in-node (NVLink) per GPU
+  // Electrical packet switching: the ideal rail switch of the comparison and
+  // the shared fallback.
+  double eps_gbps = 400;               // per host port
+  double eps_oversubscription = 1;     // core bandwidth = hosts * eps_gbps / this
+  int64_t eps_latency_ps = 2'000'000;  // per round, unloaded (2 us)
+  // Bytes a competing flow keeps queued at a shared switch port (queueing
+  // delay each round = competitors * this / eps rate).
+  int64_t eps_queue_bytes = 1'000'000;
+
+  double link_bytes_per_ps() const { return link_gbps / 8e3; }
+  double eps_bytes_per_ps() const { return eps_gbps / 8e3; }
+};
+
+// Throws std::invalid_argument naming "fabric.<field>".
+void validate(const Fabric& fabric);
+Fabric fabric_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const Fabric& fabric);
+
+// Throws std::invalid_argument naming the fabric field that is too small for
+// the job (rails fewer than the rails the job uses, switch radix below the
+// ports a rail needs).
+void check_fits(const Fabric& fabric, const Job& job);
+
+}  // namespace lightrail::planner

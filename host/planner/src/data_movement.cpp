@@ -1,0 +1,116 @@
+#include "lightrail/planner/data_movement.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdint>
+
+namespace lightrail::planner {
+namespace {
+
+// For every (rank, block): the set of ranks whose input is summed in it.
+class State {
+ public:
+  State(int ranks, int blocks) : n_(ranks), b_(blocks), words_((ranks + 63) / 64) {
+    bits_.assign(size_t(ranks) * blocks * words_, 0);
+  }
+  uint64_t* at(int rank, int block) { return &bits_[(size_t(rank) * b_ + block) * words_]; }
+  void set(int rank, int block, int contributor) {
+    at(rank, block)[contributor / 64] |= 1ull << (contributor % 64);
+  }
+  bool has(int rank, int block, int contributor) {
+    return (at(rank, block)[contributor / 64] >> (contributor % 64)) & 1;
+  }
+  int words() const { return words_; }
+
+ private:
+  int n_, b_, words_;
+  std::vector<uint64_t> bits_;
+};
+
+}  // namespace
+
+std::string check_data_movement(const CollectivePlan& p) {
+  const int n = p.ranks;
+  const int k = p.ports_per_rank;
+  State s(n, p.blocks);
+  // Initial data.
+  for (int r = 0; r < n; ++r) {
+    switch (p.kind) {
+      case Collective::kAllReduce:
+      case Collective::kReduceScatter:
+        for (int b = 0; b < p.blocks; ++b) s.set(r, b, r);
+        break;
+      case Collective::kAllGather:
+      case Collective::kSendRecv:
+        s.set(r, r, r);
+        break;
+      case Collective::kAllToAll:
+        for (int d = 0; d < n; ++d) s.set(r, r * n + d, r);
+        break;
+    }
+  }
+  const int w = s.words();
+  for (size_t ri = 0; ri < p.rounds.size(); ++ri) {
+    const Round& round = p.rounds[ri];
+    const Matching& m = p.configs.at(round.config);
+    if (round.transfers.empty() && n > 1) return fmt::format("round {}: plan has no transfers listed", ri);
+    // Every transfer reads the state before the round (simultaneous sends).
+    State before = s;
+    for (const Transfer& t : round.transfers) {
+      const int tx = t.src * k + t.port;
+      const int rx = m.dest.at(tx);
+      if (rx == kIdle || rx / k != t.dst) {
+        return fmt::format(
+            "round {}: rank {} sends to rank {} but its port {} has {}", ri, t.src, t.dst, t.port,
+            rx == kIdle ? std::string("no circuit") : fmt::format("a circuit to rank {}", rx / k));
+      }
+      for (int blk : t.blocks) {
+        const uint64_t* from = before.at(t.src, blk);
+        uint64_t* to = s.at(t.dst, blk);
+        for (int i = 0; i < w; ++i) {
+          if (t.reduce && (to[i] & from[i])) {
+            return fmt::format(
+                "round {}: rank {} adds block {} into rank {} twice over the same contribution", ri, t.src,
+                blk, t.dst);
+          }
+          to[i] |= from[i];
+        }
+      }
+    }
+  }
+  auto lacks = [&](int r, int b, int c) {
+    return fmt::format("after {} rounds rank {} block {} lacks the contribution of rank {}", p.rounds.size(),
+                       r, b, c);
+  };
+  for (int r = 0; r < n; ++r) {
+    switch (p.kind) {
+      case Collective::kAllReduce:
+      case Collective::kAllGather:
+        for (int b = 0; b < p.blocks; ++b) {
+          for (int c = 0; c < n; ++c) {
+            const int need = p.kind == Collective::kAllGather ? b : c;
+            if (!s.has(r, b, need)) return lacks(r, b, need);
+            if (p.kind == Collective::kAllGather) break;
+          }
+        }
+        break;
+      case Collective::kReduceScatter:
+        for (int c = 0; c < n; ++c)
+          if (!s.has(r, r, c)) return lacks(r, r, c);
+        break;
+      case Collective::kAllToAll:
+        for (int src = 0; src < n; ++src)
+          if (!s.has(r, src * n + r, src)) return lacks(r, src * n + r, src);
+        break;
+      case Collective::kSendRecv: {
+        const bool reverse = p.algorithm == Algorithm::kPipelineReverse;
+        const int from = reverse ? r + 1 : r - 1;
+        if (from >= 0 && from < n && !s.has(r, from, from)) return lacks(r, from, from);
+        break;
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace lightrail::planner

@@ -1,0 +1,202 @@
+// Opus multiplexing, the flow model, schedules the driver accepts, the
+// experiments' published patterns, and errors naming the bad field.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "lightrail/planner/experiments.hpp"
+#include "lightrail/planner/fabric.hpp"
+#include "lightrail/planner/flow_model.hpp"
+#include "lightrail/planner/job.hpp"
+#include "lightrail/planner/opus.hpp"
+#include "lightrail/planner/to_schedule.hpp"
+#include "lightrail/validate.hpp"
+
+namespace lp = lightrail::planner;
+using nlohmann::json;
+
+namespace {
+lp::Fabric rails(int64_t reconfiguration_ps) {
+  lp::Fabric f;
+  f.reconfiguration_ps = reconfiguration_ps;
+  return f;
+}
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+}  // namespace
+
+TEST(PlannerOpus, GptPlanUsesOneConfigurationPerPhaseAndReconfiguresAtBoundaries) {
+  const lp::OpusPlan plan = lp::plan_opus(lp::gpt_preset(2048), rails(10'000'000'000));
+  ASSERT_EQ(plan.rails.size(), 8u);
+  for (const auto& rp : plan.rails) {
+    EXPECT_EQ(rp.configs.size(), 3u);  // pipeline forward, backward, data ring
+    EXPECT_EQ(rp.reconfigurations_per_iteration(), 3);
+    for (const auto& m : rp.configs) lp::verify_one_to_one(m, "rail");
+  }
+}
+
+TEST(PlannerOpus, TwoPortsPerNicRemoveThePipelineReconfiguration) {
+  lp::Fabric f = rails(10'000'000'000);
+  f.ports_per_nic = 2;
+  f.ocs_radix = 512;
+  const lp::OpusPlan plan = lp::plan_opus(lp::gpt_preset(2048), f);
+  EXPECT_EQ(plan.rails[0].reconfigurations_per_iteration(), 2);  // pipeline <-> gradients only
+}
+
+TEST(PlannerOpus, SameConfigurationTwiceIsNotReconfigured) {
+  lp::Job job = lp::cnn_preset(16, 1);
+  job.phases.push_back(job.phases[0]);  // two ring all-reduces in a row
+  const lp::OpusPlan plan = lp::plan_opus(job, rails(1'000'000'000));
+  EXPECT_EQ(plan.rails[0].reconfigurations_per_iteration(), 0);
+}
+
+TEST(PlannerOpus, OverheadUnderSixPercentAtMillisecondsAndOverlapLowersIt) {
+  for (int gpus : {256, 1024, 2048}) {
+    for (int64_t ms : {1, 10, 25}) {
+      const lp::OpusPlan plan = lp::plan_opus(lp::gpt_preset(gpus), rails(ms * 1'000'000'000));
+      const double el = lp::electrical_iteration(plan).total_ps();
+      const double no = lp::photonic_iteration(plan, false).total_ps();
+      const double ov = lp::photonic_iteration(plan, true).total_ps();
+      EXPECT_LT(no / el - 1, 0.06) << gpus << " GPUs, " << ms << " ms";
+      EXPECT_LT(ov / el - 1, 0.03) << gpus << " GPUs, " << ms << " ms";
+      EXPECT_LT(ov, no);
+    }
+  }
+  // And the model is not blind: at 1 s per reconfiguration the overhead is large.
+  const lp::OpusPlan slow = lp::plan_opus(lp::gpt_preset(2048), rails(1'000'000'000'000));
+  EXPECT_GT(
+      double(lp::photonic_iteration(slow, false).total_ps()) / lp::electrical_iteration(slow).total_ps(),
+      1.3);
+}
+
+TEST(PlannerOpus, ExpertAllToAllReconfiguresInsideThePhase) {
+  const lp::OpusPlan plan = lp::plan_opus(lp::moe_preset(1024), rails(10'000'000'000));
+  // Bruck over 8 expert ranks: 3 shifts, 2 changes inside each all-to-all.
+  EXPECT_EQ(plan.rails[0].phases[0].internal_reconfigurations, 2);
+}
+
+TEST(PlannerSchedule, PlanOf2048GpusPassesDriverValidation) {
+  const auto caps = lightrail::DeviceCapabilities::reference();
+  for (const char* name : {"gpt", "moe"}) {
+    const lp::OpusPlan plan = lp::plan_opus(lp::preset(name, 2048), rails(10'000'000'000));
+    const auto boards = lp::to_schedules(plan, caps);
+    EXPECT_EQ(boards.size(), 8u * (16 + 16 + 16)) << name;  // a 16x16x16 Clos per rail
+    bool has_event = false;
+    for (const auto& b : boards) {
+      const auto problems = lightrail::validate(b.schedule, caps);
+      ASSERT_TRUE(problems.empty()) << name << " rail " << b.rail << " " << b.role << " " << b.index << ": "
+                                    << lightrail::to_string(problems);
+      for (const auto& s : b.schedule.steps) has_event = has_event || s.event_triggered;
+    }
+    EXPECT_TRUE(has_event);
+  }
+}
+
+TEST(PlannerSchedule, ClosRoutesEveryPermutation) {
+  for (int ports : {20, 100, 256}) {
+    lp::Matching m = lp::shift(ports, 37);
+    m.dest[3] = lp::kIdle;
+    const lp::ClosRoute r = lp::route_clos(m, 16);
+    for (int in = 0; in < ports; ++in) {
+      const int k = r.ingress[in / 16][in % 16];
+      if (m.dest[in] == lp::kIdle) {
+        EXPECT_EQ(k, lp::kIdle);
+        continue;
+      }
+      const int j = r.middle[k][in / 16];
+      ASSERT_EQ(j, m.dest[in] / 16);
+      EXPECT_EQ(r.egress[j][k], m.dest[in] % 16);
+    }
+  }
+}
+
+TEST(PlannerSchedule, SmallRailsUseDirectOcsAndAwgrEncodings) {
+  const auto caps = lightrail::DeviceCapabilities::reference();
+  lp::Fabric f = rails(1'000'000);
+  f.ocs_radix = 32;
+  const lp::OpusPlan plan = lp::plan_opus(lp::cnn_preset(32, 1), f);
+  for (auto mode : {lp::SwitchMode::kOcs, lp::SwitchMode::kAwgr}) {
+    lp::OpusPlan p = plan;
+    p.fabric.mode = mode;
+    const auto boards = lp::to_schedules(p, caps);
+    ASSERT_EQ(boards.size(), 2u);
+    for (const auto& b : boards) EXPECT_TRUE(lightrail::validate(b.schedule, caps).empty());
+    // Ring: port 0 reaches port 1 (OCS: output 1; AWGR: wavelength 1).
+    EXPECT_EQ(boards[0].schedule.configs[0].wavelength[0], 1);
+    EXPECT_EQ(boards[1].schedule.configs[0].wavelength[15], mode == lp::SwitchMode::kOcs ? 0 : 1);
+  }
+}
+
+TEST(PlannerExperiments, PasShowsSmallJobsAtHighDensityAndRingGainingMost) {
+  std::ifstream in(std::string(LIGHTRAIL_EXPERIMENTS_DIR) + "/pas.json");
+  const json r = lp::run_experiment(json::parse(in));
+  auto accel = [&](const std::string& pattern, int nodes, double mb, int density) {
+    for (const auto& row : r["rows"])
+      if (row[0] == pattern && row[1] == nodes && row[2] == mb && row[3] == density)
+        return row[6].get<double>();
+    ADD_FAILURE() << "no row " << pattern << " " << mb << " " << density;
+    return 0.0;
+  };
+  for (const std::string p : {"ring", "recursive_doubling"}) {
+    EXPECT_GT(accel(p, 4, 1, 16), accel(p, 4, 1000, 16)) << p;  // small data gains most at high density
+    EXPECT_GT(accel(p, 4, 1, 16), accel(p, 4, 1, 1)) << p;      // density increases the gain
+  }
+  for (double mb : {1.0, 10.0, 100.0, 1000.0})
+    for (int d : {1, 4, 16}) EXPECT_GT(accel("ring", 4, mb, d), accel("recursive_doubling", 4, mb, d));
+}
+
+TEST(PlannerExperiments, FastConvReachesNinetyPercentSooner) {
+  std::ifstream in(std::string(LIGHTRAIL_EXPERIMENTS_DIR) + "/fastconv.json");
+  const json r = lp::run_experiment(json::parse(in));
+  const json& mean = r["rows"].back();
+  EXPECT_LT(mean[3].get<double>(), mean[2].get<double>());  // FastConv beats PAS alone
+  EXPECT_LT(mean[2].get<double>(), mean[1].get<double>());  // PAS beats EPS alone
+}
+
+TEST(PlannerErrors, BadJobsNameTheField) {
+  EXPECT_NE(error_of([] {
+              lp::Job j = lp::gpt_preset(256);
+              j.data = 3;
+              lp::validate(j);
+            }).find("job.parallelism: tensor 8 x context 1 x pipeline 8 x data 3 = 192, but job.gpus is 256"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              lp::job_from_json(json::parse(R"({"gpus": 8, "gpus_per_node": 1, "parallelism": {"data": 8},
+                "phases": [{"collective": "all_reduce", "groups": [[0,1,2],[2,3]]}]})"));
+            }).find("job.phases[0].groups[1]: rank 2 is already in groups[0]"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              lp::job_from_json(json::parse(R"({"gpus": 4, "gpus_per_node": 1, "parallelism": {"data": 4},
+                "phases": [{"collective": "all_reduce", "megabytes": -1}]})"));
+            }).find("job.phases[0].megabytes"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              lp::job_from_json(json::parse(R"({"gpus": 4, "gpus_per_node": 1, "parallelism": {"data": 4},
+                "phases": [{"collective": "all_reduce", "algorithm": "bruck"}]})"));
+            }).find("job.phases[0].algorithm"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { lp::job_from_json(json::parse(R"({"gpus": "many"})")); }).find("job.gpus"),
+            std::string::npos);
+}
+
+TEST(PlannerErrors, FabricTooSmallNamesTheField) {
+  lp::Fabric f = rails(1);
+  f.ocs_radix = 128;
+  EXPECT_NE(error_of([&] { lp::plan_opus(lp::gpt_preset(2048), f); }).find("fabric.ocs_radix: 128 ports"),
+            std::string::npos);
+  f.ocs_radix = 256;
+  f.rails = 4;
+  EXPECT_NE(error_of([&] { lp::plan_opus(lp::gpt_preset(2048), f); }).find("fabric.rails"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of([] { lp::fabric_from_json(json::parse(R"({"link_gbps": -1})")); }).find("fabric.link_gbps"),
+      std::string::npos);
+  EXPECT_NE(error_of([] { lp::run_experiment(json::parse(R"({"kind": "opsu"})")); }).find("experiment.kind"),
+            std::string::npos);
+}
