@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian packages only) and builds lightrail into
+# ./build. Used by demo.sh, test.sh and CI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake make g++ pkg-config verilator libsystemc-dev libboost-dev iverilog yosys
+          nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libgtest-dev libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
+fi
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > build-configure.log || { cat build-configure.log; exit 1; }
+grep -E "not found|skipping" build-configure.log || true
+cmake --build build -j "$(nproc)"
