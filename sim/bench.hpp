@@ -9,7 +9,7 @@
 namespace lightrail::sim {
 
 struct BenchOptions {
-  uint64_t cycles = 200000;  // board cycles for each speed figure
+  uint64_t cycles = 1000000;  // board cycles for each speed figure
 };
 
 nlohmann::json run_bench(const BenchOptions& options);

@@ -134,6 +134,8 @@ int sc_main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);  // "stopped by user"
+
   try {
     if (*s) return serve(boards, port, port_file, report, wave);
     if (*st) return stop(port);

@@ -95,18 +95,18 @@ void Probe::check_packet(const Packet& pkt) {
   int gate = -1, select = -1, select_prev = -1;
   uint64_t select_tick = 0;
   bool edge_inside_gate = false, edge_inside_select = false;
-  for (const Seen& s : h) {
-    const bool select_edge = s.kind == kSel;
-    if (s.tick <= pkt.start) {
-      if (select_edge) {
-        select = s.value;
-        select_prev = s.prev_value;
-        select_tick = s.tick;
-      } else {
-        gate = s.value;
-      }
-    } else if (s.tick <= pkt.end) {
+  // Newest first: edges inside the packet, then the last of each kind before it.
+  for (auto it = h.rbegin(); it != h.rend() && (gate < 0 || select < 0); ++it) {
+    const bool select_edge = it->kind == kSel;
+    if (it->tick > pkt.end) continue;
+    if (it->tick > pkt.start) {
       (select_edge ? edge_inside_select : edge_inside_gate) = true;
+    } else if (select_edge && select < 0) {
+      select = it->value;
+      select_prev = it->prev_value;
+      select_tick = it->tick;
+    } else if (!select_edge && gate < 0) {
+      gate = it->value;
     }
   }
   // No edge before the packet in the window: the state before the first

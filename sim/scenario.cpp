@@ -201,10 +201,11 @@ class Host {
   void run() {
     // Connect to every board first, as a host program does at start: reading
     // the capability block and the tune table takes about 66 us of bus time.
-    try {
+    const bool opened = timed({{"action", "open"}, {"do", "open"}, {"at_ps", 0}}, [&] {
       for (int b = 0; b < sc_.boards; ++b) device(b);
-    } catch (const std::exception& e) {
-      errors_.push_back(std::string("opening the boards: ") + e.what());
+      return json("opened");
+    });
+    if (!opened) {
       link_.barrier_fs.store(std::numeric_limits<uint64_t>::max());
       return;
     }
@@ -219,25 +220,33 @@ class Host {
       while (link_.now_fs.load() < a.at_ps * 1000)
         if (link_.stop) return;
         else std::this_thread::sleep_for(std::chrono::microseconds(50));
-      json entry = {{"action", a.where}, {"do", a.what}, {"at_ps", a.at_ps}};
-      const auto t0 = std::chrono::steady_clock::now();
-      const uint64_t fs0 = link_.now_fs.load();
-      try {
-        entry["result"] = perform(a);
-      } catch (const std::exception& e) {
-        entry["error"] = e.what();
-        errors_.push_back(fmt::format("{} ({}): {}", a.where, a.what, e.what()));
-      }
-      // What the action cost: wall time, and the simulated time its bus
-      // cycles took (time stands still otherwise while the host acts).
-      const uint64_t fs1 = link_.now_fs.load();
-      entry["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      entry["sim_ps"] = double(fs1 - fs0) / 1000.0;
-      entry["cycles"] = (fs1 - fs0) / (uint64_t(hwdef::CLK_PERIOD_PS) * 1000);
-      log_.push_back(entry);
+      timed({{"action", a.where}, {"do", a.what}, {"at_ps", a.at_ps}}, [&] { return perform(a); });
     }
     link_.barrier_fs.store(std::numeric_limits<uint64_t>::max());
     done_ = true;
+  }
+
+  // Runs one piece of host work and logs its result or error, its wall time
+  // and the simulated time its bus cycles took (time stands still otherwise
+  // while the host acts).
+  template <class Work>
+  bool timed(json entry, Work work) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const uint64_t fs0 = link_.now_fs.load();
+    bool ok = true;
+    try {
+      entry["result"] = work();
+    } catch (const std::exception& e) {
+      ok = false;
+      entry["error"] = e.what();
+      errors_.push_back(fmt::format("{} ({}): {}", entry["action"].get<std::string>(), entry["do"].get<std::string>(), e.what()));
+    }
+    const uint64_t fs1 = link_.now_fs.load();
+    entry["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    entry["sim_ps"] = double(fs1 - fs0) / 1000.0;
+    entry["cycles"] = (fs1 - fs0) / (uint64_t(hwdef::CLK_PERIOD_PS) * 1000);
+    log_.push_back(std::move(entry));
+    return ok;
   }
 
   json report() const { return {{"actions", log_}, {"errors", errors_}, {"completed", done_}}; }
