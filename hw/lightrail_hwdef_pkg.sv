@@ -34,6 +34,32 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] BANK_LINES = 32'd4096;
   // AXI4-Lite byte address width
   localparam logic [31:0] AXI_ADDR_BITS = 32'd18;
+  // bits of a DDMTD tag; N = 2**DDMTD_TAG_BITS
+  localparam logic [31:0] DDMTD_TAG_BITS = 32'd12;
+  // DDMTD helper clock = system clock * N/(N+1): phase resolution CLK_PERIOD_PS/N (~0.98 ps), one phase sample per N+1 system cycles (~16.4 us)
+  localparam logic [31:0] DDMTD_N = 32'd4096;
+  // width of the oscillator (VCXO) DAC word; mid-scale is the nominal frequency
+  localparam logic [31:0] SYNC_DAC_BITS = 32'd16;
+  // largest fixed (transceiver) delay a SYNC_CAL_DELAY_* register accepts, ps; larger values are clamped and flagged
+  localparam logic [31:0] SYNC_CAL_DELAY_MAX_PS = 32'hF4240;
+  // largest |fibre asymmetry| SYNC_CAL_ASYM_PS accepts, ps; beyond it clamped and flagged
+  localparam logic [31:0] SYNC_CAL_ASYM_MAX_PS = 32'hF4240;
+  // largest SYNC_SLEW_MAX_NS_PER_S accepted (1000 ppm); beyond it clamped and flagged
+  localparam logic [31:0] SYNC_SLEW_MAX_LIMIT = 32'hF4240;
+  // reset value of SYNC_KP (0.25: a quarter of the phase error corrected per sample)
+  localparam logic [31:0] SYNC_DEFAULT_KP_Q16 = 32'd16384;
+  // reset value of SYNC_KI (1/64: with KP = 1/4 a critically damped loop, time constant 8 samples)
+  localparam logic [31:0] SYNC_DEFAULT_KI_Q16 = 32'd1024;
+  // reset value of SYNC_LOCK_THRESH_PS
+  localparam logic [31:0] SYNC_DEFAULT_LOCK_THRESH_PS = 32'd50;
+  // reset value of SYNC_LOCK_SAMPLES
+  localparam logic [31:0] SYNC_DEFAULT_LOCK_SAMPLES = 32'd16;
+  // reset value of SYNC_SLEW_MAX_NS_PER_S (200 ppm, within an MMCM's phase-shift rate)
+  localparam logic [31:0] SYNC_DEFAULT_SLEW_MAX_NS_PER_S = 32'h30D40;
+  // reset value of SYNC_DAC_PULL_PPB (a +-50 ppm VCXO)
+  localparam logic [31:0] SYNC_DEFAULT_DAC_PULL_PPB = 32'd50000;
+  // reset value of SYNC_PHASE_STEP_FS: 1/56 of a 1000 MHz MMCM VCO period
+  localparam logic [31:0] SYNC_DEFAULT_PHASE_STEP_FS = 32'd17857;
   // capability block magic 'LRAL'
   localparam logic [31:0] REG_CAP_MAGIC = 32'd0;
   localparam logic [31:0] CAP_MAGIC_VALUE = 32'h4C52414C;
@@ -157,6 +183,95 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] REG_LAST_SWAP_LO = 32'd144;
   // board time of the last swap in ticks, bits 63:32
   localparam logic [31:0] REG_LAST_SWAP_HI = 32'd148;
+  // clock-synchronisation servo control (docs/clock-sync.md)
+  localparam logic [31:0] REG_SYNC_CTRL = 32'd256;
+  // run the servo; 0: DAC at mid-scale, no phase steps, state DISABLED
+  localparam logic [31:0] SYNC_CTRL_ENABLE_LSB = 32'd0;
+  localparam logic [31:0] SYNC_CTRL_ENABLE_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_CTRL_ENABLE_MASK = 32'h1;
+  // refine the two-way offset with the DDMTD phase; 0: two-way exchange only (PTP-style)
+  localparam logic [31:0] SYNC_CTRL_USE_DDMTD_LSB = 32'd1;
+  localparam logic [31:0] SYNC_CTRL_USE_DDMTD_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_CTRL_USE_DDMTD_MASK = 32'h2;
+  localparam logic [31:0] REG_SYNC_STATUS = 32'd260;
+  // 0 DISABLED, 1 FREE_RUN (no reference yet), 2 COARSE (slewing at the bound), 3 TRACK (PI on the two-way offset), 4 FINE (PI on the DDMTD phase), 5 LOCKED, 6 HOLDOVER
+  localparam logic [31:0] SYNC_STATUS_STATE_LSB = 32'd0;
+  localparam logic [31:0] SYNC_STATUS_STATE_WIDTH = 32'd3;
+  localparam logic [31:0] SYNC_STATUS_STATE_MASK = 32'h7;
+  // |offset| below SYNC_LOCK_THRESH_PS for SYNC_LOCK_SAMPLES samples in a row
+  localparam logic [31:0] SYNC_STATUS_LOCKED_LSB = 32'd3;
+  localparam logic [31:0] SYNC_STATUS_LOCKED_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_STATUS_LOCKED_MASK = 32'h8;
+  // reference lost: frequency held at the last servo value
+  localparam logic [31:0] SYNC_STATUS_HOLDOVER_LSB = 32'd4;
+  localparam logic [31:0] SYNC_STATUS_HOLDOVER_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_STATUS_HOLDOVER_MASK = 32'h10;
+  // reference link present
+  localparam logic [31:0] SYNC_STATUS_REF_OK_LSB = 32'd5;
+  localparam logic [31:0] SYNC_STATUS_REF_OK_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_STATUS_REF_OK_MASK = 32'h20;
+  // the phase correction is limited by SYNC_SLEW_MAX_NS_PER_S
+  localparam logic [31:0] SYNC_STATUS_SLEWING_LSB = 32'd6;
+  localparam logic [31:0] SYNC_STATUS_SLEWING_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_STATUS_SLEWING_MASK = 32'h40;
+  // the servo error comes from the DDMTD phase
+  localparam logic [31:0] SYNC_STATUS_DDMTD_ACTIVE_LSB = 32'd7;
+  localparam logic [31:0] SYNC_STATUS_DDMTD_ACTIVE_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_STATUS_DDMTD_ACTIVE_MASK = 32'h80;
+  // sticky servo flags; write 1 to clear
+  localparam logic [31:0] REG_SYNC_ERROR = 32'd264;
+  // a calibration or limit register was out of range and was clamped
+  localparam logic [31:0] SYNC_ERROR_CAL_CLAMPED_LSB = 32'd0;
+  localparam logic [31:0] SYNC_ERROR_CAL_CLAMPED_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_ERROR_CAL_CLAMPED_MASK = 32'h1;
+  // a two-way exchange was rejected (negative round trip, or calibration larger than the measured round trip)
+  localparam logic [31:0] SYNC_ERROR_BAD_EXCHANGE_LSB = 32'd1;
+  localparam logic [31:0] SYNC_ERROR_BAD_EXCHANGE_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_ERROR_BAD_EXCHANGE_MASK = 32'h2;
+  // |offset| exceeded twice the lock threshold while locked
+  localparam logic [31:0] SYNC_ERROR_LOST_LOCK_LSB = 32'd2;
+  localparam logic [31:0] SYNC_ERROR_LOST_LOCK_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_ERROR_LOST_LOCK_MASK = 32'h4;
+  // the reference was lost (holdover entered)
+  localparam logic [31:0] SYNC_ERROR_REF_LOST_LSB = 32'd3;
+  localparam logic [31:0] SYNC_ERROR_REF_LOST_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_ERROR_REF_LOST_MASK = 32'h8;
+  // servo's estimate of local minus reference time, ps, signed (saturates)
+  localparam logic [31:0] REG_SYNC_OFFSET_PS = 32'd268;
+  // last round-trip delay (t2-t1)+(t4-t3), ps
+  localparam logic [31:0] REG_SYNC_RTT_PS = 32'd272;
+  // estimated one-way delay reference to this board (fixed + fibre forward), ps
+  localparam logic [31:0] REG_SYNC_DELAY_MS_PS = 32'd276;
+  // last proportional (phase) correction, ps, signed
+  localparam logic [31:0] REG_SYNC_SERVO_P_PS = 32'd280;
+  // integral term: frequency correction in parts per 10^12, signed
+  localparam logic [31:0] REG_SYNC_SERVO_I_PPT = 32'd284;
+  // oscillator DAC word driven (SYNC_DAC_BITS wide)
+  localparam logic [31:0] REG_SYNC_DAC = 32'd288;
+  // net MMCM fine phase steps issued since enable, signed, wraps
+  localparam logic [31:0] REG_SYNC_PHASE_STEPS = 32'd292;
+  // time spent in the current (or last) holdover, us
+  localparam logic [31:0] REG_SYNC_HOLDOVER_US = 32'd296;
+  // fixed delay reference->board outside the fibre (reference TX + board RX), ps, 0..SYNC_CAL_DELAY_MAX_PS
+  localparam logic [31:0] REG_SYNC_CAL_DELAY_MS_PS = 32'd320;
+  // fixed delay board->reference outside the fibre (board TX + reference RX), ps, 0..SYNC_CAL_DELAY_MAX_PS
+  localparam logic [31:0] REG_SYNC_CAL_DELAY_SM_PS = 32'd324;
+  // fibre asymmetry forward minus backward, ps, signed, |a| <= SYNC_CAL_ASYM_MAX_PS: forward = (fibre round trip + a)/2
+  localparam logic [31:0] REG_SYNC_CAL_ASYM_PS = 32'd328;
+  // proportional gain, Q16 fraction of the phase error corrected per sample (<= 65536)
+  localparam logic [31:0] REG_SYNC_KP = 32'd336;
+  // integral gain, Q16 (<= 65536)
+  localparam logic [31:0] REG_SYNC_KI = 32'd340;
+  // lock threshold on |offset|, ps
+  localparam logic [31:0] REG_SYNC_LOCK_THRESH_PS = 32'd344;
+  // consecutive samples below threshold to declare lock (>= 1)
+  localparam logic [31:0] REG_SYNC_LOCK_SAMPLES = 32'd348;
+  // bound on the phase slew, ns per second (<= SYNC_SLEW_MAX_LIMIT): time never steps and never runs backwards
+  localparam logic [31:0] REG_SYNC_SLEW_MAX_NS_PER_S = 32'd352;
+  // oscillator pull range at DAC full scale, +- ppb (1..1000000)
+  localparam logic [31:0] REG_SYNC_DAC_PULL_PPB = 32'd356;
+  // one MMCM fine phase step, fs (1/56 of the VCO period on UltraScale+; 1..1000000)
+  localparam logic [31:0] REG_SYNC_PHASE_STEP_FS = 32'd360;
   // tune(a,b) in ticks at word a*WAVELENGTHS+b (bits 15:0): laser settling time from wavelength a to b
   localparam logic [31:0] MEM_TUNE_BASE = 32'h10000;
   localparam logic [31:0] MEM_TUNE_WORDS = 32'd4096;

@@ -37,6 +37,32 @@ inline constexpr uint32_t BANK_LINE_WORDS = 4u;
 inline constexpr uint32_t BANK_LINES = 4096u;
 // AXI4-Lite byte address width
 inline constexpr uint32_t AXI_ADDR_BITS = 18u;
+// bits of a DDMTD tag; N = 2**DDMTD_TAG_BITS
+inline constexpr uint32_t DDMTD_TAG_BITS = 12u;
+// DDMTD helper clock = system clock * N/(N+1): phase resolution CLK_PERIOD_PS/N (~0.98 ps), one phase sample per N+1 system cycles (~16.4 us)
+inline constexpr uint32_t DDMTD_N = 4096u;
+// width of the oscillator (VCXO) DAC word; mid-scale is the nominal frequency
+inline constexpr uint32_t SYNC_DAC_BITS = 16u;
+// largest fixed (transceiver) delay a SYNC_CAL_DELAY_* register accepts, ps; larger values are clamped and flagged
+inline constexpr uint32_t SYNC_CAL_DELAY_MAX_PS = 0xF4240u;
+// largest |fibre asymmetry| SYNC_CAL_ASYM_PS accepts, ps; beyond it clamped and flagged
+inline constexpr uint32_t SYNC_CAL_ASYM_MAX_PS = 0xF4240u;
+// largest SYNC_SLEW_MAX_NS_PER_S accepted (1000 ppm); beyond it clamped and flagged
+inline constexpr uint32_t SYNC_SLEW_MAX_LIMIT = 0xF4240u;
+// reset value of SYNC_KP (0.25: a quarter of the phase error corrected per sample)
+inline constexpr uint32_t SYNC_DEFAULT_KP_Q16 = 16384u;
+// reset value of SYNC_KI (1/64: with KP = 1/4 a critically damped loop, time constant 8 samples)
+inline constexpr uint32_t SYNC_DEFAULT_KI_Q16 = 1024u;
+// reset value of SYNC_LOCK_THRESH_PS
+inline constexpr uint32_t SYNC_DEFAULT_LOCK_THRESH_PS = 50u;
+// reset value of SYNC_LOCK_SAMPLES
+inline constexpr uint32_t SYNC_DEFAULT_LOCK_SAMPLES = 16u;
+// reset value of SYNC_SLEW_MAX_NS_PER_S (200 ppm, within an MMCM's phase-shift rate)
+inline constexpr uint32_t SYNC_DEFAULT_SLEW_MAX_NS_PER_S = 0x30D40u;
+// reset value of SYNC_DAC_PULL_PPB (a +-50 ppm VCXO)
+inline constexpr uint32_t SYNC_DEFAULT_DAC_PULL_PPB = 50000u;
+// reset value of SYNC_PHASE_STEP_FS: 1/56 of a 1000 MHz MMCM VCO period
+inline constexpr uint32_t SYNC_DEFAULT_PHASE_STEP_FS = 17857u;
 // capability block magic 'LRAL'
 inline constexpr uint32_t REG_CAP_MAGIC = 0u;
 inline constexpr uint32_t CAP_MAGIC_VALUE = 0x4C52414Cu;
@@ -160,6 +186,95 @@ inline constexpr uint32_t REG_SWAPS = 140u;
 inline constexpr uint32_t REG_LAST_SWAP_LO = 144u;
 // board time of the last swap in ticks, bits 63:32
 inline constexpr uint32_t REG_LAST_SWAP_HI = 148u;
+// clock-synchronisation servo control (docs/clock-sync.md)
+inline constexpr uint32_t REG_SYNC_CTRL = 256u;
+// run the servo; 0: DAC at mid-scale, no phase steps, state DISABLED
+inline constexpr uint32_t SYNC_CTRL_ENABLE_LSB = 0u;
+inline constexpr uint32_t SYNC_CTRL_ENABLE_WIDTH = 1u;
+inline constexpr uint32_t SYNC_CTRL_ENABLE_MASK = 0x1u;
+// refine the two-way offset with the DDMTD phase; 0: two-way exchange only (PTP-style)
+inline constexpr uint32_t SYNC_CTRL_USE_DDMTD_LSB = 1u;
+inline constexpr uint32_t SYNC_CTRL_USE_DDMTD_WIDTH = 1u;
+inline constexpr uint32_t SYNC_CTRL_USE_DDMTD_MASK = 0x2u;
+inline constexpr uint32_t REG_SYNC_STATUS = 260u;
+// 0 DISABLED, 1 FREE_RUN (no reference yet), 2 COARSE (slewing at the bound), 3 TRACK (PI on the two-way offset), 4 FINE (PI on the DDMTD phase), 5 LOCKED, 6 HOLDOVER
+inline constexpr uint32_t SYNC_STATUS_STATE_LSB = 0u;
+inline constexpr uint32_t SYNC_STATUS_STATE_WIDTH = 3u;
+inline constexpr uint32_t SYNC_STATUS_STATE_MASK = 0x7u;
+// |offset| below SYNC_LOCK_THRESH_PS for SYNC_LOCK_SAMPLES samples in a row
+inline constexpr uint32_t SYNC_STATUS_LOCKED_LSB = 3u;
+inline constexpr uint32_t SYNC_STATUS_LOCKED_WIDTH = 1u;
+inline constexpr uint32_t SYNC_STATUS_LOCKED_MASK = 0x8u;
+// reference lost: frequency held at the last servo value
+inline constexpr uint32_t SYNC_STATUS_HOLDOVER_LSB = 4u;
+inline constexpr uint32_t SYNC_STATUS_HOLDOVER_WIDTH = 1u;
+inline constexpr uint32_t SYNC_STATUS_HOLDOVER_MASK = 0x10u;
+// reference link present
+inline constexpr uint32_t SYNC_STATUS_REF_OK_LSB = 5u;
+inline constexpr uint32_t SYNC_STATUS_REF_OK_WIDTH = 1u;
+inline constexpr uint32_t SYNC_STATUS_REF_OK_MASK = 0x20u;
+// the phase correction is limited by SYNC_SLEW_MAX_NS_PER_S
+inline constexpr uint32_t SYNC_STATUS_SLEWING_LSB = 6u;
+inline constexpr uint32_t SYNC_STATUS_SLEWING_WIDTH = 1u;
+inline constexpr uint32_t SYNC_STATUS_SLEWING_MASK = 0x40u;
+// the servo error comes from the DDMTD phase
+inline constexpr uint32_t SYNC_STATUS_DDMTD_ACTIVE_LSB = 7u;
+inline constexpr uint32_t SYNC_STATUS_DDMTD_ACTIVE_WIDTH = 1u;
+inline constexpr uint32_t SYNC_STATUS_DDMTD_ACTIVE_MASK = 0x80u;
+// sticky servo flags; write 1 to clear
+inline constexpr uint32_t REG_SYNC_ERROR = 264u;
+// a calibration or limit register was out of range and was clamped
+inline constexpr uint32_t SYNC_ERROR_CAL_CLAMPED_LSB = 0u;
+inline constexpr uint32_t SYNC_ERROR_CAL_CLAMPED_WIDTH = 1u;
+inline constexpr uint32_t SYNC_ERROR_CAL_CLAMPED_MASK = 0x1u;
+// a two-way exchange was rejected (negative round trip, or calibration larger than the measured round trip)
+inline constexpr uint32_t SYNC_ERROR_BAD_EXCHANGE_LSB = 1u;
+inline constexpr uint32_t SYNC_ERROR_BAD_EXCHANGE_WIDTH = 1u;
+inline constexpr uint32_t SYNC_ERROR_BAD_EXCHANGE_MASK = 0x2u;
+// |offset| exceeded twice the lock threshold while locked
+inline constexpr uint32_t SYNC_ERROR_LOST_LOCK_LSB = 2u;
+inline constexpr uint32_t SYNC_ERROR_LOST_LOCK_WIDTH = 1u;
+inline constexpr uint32_t SYNC_ERROR_LOST_LOCK_MASK = 0x4u;
+// the reference was lost (holdover entered)
+inline constexpr uint32_t SYNC_ERROR_REF_LOST_LSB = 3u;
+inline constexpr uint32_t SYNC_ERROR_REF_LOST_WIDTH = 1u;
+inline constexpr uint32_t SYNC_ERROR_REF_LOST_MASK = 0x8u;
+// servo's estimate of local minus reference time, ps, signed (saturates)
+inline constexpr uint32_t REG_SYNC_OFFSET_PS = 268u;
+// last round-trip delay (t2-t1)+(t4-t3), ps
+inline constexpr uint32_t REG_SYNC_RTT_PS = 272u;
+// estimated one-way delay reference to this board (fixed + fibre forward), ps
+inline constexpr uint32_t REG_SYNC_DELAY_MS_PS = 276u;
+// last proportional (phase) correction, ps, signed
+inline constexpr uint32_t REG_SYNC_SERVO_P_PS = 280u;
+// integral term: frequency correction in parts per 10^12, signed
+inline constexpr uint32_t REG_SYNC_SERVO_I_PPT = 284u;
+// oscillator DAC word driven (SYNC_DAC_BITS wide)
+inline constexpr uint32_t REG_SYNC_DAC = 288u;
+// net MMCM fine phase steps issued since enable, signed, wraps
+inline constexpr uint32_t REG_SYNC_PHASE_STEPS = 292u;
+// time spent in the current (or last) holdover, us
+inline constexpr uint32_t REG_SYNC_HOLDOVER_US = 296u;
+// fixed delay reference->board outside the fibre (reference TX + board RX), ps, 0..SYNC_CAL_DELAY_MAX_PS
+inline constexpr uint32_t REG_SYNC_CAL_DELAY_MS_PS = 320u;
+// fixed delay board->reference outside the fibre (board TX + reference RX), ps, 0..SYNC_CAL_DELAY_MAX_PS
+inline constexpr uint32_t REG_SYNC_CAL_DELAY_SM_PS = 324u;
+// fibre asymmetry forward minus backward, ps, signed, |a| <= SYNC_CAL_ASYM_MAX_PS: forward = (fibre round trip + a)/2
+inline constexpr uint32_t REG_SYNC_CAL_ASYM_PS = 328u;
+// proportional gain, Q16 fraction of the phase error corrected per sample (<= 65536)
+inline constexpr uint32_t REG_SYNC_KP = 336u;
+// integral gain, Q16 (<= 65536)
+inline constexpr uint32_t REG_SYNC_KI = 340u;
+// lock threshold on |offset|, ps
+inline constexpr uint32_t REG_SYNC_LOCK_THRESH_PS = 344u;
+// consecutive samples below threshold to declare lock (>= 1)
+inline constexpr uint32_t REG_SYNC_LOCK_SAMPLES = 348u;
+// bound on the phase slew, ns per second (<= SYNC_SLEW_MAX_LIMIT): time never steps and never runs backwards
+inline constexpr uint32_t REG_SYNC_SLEW_MAX_NS_PER_S = 352u;
+// oscillator pull range at DAC full scale, +- ppb (1..1000000)
+inline constexpr uint32_t REG_SYNC_DAC_PULL_PPB = 356u;
+// one MMCM fine phase step, fs (1/56 of the VCO period on UltraScale+; 1..1000000)
+inline constexpr uint32_t REG_SYNC_PHASE_STEP_FS = 360u;
 // tune(a,b) in ticks at word a*WAVELENGTHS+b (bits 15:0): laser settling time from wavelength a to b
 inline constexpr uint32_t MEM_TUNE_BASE = 0x10000u;
 inline constexpr uint32_t MEM_TUNE_WORDS = 4096u;

@@ -1,0 +1,258 @@
+// The clock-synchronisation servo. Stages, in the order a board goes through
+// them: FREE_RUN until the reference appears; COARSE while the phase
+// correction is held at the slew bound (frequency learnt by an FLL); TRACK,
+// a PI loop on the two-way offset; FINE, the same loop on the DDMTD-refined
+// offset; LOCKED once the error stays small. Losing the reference holds the
+// learnt frequency (HOLDOVER); its return re-enters COARSE/TRACK, which slew.
+#include "clock_sync/clock_sync.hpp"
+
+namespace lightrail::sync {
+namespace {
+
+using hwdef::DDMTD_N;
+using hwdef::SYNC_DAC_BITS;
+
+constexpr int64_t kFsPerPs = 1000;
+constexpr int64_t kPpbDenominator = 1000000000;  // ppb and ns/s per unit
+constexpr int64_t kDacMid = int64_t{1} << (SYNC_DAC_BITS - 1);
+constexpr int64_t kDacMax = (int64_t{1} << SYNC_DAC_BITS) - 1;
+
+int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
+
+int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+// Clamps v into [lo, hi]; a clamp raises CAL_CLAMPED.
+int64_t clamp_flagged(int64_t v, int64_t lo, int64_t hi, uint32_t& errors) {
+  if (v < lo || v > hi) errors |= hwdef::SYNC_ERROR_CAL_CLAMPED_MASK;
+  return clamp64(v, lo, hi);
+}
+
+// Division rounding to nearest (halves away from zero); d > 0.
+int64_t div_round(int64_t n, int64_t d) { return n >= 0 ? (n + d / 2) / d : -((-n + d / 2) / d); }
+
+// v * k / 2^16, rounded; sign-magnitude so no right shift of a negative.
+int64_t mul_q16(int64_t v, int64_t k) {
+  const int64_t m = (abs64(v) * k + 32768) >> 16;
+  return v < 0 ? -m : m;
+}
+
+// Fold v into [-T/2, T/2).
+int64_t wrap_half_period(int64_t v) {
+  int64_t m = v % kPeriodFs;
+  if (m < 0) m += kPeriodFs;
+  return m >= kPeriodFs / 2 ? m - kPeriodFs : m;
+}
+
+int32_t saturate32(int64_t v) { return static_cast<int32_t>(clamp64(v, INT32_MIN, INT32_MAX)); }
+uint32_t saturate_u32(int64_t v) { return static_cast<uint32_t>(clamp64(v, 0, UINT32_MAX)); }
+
+// The configuration in the kernel's units, every value within its range.
+struct Limits {
+  int64_t cal_ms_fs, cal_sm_fs, asym_fs;
+  int64_t kp, ki;
+  int64_t lock_thresh_fs;
+  uint32_t lock_samples;
+  int64_t slew_ns_per_s;
+  int64_t pull_q40;  // +- frequency range of the DAC
+  int64_t step_fs;
+};
+
+Limits checked(const ClockSyncConfig& c, uint32_t& errors) {
+  Limits l{};
+  const int64_t dmax = hwdef::SYNC_CAL_DELAY_MAX_PS, amax = hwdef::SYNC_CAL_ASYM_MAX_PS;
+  l.cal_ms_fs = clamp_flagged(c.cal_delay_ms_ps, 0, dmax, errors) * kFsPerPs;
+  l.cal_sm_fs = clamp_flagged(c.cal_delay_sm_ps, 0, dmax, errors) * kFsPerPs;
+  l.asym_fs = clamp_flagged(c.cal_asym_ps, -amax, amax, errors) * kFsPerPs;
+  l.kp = clamp_flagged(c.kp_q16, 0, 65536, errors);
+  l.ki = clamp_flagged(c.ki_q16, 0, 65536, errors);
+  l.lock_thresh_fs = int64_t{c.lock_thresh_ps} * kFsPerPs;
+  l.lock_samples = static_cast<uint32_t>(clamp_flagged(c.lock_samples, 1, UINT32_MAX, errors));
+  l.slew_ns_per_s = clamp_flagged(c.slew_max_ns_per_s, 0, hwdef::SYNC_SLEW_MAX_LIMIT, errors);
+  const int64_t pull = clamp_flagged(c.dac_pull_ppb, 1, 1000000, errors);
+  l.pull_q40 = (pull << kFreqFracBits) / kPpbDenominator;
+  l.step_fs = clamp_flagged(c.phase_step_fs, 1, 1000000, errors);
+  return l;
+}
+
+// One two-way exchange. Returns false (and flags it) when the round trip is
+// negative or smaller than the calibrated delays say it must be.
+bool take_exchange(ClockSyncState& s, const ClockSyncIn& in, const Limits& l) {
+  const int64_t fwd_raw = in.t2_fs - in.t1_fs;  // delay_ms + offset
+  const int64_t rtt = fwd_raw + (in.t4_fs - in.t3_fs);
+  const int64_t fibre_rtt = rtt - l.cal_ms_fs - l.cal_sm_fs;
+  if (rtt < 0 || fibre_rtt < 0 || abs64(l.asym_fs) > fibre_rtt) {
+    s.errors |= hwdef::SYNC_ERROR_BAD_EXCHANGE_MASK;
+    return false;
+  }
+  // forward = fixed forward + (fibre round trip + asymmetry) / 2
+  const int64_t fwd = l.cal_ms_fs + (fibre_rtt + l.asym_fs) / 2;
+  s.theta_fs = fwd_raw - fwd;
+  s.rtt_ps = saturate_u32(rtt / kFsPerPs);
+  // The one-way delay the DDMTD phase is referred to: from a round trip
+  // averaged over 16 exchanges, so timestamp noise does not reach the phase.
+  if (!s.have_exchange) s.delay_ms_fs = fwd;
+  s.delay_ms_fs += div_round(fwd - s.delay_ms_fs, 16);
+  s.have_exchange = true;
+  return true;
+}
+
+// Unwraps a DDMTD sample into lead_fs, expecting the phase steps issued
+// since the previous sample to have moved it.
+void take_phase(ClockSyncState& s, uint32_t ddmtd_phase) {
+  const int64_t lag = int64_t{ddmtd_phase % DDMTD_N};
+  const int64_t lead_raw = div_round(((DDMTD_N - lag) % DDMTD_N) * kPeriodFs, DDMTD_N);
+  if (!s.phase_init) {
+    s.lead_fs = lead_raw;
+    s.phase_init = true;
+  } else {
+    const int64_t predicted = s.lead_fs + s.applied_since_phase_fs;
+    s.lead_fs = predicted + wrap_half_period(lead_raw - predicted);
+  }
+  s.applied_since_phase_fs = 0;
+}
+
+void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
+  const int64_t dt = s.since_sample_fs;
+  s.since_sample_fs = 0;
+  s.last_err_fs = err_fs;
+  if (dt <= 0) return;
+
+  // Proportional path: a phase correction, at most the slew bound.
+  const int64_t p_max = l.slew_ns_per_s * dt / kPpbDenominator;
+  const int64_t p_want = -mul_q16(err_fs, l.kp);
+  const int64_t p = clamp64(p_want, -p_max, p_max);
+  s.slewing = p != p_want;
+  s.last_p_fs = p;
+
+  const int64_t e_int = clamp64(err_fs, -kIntegratorErrorLimitFs, kIntegratorErrorLimitFs);
+  // Conditional integration (anti-windup): far from zero the integrator
+  // would wind up on an error the phase path is about to remove and
+  // overshoot; there the frequency is learnt instead from the drift our own
+  // steps do not explain (an FLL), and the integrator takes over near zero.
+  const bool integrate = !s.slewing && abs64(err_fs) <= kIntegrateWithinLockThresholds * l.lock_thresh_fs;
+  if (s.slewing) {
+    s.mode = SyncMode::kCoarse;
+    s.fine = false;
+    s.lock_run = 0;
+    s.locked = false;
+  }
+  if (!integrate) {
+    if (s.prev_valid) {
+      const int64_t drift = clamp64(err_fs - s.prev_err_fs - s.applied_since_prev_fs,
+                                    -kIntegratorErrorLimitFs, kIntegratorErrorLimitFs);
+      s.freq_q40 -= ((drift * (int64_t{1} << kFreqFracBits)) / dt) >> kFllShift;
+    }
+  } else {
+    // Integral path: a frequency correction, held within the DAC range
+    // (it never integrates past what the oscillator can do).
+    s.freq_q40 -= mul_q16((e_int * (int64_t{1} << kFreqFracBits)) / dt, l.ki);
+  }
+  if (!s.slewing) {
+    if (abs64(err_fs) <= l.lock_thresh_fs) {
+      if (s.lock_run < l.lock_samples) ++s.lock_run;
+      if (s.lock_run >= l.lock_samples) s.locked = true;
+    } else {
+      s.lock_run = 0;
+      if (s.locked && abs64(err_fs) > 2 * l.lock_thresh_fs) {
+        s.locked = false;
+        s.errors |= hwdef::SYNC_ERROR_LOST_LOCK_MASK;
+      }
+    }
+    s.mode = s.locked ? SyncMode::kLocked : (s.fine ? SyncMode::kFine : SyncMode::kTrack);
+  }
+  s.freq_q40 = clamp64(s.freq_q40, -l.pull_q40, l.pull_q40);
+  s.prev_err_fs = err_fs;
+  s.prev_valid = true;
+  s.applied_since_prev_fs = 0;
+
+  // Whole MMCM steps; the remainder carries to the next sample so the mean
+  // correction is exact (first-order noise shaping of the step size).
+  const int64_t want = p + s.step_residual_fs;
+  const int64_t steps = div_round(want, l.step_fs);
+  s.step_residual_fs = want - steps * l.step_fs;
+  s.steps_now += steps;
+}
+
+}  // namespace
+
+void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out) {
+  s.errors &= ~in.clear_errors;
+  const Limits l = checked(in.cfg, s.errors);
+  s.steps_now = 0;
+
+  if (!in.cfg.enable) {
+    const uint32_t errors = s.errors;
+    s = ClockSyncState{};
+    s.errors = errors;
+  } else if (!in.ref_ok) {
+    // HOLDOVER: keep the learnt frequency, issue no steps; every phase and
+    // exchange reference is stale once the link returns.
+    if (s.mode != SyncMode::kDisabled && s.mode != SyncMode::kFreeRun && s.mode != SyncMode::kHoldover) {
+      s.mode = SyncMode::kHoldover;
+      s.errors |= hwdef::SYNC_ERROR_REF_LOST_MASK;
+      s.holdover_fs = 0;
+    }
+    if (s.mode == SyncMode::kDisabled) s.mode = SyncMode::kFreeRun;
+    if (s.mode == SyncMode::kHoldover) s.holdover_fs += in.elapsed_fs;
+    s.locked = false;
+    s.lock_run = 0;
+    s.slewing = false;
+    s.fine = false;
+    s.phase_init = false;
+    s.prev_valid = false;
+    s.since_sample_fs = 0;
+  } else {
+    if (s.mode == SyncMode::kDisabled || s.mode == SyncMode::kFreeRun || s.mode == SyncMode::kHoldover) {
+      s.mode = SyncMode::kCoarse;  // until the first sample says otherwise
+    }
+    s.since_sample_fs += in.elapsed_fs;
+    const bool exchange = in.exchange_valid && take_exchange(s, in, l);
+    const bool phase = in.phase_valid && in.cfg.use_ddmtd;
+    if (phase) take_phase(s, in.ddmtd_phase);
+    if (!in.cfg.use_ddmtd) s.fine = false;
+
+    if (s.fine && phase) {
+      servo_sample(s, l, s.lead_fs - s.delay_ms_fs + s.cycles * kPeriodFs);
+    } else if (!s.fine && exchange) {
+      // Hand over to the DDMTD once the two-way offset is well inside half
+      // a period: it then names the whole-period count unambiguously.
+      if (phase && !s.slewing && abs64(s.theta_fs) < kFineAcquireFs) {
+        s.cycles = div_round(s.theta_fs - (s.lead_fs - s.delay_ms_fs), kPeriodFs);
+        s.fine = true;
+        servo_sample(s, l, s.lead_fs - s.delay_ms_fs + s.cycles * kPeriodFs);
+      } else {
+        servo_sample(s, l, s.theta_fs);
+      }
+    }
+  }
+
+  const int64_t applied = s.steps_now * l.step_fs;
+  s.applied_since_phase_fs += applied;
+  s.applied_since_prev_fs += applied;
+  s.steps_total =
+      static_cast<int32_t>(static_cast<uint32_t>(s.steps_total) + static_cast<uint32_t>(s.steps_now));
+
+  const int64_t lsb_q40 = l.pull_q40 >> (SYNC_DAC_BITS - 1);
+  const int64_t dac =
+      s.mode == SyncMode::kDisabled ? kDacMid : kDacMid + (lsb_q40 > 0 ? div_round(s.freq_q40, lsb_q40) : 0);
+  out.dac_word = static_cast<uint32_t>(clamp64(dac, 0, kDacMax));
+  out.phase_steps = static_cast<int32_t>(s.steps_now);
+
+  out.status = (static_cast<uint32_t>(s.mode) << hwdef::SYNC_STATUS_STATE_LSB) |
+               (s.locked ? hwdef::SYNC_STATUS_LOCKED_MASK : 0u) |
+               (s.mode == SyncMode::kHoldover ? hwdef::SYNC_STATUS_HOLDOVER_MASK : 0u) |
+               (in.ref_ok ? hwdef::SYNC_STATUS_REF_OK_MASK : 0u) |
+               (s.slewing ? hwdef::SYNC_STATUS_SLEWING_MASK : 0u) |
+               (s.fine ? hwdef::SYNC_STATUS_DDMTD_ACTIVE_MASK : 0u);
+  out.errors = s.errors;
+  out.offset_ps = saturate32(div_round(s.last_err_fs, kFsPerPs));
+  out.rtt_ps = s.rtt_ps;
+  out.delay_ms_ps = saturate_u32(div_round(s.delay_ms_fs, kFsPerPs));
+  out.servo_p_ps = saturate32(div_round(s.last_p_fs, kFsPerPs));
+  // 10^12 / 2^40 = 931322.57 / 2^20; |freq| <= 2^30 keeps the product small.
+  out.servo_i_ppt = saturate32(div_round(s.freq_q40 * 931323, int64_t{1} << 20));
+  out.phase_steps_total = s.steps_total;
+  out.holdover_us = saturate_u32(s.holdover_fs / 1000000000);
+}
+
+}  // namespace lightrail::sync

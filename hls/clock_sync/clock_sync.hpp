@@ -1,0 +1,77 @@
+// The clock-synchronisation servo kernel: turns two-way exchanges and DDMTD
+// phase samples into a VCXO frequency (DAC word) and MMCM fine phase steps
+// that keep this board's time on the reference's. Behaviour: docs/clock-sync.md.
+//
+// Synthesisable style: fixed-point int64 arithmetic (no float), no heap, no
+// STL; all state in ClockSyncState so the co-simulation runs many boards in
+// one process while the HLS top (clock_sync_top.cpp) keeps one as a static.
+#pragma once
+
+#include <cstdint>
+
+#include "clock_sync/clock_sync_io.hpp"
+
+namespace lightrail::sync {
+
+// SYNC_STATUS.STATE values.
+enum class SyncMode : uint8_t {
+  kDisabled = 0,
+  kFreeRun = 1,  // enabled, reference never seen
+  kCoarse = 2,   // phase correction limited by the slew bound
+  kTrack = 3,    // PI on the two-way offset
+  kFine = 4,     // PI on the DDMTD-refined offset
+  kLocked = 5,
+  kHoldover = 6,
+};
+
+// Frequencies are fractions of nominal in units of 2^-kFreqFracBits.
+inline constexpr int kFreqFracBits = 40;
+inline constexpr int64_t kPeriodFs = int64_t{hwdef::CLK_PERIOD_PS} * 1000;
+// The integrator and FLL see errors clamped to this (keeps the Q40 shift in
+// int64 range; larger errors are handled by the slew stage anyway).
+inline constexpr int64_t kIntegratorErrorLimitFs = int64_t{1} << 21;
+// The integrator runs only while |error| is within this many lock
+// thresholds; beyond, the FLL steers the frequency (see servo_sample).
+inline constexpr int64_t kIntegrateWithinLockThresholds = 8;
+// Gain of the coarse-stage frequency-locked loop: the fraction of the
+// measured frequency error removed per sample.
+inline constexpr int kFllShift = 1;
+// The DDMTD cycle count is taken from the two-way offset only when that is
+// this close to zero, so the nearest whole period is unambiguous.
+inline constexpr int64_t kFineAcquireFs = kPeriodFs / 4;
+
+struct ClockSyncState {
+  SyncMode mode = SyncMode::kDisabled;
+  uint32_t errors = 0;
+  int64_t since_sample_fs = 0;  // local time since the last servo sample
+  // Two-way exchange.
+  bool have_exchange = false;
+  int64_t theta_fs = 0;     // offset from the last exchange
+  int64_t delay_ms_fs = 0;  // filtered one-way delay reference -> board
+  uint32_t rtt_ps = 0;
+  // DDMTD: unwrapped lead of the local clock over the recovered reference.
+  bool phase_init = false;
+  int64_t lead_fs = 0;
+  int64_t applied_since_phase_fs = 0;  // phase steps issued since the last phase sample
+  bool fine = false;                   // cycle count acquired: error from DDMTD
+  int64_t cycles = 0;                  // whole periods between lead - delay and offset
+  // Servo.
+  int64_t freq_q40 = 0;  // integral term: frequency correction
+  bool prev_valid = false;
+  int64_t prev_err_fs = 0;
+  int64_t applied_since_prev_fs = 0;  // phase steps issued since the last sample
+  int64_t step_residual_fs = 0;       // phase correction not yet issued (< one step)
+  int64_t last_err_fs = 0;
+  int64_t last_p_fs = 0;
+  bool slewing = false;
+  uint32_t lock_run = 0;
+  bool locked = false;
+  int64_t steps_now = 0;  // phase steps issued by this call
+  int32_t steps_total = 0;
+  int64_t holdover_fs = 0;
+};
+
+// One servo update. A value-initialised ClockSyncState is the reset state.
+void clock_sync_step(ClockSyncState& state, const ClockSyncIn& in, ClockSyncOut& out);
+
+}  // namespace lightrail::sync

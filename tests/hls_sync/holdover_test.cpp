@@ -1,0 +1,82 @@
+// Losing the reference: the frequency is held and flagged, the drift is what
+// the frequency error at that moment predicts, and the return re-locks by
+// slewing without time ever running backwards.
+#include <gtest/gtest.h>
+
+#include "loop_runner.hpp"
+
+namespace lightrail::sync::test {
+namespace {
+
+TEST(HlsSync, HoldoverHoldsFrequencyDriftBoundedThenRelocksBySlewing) {
+  PlantConfig pc;
+  pc.seed = 7;
+  Loop loop(pc);
+  loop.run_us(2000);
+  ASSERT_GT(loop.lock_us, 0);
+  loop.run_us(500);
+  const double x0 = loop.plant.smooth_offset_ps();
+  const double y0 = loop.plant.y();
+  const uint32_t dac_locked = loop.out.dac_word;
+
+  const double holdover_us = 1000;
+  loop.run_us(holdover_us, /*ref_ok=*/false);
+  EXPECT_TRUE(loop.out.status & hwdef::SYNC_STATUS_HOLDOVER_MASK);
+  EXPECT_FALSE(loop.out.status & hwdef::SYNC_STATUS_LOCKED_MASK);
+  EXPECT_EQ(state_of(loop.out), uint32_t(SyncMode::kHoldover));
+  EXPECT_TRUE(loop.out.errors & hwdef::SYNC_ERROR_REF_LOST_MASK);
+  EXPECT_EQ(loop.out.phase_steps, 0);
+  EXPECT_NEAR(loop.out.holdover_us, holdover_us, 20);
+  // Held: the DAC keeps the integrator's value (within a few LSB of the
+  // word driven while locked, which carried the proportional dither).
+  EXPECT_NEAR(double(loop.out.dac_word), double(dac_locked), 8);
+
+  // Predicted drift: the frequency error when the reference went, over the
+  // holdover, plus 4 sigma of random-walk frequency noise (sigma_x =
+  // q * T^1.5 / sqrt(3)) and the white jitter of two readings.
+  const double T = holdover_us * 1e-6;
+  const double predicted =
+      std::fabs(y0) * T * 1e12 + 4 * pc.rw_freq_per_sqrt_s * std::pow(T, 1.5) / std::sqrt(3.0) * 1e12 + 10;
+  const double drift = std::fabs(loop.plant.smooth_offset_ps() - x0);
+  EXPECT_LT(drift, predicted) << "y0 " << y0;
+
+  loop.lock_us = -1;
+  const double t_back = loop.now_us;
+  loop.min_advance_ps = 1e30;
+  loop.run_us(2000);
+  ASSERT_GT(loop.lock_us, 0) << "no re-lock";
+  EXPECT_LT(loop.lock_us - t_back, 2000);
+  EXPECT_GT(loop.min_advance_ps, 0.0);
+  EXPECT_LE(loop.max_slew_excess_ps, 0.0);
+  EXPECT_LT(std::fabs(loop.plant.smooth_offset_ps()), 50.0);
+}
+
+// An oscillator frequency step during holdover leaves a large offset on the
+// return: removed at the slew bound (COARSE), never by a step.
+TEST(HlsSync, ReturnAfterLargeDriftSlewsAtTheBound) {
+  PlantConfig pc;
+  pc.seed = 9;
+  pc.initial_offset_ps = 2000;
+  Loop loop(pc);
+  loop.cfg.slew_max_ns_per_s = 100000;
+  loop.run_us(2000);
+  ASSERT_GT(loop.lock_us, 0);
+  loop.plant.shift_frequency(10e-6);
+  loop.run_us(3000, false);
+  ASSERT_GT(loop.plant.smooth_offset_ps(), 25000.0);
+  loop.min_advance_ps = 1e30;
+  loop.max_slew_excess_ps = -1e30;
+  loop.lock_us = -1;
+  bool saw_coarse = false;
+  for (int i = 0; i < 300 && loop.lock_us < 0; ++i) {
+    loop.run_us(Plant::kUpdatePs * 1e-6);
+    saw_coarse |= state_of(loop.out) == uint32_t(SyncMode::kCoarse);
+  }
+  EXPECT_TRUE(saw_coarse);
+  EXPECT_GT(loop.lock_us, 0);
+  EXPECT_GT(loop.min_advance_ps, 0.0);
+  EXPECT_LE(loop.max_slew_excess_ps, 0.0);
+}
+
+}  // namespace
+}  // namespace lightrail::sync::test
