@@ -1,0 +1,189 @@
+// Dual-mixer time-difference (DDMTD) phase detector: the phase of the local
+// clock against the reference clock, both at frequency f, with a resolution
+// of period / 2**TAG_BITS (DDMTD_TAG_BITS of the register map by default).
+//
+// clk_dmtd_i runs at f * N / (N + 1), N = 2**TAG_BITS. Sampling an f clock
+// with it slides the sampling point by period/N per helper cycle, so each
+// input appears as a "beat" square wave of exactly N helper cycles; a delay d
+// of the local clock against the reference delays its beat by d * N / period
+// helper cycles. Both beats go through a cdc_sync (the inputs are clocks used
+// as data) and a ddmtd_deglitch, which tag rising edges with a free-running
+// TAG_BITS counter that wraps once per beat. Then
+//   phase = (tag_local - tag_ref) mod N,  delay = phase * period / N.
+//
+// A pair is emitted on every local tag, with the latest reference tag (the
+// modulo makes the order of the two tags within a beat irrelevant). It is
+// presented in the helper domain and crossed into clk_sys_i by a
+// request/acknowledge toggle handshake: the pair is held in helper-domain
+// registers while the request toggles through cdc_sync; the system side
+// captures it only after the synchronised request changed, when it has been
+// stable for at least two clk_sys_i cycles. A crossing takes a few cycles of
+// each clock, far less than a beat (N helper cycles), so none is ever dropped
+// at a sensible N.
+//
+// Resets: one per domain, each synchronous to its clock; release both together.
+module ddmtd #(
+  parameter int TAG_BITS = lightrail_hwdef_pkg::DDMTD_TAG_BITS,  // N = 2**TAG_BITS
+  parameter int DEGLITCH = 64   // M: samples a beat level must hold
+) (
+  input  logic                clk_dmtd_i,   // helper clock, f * N / (N + 1)
+  input  logic                rst_dmtd_ni,
+  input  logic                clk_ref_i,    // reference clock (recovered from the link)
+  input  logic                clk_local_i,  // local clock (the board's system clock or a copy)
+
+  // helper domain
+  output logic                tag_valid_o,  // one cycle per beat period
+  output logic [TAG_BITS-1:0] tag_ref_o,
+  output logic [TAG_BITS-1:0] tag_local_o,
+
+  // system domain
+  input  logic                clk_sys_i,
+  input  logic                rst_sys_ni,
+  output logic                sys_valid_o,  // one clk_sys_i cycle per crossed pair
+  output logic [TAG_BITS-1:0] sys_tag_ref_o,
+  output logic [TAG_BITS-1:0] sys_tag_local_o,
+  output logic [TAG_BITS-1:0] sys_phase_o   // (tag_local - tag_ref) mod N
+);
+  // ---- helper domain: samplers, deglitchers, tag counter ------------------
+  logic                ref_sample, local_sample;
+  logic [TAG_BITS-1:0] count_q;
+  logic                ref_tag_valid, local_tag_valid;
+  logic [TAG_BITS-1:0] ref_tag, local_tag;
+  logic                ref_level, local_level;
+
+  cdc_sync #(
+    .RESET_VALUE(1'b1)  // the deglitcher's reset level: no fake fall at reset
+  ) u_ref_sync (
+    .clk_i (clk_dmtd_i),
+    .rst_ni(rst_dmtd_ni),
+    .d_i   (clk_ref_i),
+    .q_o   (ref_sample)
+  );
+
+  cdc_sync #(
+    .RESET_VALUE(1'b1)  // the deglitcher's reset level: no fake fall at reset
+  ) u_local_sync (
+    .clk_i (clk_dmtd_i),
+    .rst_ni(rst_dmtd_ni),
+    .d_i   (clk_local_i),
+    .q_o   (local_sample)
+  );
+
+  always_ff @(posedge clk_dmtd_i) begin
+    if (!rst_dmtd_ni) begin
+      count_q <= '0;
+    end else begin
+      count_q <= count_q + 1'b1;
+    end
+  end
+
+  ddmtd_deglitch #(
+    .TAG_BITS(TAG_BITS),
+    .DEGLITCH(DEGLITCH)
+  ) u_ref_deglitch (
+    .clk_i      (clk_dmtd_i),
+    .rst_ni     (rst_dmtd_ni),
+    .sample_i   (ref_sample),
+    .count_i    (count_q),
+    .tag_valid_o(ref_tag_valid),
+    .tag_o      (ref_tag),
+    .level_o    (ref_level)
+  );
+
+  ddmtd_deglitch #(
+    .TAG_BITS(TAG_BITS),
+    .DEGLITCH(DEGLITCH)
+  ) u_local_deglitch (
+    .clk_i      (clk_dmtd_i),
+    .rst_ni     (rst_dmtd_ni),
+    .sample_i   (local_sample),
+    .count_i    (count_q),
+    .tag_valid_o(local_tag_valid),
+    .tag_o      (local_tag),
+    .level_o    (local_level)
+  );
+
+  // The levels are for waveforms only.
+  logic unused_levels;
+  assign unused_levels = ref_level ^ local_level;
+
+  // ---- helper domain: pairing ------------------------------------------------
+  logic                ref_seen_q;
+  logic [TAG_BITS-1:0] last_ref_q;
+  logic [TAG_BITS-1:0] pair_ref;
+
+  assign pair_ref = ref_tag_valid ? ref_tag : last_ref_q;
+
+  always_ff @(posedge clk_dmtd_i) begin
+    if (!rst_dmtd_ni) begin
+      ref_seen_q  <= 1'b0;
+      last_ref_q  <= '0;
+      tag_valid_o <= 1'b0;
+      tag_ref_o   <= '0;
+      tag_local_o <= '0;
+    end else begin
+      if (ref_tag_valid) begin
+        ref_seen_q <= 1'b1;
+        last_ref_q <= ref_tag;
+      end
+      tag_valid_o <= local_tag_valid && (ref_seen_q || ref_tag_valid);
+      if (local_tag_valid) begin
+        tag_ref_o   <= pair_ref;
+        tag_local_o <= local_tag;
+      end
+    end
+  end
+
+  // ---- helper -> system crossing: toggle request / acknowledge -------------
+  logic                req_q;       // toggles once per pair launched
+  logic                ack_dmtd;    // sys_seen_q, synchronised back
+  logic [TAG_BITS-1:0] hold_ref_q, hold_local_q;  // stable while req_q != ack_dmtd
+
+  always_ff @(posedge clk_dmtd_i) begin
+    if (!rst_dmtd_ni) begin
+      req_q        <= 1'b0;
+      hold_ref_q   <= '0;
+      hold_local_q <= '0;
+    end else if (tag_valid_o && (req_q == ack_dmtd)) begin
+      req_q        <= ~req_q;
+      hold_ref_q   <= tag_ref_o;
+      hold_local_q <= tag_local_o;
+    end
+  end
+
+  logic req_sys;
+  logic sys_seen_q;  // the last request the system side has taken
+
+  cdc_sync u_req_sync (
+    .clk_i (clk_sys_i),
+    .rst_ni(rst_sys_ni),
+    .d_i   (req_q),
+    .q_o   (req_sys)
+  );
+
+  cdc_sync u_ack_sync (
+    .clk_i (clk_dmtd_i),
+    .rst_ni(rst_dmtd_ni),
+    .d_i   (sys_seen_q),
+    .q_o   (ack_dmtd)
+  );
+
+  always_ff @(posedge clk_sys_i) begin
+    if (!rst_sys_ni) begin
+      sys_seen_q      <= 1'b0;
+      sys_valid_o     <= 1'b0;
+      sys_tag_ref_o   <= '0;
+      sys_tag_local_o <= '0;
+      sys_phase_o     <= '0;
+    end else begin
+      sys_valid_o <= 1'b0;
+      if (req_sys != sys_seen_q) begin
+        sys_seen_q      <= req_sys;
+        sys_valid_o     <= 1'b1;
+        sys_tag_ref_o   <= hold_ref_q;
+        sys_tag_local_o <= hold_local_q;
+        sys_phase_o     <= hold_local_q - hold_ref_q;
+      end
+    end
+  end
+endmodule

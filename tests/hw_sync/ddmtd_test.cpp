@@ -1,0 +1,178 @@
+// DDMTD phase detector (hw/ddmtd.sv): phase sweep, jitter, frequency offset.
+// The three clocks are driven from C++ at 1 fs: each step advances to the
+// earliest pending edge and toggles every clock that has an edge then.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "Vhw_sync_ddmtd.h"
+#include "clock_gen.hpp"
+#include "lightrail/hwdef.hpp"
+#include "verilated.h"
+
+namespace {
+
+using hw_sync_test::ClockGen;
+
+namespace hwdef = lightrail::hwdef;
+
+constexpr int kTagBits = hwdef::DDMTD_TAG_BITS;  // the model's TAG_BITS (module default)
+constexpr int64_t kN = int64_t{1} << kTagBits;
+constexpr int64_t kPeriodFs = int64_t{hwdef::CLK_PERIOD_PS} * 1000;  // 250 MHz system clock
+constexpr double kLsbFs = double(kPeriodFs) / kN;                    // 977 fs at N = 4096
+constexpr int64_t kBeatFs = kPeriodFs * (kN + 1);                    // N helper periods
+constexpr int64_t kResetFs = 200'000'000;                            // 200 ns in reset
+
+struct Pair {
+  int64_t time_fs;
+  uint32_t tag_ref;
+  uint32_t tag_local;
+  uint32_t phase;  // sys domain only
+};
+
+// Phase in fs from a tag difference, and the circular error against a delay.
+double PhaseFs(uint32_t phase_tags) { return phase_tags * kLsbFs; }
+double CircularError(double measured_fs, double expected_fs) {
+  double e = std::fmod(measured_fs - expected_fs, double(kPeriodFs));
+  if (e > kPeriodFs / 2.0) e -= kPeriodFs;
+  if (e < -kPeriodFs / 2.0) e += kPeriodFs;
+  return e;
+}
+
+class DdmtdBench {
+ public:
+  // The local clock is delayed by local_offset_fs and its period is
+  // kPeriodFs * (1 + local_ppb * 1e-9); the helper runs at f * N / (N + 1).
+  DdmtdBench(int64_t local_offset_fs, int64_t local_ppb, double jitter_fs)
+      : ref_(kPeriodFs, 1, 0, jitter_fs, 11),
+        local_(kPeriodFs * (1'000'000'000 + local_ppb), 1'000'000'000, local_offset_fs, jitter_fs, 22),
+        dmtd_(kPeriodFs * (kN + 1), kN, 1'234'567, jitter_fs, 33) {}
+  ~DdmtdBench() { model_.final(); }
+
+  void RunUntil(int64_t end_fs) {
+    while (true) {
+      const int64_t t = std::min({ref_.next_edge_fs(), local_.next_edge_fs(), dmtd_.next_edge_fs()});
+      if (t > end_fs) break;
+      bool dmtd_rise = false, local_rise = false;
+      if (ref_.next_edge_fs() == t) ref_.Toggle();
+      if (local_.next_edge_fs() == t) local_rise = local_.Toggle();
+      if (dmtd_.next_edge_fs() == t) dmtd_rise = dmtd_.Toggle();
+      const bool in_reset = t < kResetFs;
+      model_.rst_dmtd_ni = !in_reset;
+      model_.rst_sys_ni = !in_reset;
+      model_.clk_ref_i = ref_.level();
+      model_.clk_local_i = local_.level();
+      model_.clk_sys_i = local_.level();  // on the board the local clock is the system clock
+      model_.clk_dmtd_i = dmtd_.level();
+      model_.eval();
+      if (dmtd_rise && model_.tag_valid_o) helper_.push_back({t, model_.tag_ref_o, model_.tag_local_o, 0});
+      if (local_rise && model_.sys_valid_o)
+        sys_.push_back({t, model_.sys_tag_ref_o, model_.sys_tag_local_o, model_.sys_phase_o});
+    }
+  }
+
+  const std::vector<Pair>& helper_pairs() const { return helper_; }
+  const std::vector<Pair>& sys_pairs() const { return sys_; }
+
+ private:
+  VerilatedContext context_;
+  Vhw_sync_ddmtd model_{&context_};
+  ClockGen ref_, local_, dmtd_;
+  std::vector<Pair> helper_, sys_;
+};
+
+TEST(Ddmtd, PhaseSweepAcrossThePeriodMeasuresTheDelayWithinOneLsb) {
+  // Twelve delays spread over the period, off the LSB grid, one near 0.
+  for (int k = 0; k < 12; ++k) {
+    const int64_t delay_fs = k * kPeriodFs / 12 + 12'345;
+    DdmtdBench bench(delay_fs, 0, 0.0);
+    bench.RunUntil(kResetFs + 5 * kBeatFs);
+    const auto& pairs = bench.sys_pairs();
+    ASSERT_GE(pairs.size(), 3u) << "delay " << delay_fs << " fs";
+    for (const Pair& p : pairs) {
+      EXPECT_EQ(p.phase, (p.tag_local - p.tag_ref) % kN);
+      const double err = CircularError(PhaseFs(p.phase), double(delay_fs));
+      EXPECT_LE(std::abs(err), kLsbFs) << "delay " << delay_fs << " fs, phase " << p.phase;
+    }
+  }
+}
+
+TEST(Ddmtd, EveryHelperPairArrivesInTheSystemDomainUnchanged) {
+  DdmtdBench bench(1'500'000, 0, 0.0);
+  bench.RunUntil(kResetFs + 5 * kBeatFs);
+  const auto& helper = bench.helper_pairs();
+  const auto& sys = bench.sys_pairs();
+  ASSERT_GE(helper.size(), 4u);
+  // The last helper pair may still be crossing when the run ends.
+  ASSERT_GE(sys.size() + 1, helper.size());
+  ASSERT_LE(sys.size(), helper.size());
+  for (size_t i = 0; i < sys.size(); ++i) {
+    EXPECT_EQ(sys[i].tag_ref, helper[i].tag_ref) << "pair " << i;
+    EXPECT_EQ(sys[i].tag_local, helper[i].tag_local) << "pair " << i;
+    // A crossing takes a few cycles, never a beat.
+    EXPECT_GT(sys[i].time_fs, helper[i].time_fs);
+    EXPECT_LT(sys[i].time_fs - helper[i].time_fs, 10 * kPeriodFs);
+  }
+}
+
+TEST(Ddmtd, WithWhiteJitterExactlyOneTagPairPerBeatAndAnUnbiasedPhase) {
+  constexpr double kJitterFs = 3'000.0;  // 3 ps rms on every edge of every clock
+  const int64_t delay_fs = kPeriodFs / 3;
+  DdmtdBench bench(delay_fs, 0, kJitterFs);
+  bench.RunUntil(kResetFs + 16 * kBeatFs);
+  const auto& pairs = bench.helper_pairs();
+  ASSERT_GE(pairs.size(), 14u);
+  // A glitch taken for an edge would give a pair within a fraction of a beat
+  // of the previous one; a missed edge, a gap of two beats.
+  for (size_t i = 1; i < pairs.size(); ++i) {
+    const double spacing = double(pairs[i].time_fs - pairs[i - 1].time_fs) / kBeatFs;
+    EXPECT_NEAR(spacing, 1.0, 0.01) << "pairs " << i - 1 << " and " << i;
+  }
+  double sum = 0.0;
+  for (const Pair& p : pairs) {
+    const double err = CircularError(PhaseFs((p.tag_local - p.tag_ref) % kN), double(delay_fs));
+    // Each tag sits near the last jittered crossing: a few rms of jitter.
+    EXPECT_LE(std::abs(err), 6 * kJitterFs);
+    sum += err;
+  }
+  // Both channels use the same estimator, so its bias cancels on average.
+  EXPECT_LE(std::abs(sum / pairs.size()), kJitterFs);
+}
+
+TEST(Ddmtd, AFrequencyOffsetShowsAsALinearPhaseRamp) {
+  constexpr int64_t kPpb = 500;  // local clock 0.5 ppm slow: its edges drift later
+  DdmtdBench bench(kPeriodFs / 4, kPpb, 0.0);
+  bench.RunUntil(kResetFs + 12 * kBeatFs);
+  const auto& pairs = bench.sys_pairs();
+  ASSERT_GE(pairs.size(), 10u);
+  // Unwrap the phase and fit phase(t) by least squares.
+  std::vector<double> t, ph;
+  double prev = 0.0, turns = 0.0;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const double p = PhaseFs(pairs[i].phase);
+    if (i > 0 && p - prev < -kPeriodFs / 2.0) turns += kPeriodFs;
+    if (i > 0 && p - prev > kPeriodFs / 2.0) turns -= kPeriodFs;
+    prev = p;
+    t.push_back(double(pairs[i].time_fs));
+    ph.push_back(p + turns);
+  }
+  const double n = double(t.size());
+  double st = 0, sp = 0, stt = 0, stp = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    st += t[i];
+    sp += ph[i];
+    stt += t[i] * t[i];
+    stp += t[i] * ph[i];
+  }
+  const double slope = (n * stp - st * sp) / (n * stt - st * st);
+  const double intercept = (sp - slope * st) / n;
+  EXPECT_NEAR(slope, kPpb * 1e-9, 0.03 * kPpb * 1e-9);
+  for (size_t i = 0; i < t.size(); ++i) {
+    EXPECT_LE(std::abs(ph[i] - (intercept + slope * t[i])), 1.5 * kLsbFs) << "pair " << i;
+  }
+}
+
+}  // namespace
