@@ -262,4 +262,82 @@ void Device::write_tune_table(const std::vector<uint16_t>& tune_ticks) {
   caps_.tune_ticks = tune_ticks;
 }
 
+SyncStatus Device::sync_status() {
+  const uint32_t words = (hw::REG_SYNC_HOLDOVER_US - hw::REG_SYNC_CTRL) / 4 + 1;
+  const std::vector<uint32_t> r = transport_->read_block(hw::REG_SYNC_CTRL, words);
+  auto reg = [&](uint32_t offset) { return r.at((offset - hw::REG_SYNC_CTRL) / 4); };
+  auto sreg = [&](uint32_t offset) { return static_cast<int64_t>(static_cast<int32_t>(reg(offset))); };
+  SyncStatus s;
+  const uint32_t ctrl = reg(hw::REG_SYNC_CTRL);
+  const uint32_t st = reg(hw::REG_SYNC_STATUS);
+  s.state_code = field(st, hw::SYNC_STATUS_STATE_MASK, hw::SYNC_STATUS_STATE_LSB);
+  s.state = sync_state_name(s.state_code);
+  s.enabled = ctrl & hw::SYNC_CTRL_ENABLE_MASK;
+  s.use_ddmtd = ctrl & hw::SYNC_CTRL_USE_DDMTD_MASK;
+  s.locked = st & hw::SYNC_STATUS_LOCKED_MASK;
+  s.holdover = st & hw::SYNC_STATUS_HOLDOVER_MASK;
+  s.ref_ok = st & hw::SYNC_STATUS_REF_OK_MASK;
+  s.slewing = st & hw::SYNC_STATUS_SLEWING_MASK;
+  s.ddmtd_active = st & hw::SYNC_STATUS_DDMTD_ACTIVE_MASK;
+  s.errors = sync_error_flag_names(reg(hw::REG_SYNC_ERROR));
+  s.offset_ps = sreg(hw::REG_SYNC_OFFSET_PS);
+  s.rtt_ps = reg(hw::REG_SYNC_RTT_PS);
+  s.delay_ms_ps = reg(hw::REG_SYNC_DELAY_MS_PS);
+  s.servo_p_ps = sreg(hw::REG_SYNC_SERVO_P_PS);
+  s.servo_i_ppt = sreg(hw::REG_SYNC_SERVO_I_PPT);
+  s.dac = reg(hw::REG_SYNC_DAC) & ((1u << hw::SYNC_DAC_BITS) - 1);
+  s.phase_steps = static_cast<int32_t>(reg(hw::REG_SYNC_PHASE_STEPS));
+  s.holdover_us = reg(hw::REG_SYNC_HOLDOVER_US);
+  return s;
+}
+
+namespace {
+
+// SYNC_CAL_DELAY_MS, _SM and _ASYM are consecutive: one block each way.
+constexpr uint32_t kCalWords = (hw::REG_SYNC_CAL_ASYM_PS - hw::REG_SYNC_CAL_DELAY_MS_PS) / 4 + 1;
+static_assert(kCalWords == 3, "SYNC_CAL_* registers are expected to be consecutive");
+constexpr const char* kCalRegNames[kCalWords] = {"SYNC_CAL_DELAY_MS_PS", "SYNC_CAL_DELAY_SM_PS",
+                                                 "SYNC_CAL_ASYM_PS"};
+
+std::vector<uint32_t> calibration_words(const SyncCalibration& c) {
+  auto word = [](uint32_t reg) { return (reg - hw::REG_SYNC_CAL_DELAY_MS_PS) / 4; };
+  std::vector<uint32_t> w(kCalWords, 0);
+  w[word(hw::REG_SYNC_CAL_DELAY_MS_PS)] = static_cast<uint32_t>(c.delay_rx_ps);
+  w[word(hw::REG_SYNC_CAL_DELAY_SM_PS)] = static_cast<uint32_t>(c.delay_tx_ps);
+  w[word(hw::REG_SYNC_CAL_ASYM_PS)] = static_cast<uint32_t>(static_cast<int32_t>(c.asymmetry_ps));
+  return w;
+}
+
+}  // namespace
+
+SyncCalibration Device::sync_calibration() {
+  const std::vector<uint32_t> r = transport_->read_block(hw::REG_SYNC_CAL_DELAY_MS_PS, kCalWords);
+  auto reg = [&](uint32_t offset) { return r.at((offset - hw::REG_SYNC_CAL_DELAY_MS_PS) / 4); };
+  SyncCalibration c;
+  c.delay_rx_ps = reg(hw::REG_SYNC_CAL_DELAY_MS_PS);
+  c.delay_tx_ps = reg(hw::REG_SYNC_CAL_DELAY_SM_PS);
+  c.asymmetry_ps = static_cast<int32_t>(reg(hw::REG_SYNC_CAL_ASYM_PS));
+  return c;
+}
+
+void Device::sync_calibrate(const SyncCalibration& calibration) {
+  std::vector<Problem> problems = validate(calibration);
+  if (!problems.empty()) {
+    throw FormatError(fmt::format("{}: sync calibration rejected, nothing written", uri_),
+                      std::move(problems));
+  }
+  // One block write: on sim:// a single request, so the servo sees at most
+  // one update between the three registers.
+  const std::vector<uint32_t> words = calibration_words(calibration);
+  transport_->write_block(hw::REG_SYNC_CAL_DELAY_MS_PS, words);
+  const std::vector<uint32_t> got = transport_->read_block(hw::REG_SYNC_CAL_DELAY_MS_PS, kCalWords);
+  for (uint32_t i = 0; i < kCalWords; ++i) {
+    if (got.at(i) != words[i]) {
+      throw VerifyError(fmt::format("{}: {} (0x{:05X}) reads back 0x{:08X}, wrote 0x{:08X}", uri_,
+                                    kCalRegNames[i], hw::REG_SYNC_CAL_DELAY_MS_PS + 4 * i, got.at(i),
+                                    words[i]));
+    }
+  }
+}
+
 }  // namespace lightrail

@@ -22,5 +22,7 @@ using Action = std::function<int()>;
 void add_device_commands(CLI::App& app, Action& action);
 // plan, eval (the control plane, host/planner)
 void add_planner_commands(CLI::App& app, Action& action);
+// sync status, sync calibrate (the clock-synchronisation servo on a device)
+void add_sync_commands(CLI::App& app, Action& action);
 
 }  // namespace lightrail::cli

@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   lightrail::cli::Action action;
   lightrail::cli::add_device_commands(app, action);
   lightrail::cli::add_planner_commands(app, action);
+  lightrail::cli::add_sync_commands(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

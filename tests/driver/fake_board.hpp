@@ -1,5 +1,6 @@
-// An in-memory board for tests: capability block, tune memory, two banks and
-// the STATUS/ERROR/CTRL behaviour the driver relies on (docs/registers.md).
+// An in-memory board for tests: capability block, tune memory, two banks, the
+// STATUS/ERROR/CTRL behaviour the driver relies on and the SYNC_* registers
+// (read-only status set with poke(); docs/registers.md).
 #pragma once
 
 #include <cstdint>
@@ -31,6 +32,15 @@ class FakeBoard {
     regs_[hw::REG_CAP_BOARD_ID] = 5;
     const auto tune = reference_tune_ticks(hw::WAVELENGTHS, hw::TICK_PS);
     for (size_t i = 0; i < tune.size(); ++i) regs_[hw::MEM_TUNE_BASE + 4 * i] = tune[i];
+    // The sync servo out of reset: disabled, no reference link (all status 0).
+    regs_[hw::REG_SYNC_KP] = hw::SYNC_DEFAULT_KP_Q16;
+    regs_[hw::REG_SYNC_KI] = hw::SYNC_DEFAULT_KI_Q16;
+    regs_[hw::REG_SYNC_LOCK_THRESH_PS] = hw::SYNC_DEFAULT_LOCK_THRESH_PS;
+    regs_[hw::REG_SYNC_LOCK_SAMPLES] = hw::SYNC_DEFAULT_LOCK_SAMPLES;
+    regs_[hw::REG_SYNC_SLEW_MAX_NS_PER_S] = hw::SYNC_DEFAULT_SLEW_MAX_NS_PER_S;
+    regs_[hw::REG_SYNC_DAC_PULL_PPB] = hw::SYNC_DEFAULT_DAC_PULL_PPB;
+    regs_[hw::REG_SYNC_PHASE_STEP_FS] = hw::SYNC_DEFAULT_PHASE_STEP_FS;
+    regs_[hw::REG_SYNC_DAC] = 1u << (hw::SYNC_DAC_BITS - 1);
   }
 
   // Knobs.
@@ -56,6 +66,16 @@ class FakeBoard {
     return addr >= bank_base(bank) && addr < bank_base(bank) + 4ull * hwdef::MEM_BANK0_WORDS;
   }
   uint32_t bank_word(uint32_t bank, uint32_t word) { return peek(bank_base(bank) + 4ull * word); }
+  // Sets any register as the hardware would (read-only SYNC status, say).
+  void poke(uint64_t addr, uint32_t value) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    regs_[addr] = value;
+  }
+  // SYNC_STATUS and SYNC_OFFSET_PS..SYNC_HOLDOVER_US: the servo's outputs.
+  static bool sync_read_only(uint64_t addr) {
+    return addr == hwdef::REG_SYNC_STATUS ||
+           (addr >= hwdef::REG_SYNC_OFFSET_PS && addr <= hwdef::REG_SYNC_HOLDOVER_US);
+  }
   uint32_t peek(uint64_t addr) {
     auto it = regs_.find(addr);
     return it == regs_.end() ? 0 : it->second;
@@ -109,6 +129,10 @@ class FakeBoard {
       commit_time = (commit_time & ~0xFFFFFFFFull) | value;
     } else if (addr == hw::REG_COMMIT_TIME_HI) {
       commit_time = (commit_time & 0xFFFFFFFFull) | (uint64_t{value} << 32);
+    } else if (addr == hw::REG_SYNC_ERROR) {
+      regs_[addr] &= ~value;  // write 1 to clear
+    } else if (sync_read_only(addr)) {
+      // dropped: the servo owns these
     } else if (in_bank(addr, active_bank)) {
       error |= hw::ERROR_ACTIVE_WRITE_MASK;  // dropped, as the hardware does
     } else {

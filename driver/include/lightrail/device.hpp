@@ -9,6 +9,7 @@
 
 #include "lightrail/capabilities.hpp"
 #include "lightrail/schedule.hpp"
+#include "lightrail/sync.hpp"
 #include "lightrail/transport.hpp"
 
 namespace lightrail {
@@ -72,6 +73,16 @@ class Device {
   void stop();        // stop at the next step boundary, all gates low
   // Writes a calibration table (ticks, a*wavelengths+b) and uses it from now.
   void write_tune_table(const std::vector<uint16_t>& tune_ticks);
+
+  // The clock-synchronisation servo (docs/clock-sync.md), read in one block.
+  SyncStatus sync_status();
+  // The calibration the servo uses now (SYNC_CAL_*).
+  SyncCalibration sync_calibration();
+  // Checks every value against the register map's limits first (FormatError
+  // naming each bad field; nothing written), writes SYNC_CAL_* and reads them
+  // back (VerifyError naming the register). Works with or without a
+  // reference link: the servo uses the values on its next exchange.
+  void sync_calibrate(const SyncCalibration& calibration);
 
   // How long commit() polls VERIFY_BUSY before giving up.
   void set_commit_timeout_ms(int ms) { commit_timeout_ms_ = ms; }

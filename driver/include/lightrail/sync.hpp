@@ -1,0 +1,60 @@
+// The board's clock-synchronisation servo as the host sees it: its status
+// (SYNC_STATUS .. SYNC_HOLDOVER_US) and the calibration a timing engineer
+// measures once per link (SYNC_CAL_*). Registers: docs/registers.md; servo
+// behaviour: docs/clock-sync.md. Read and written through Device.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lightrail/validate.hpp"
+
+namespace lightrail {
+
+struct SyncStatus {
+  std::string state;  // DISABLED, FREE_RUN, COARSE, TRACK, FINE, LOCKED, HOLDOVER (UNKNOWN(n) otherwise)
+  uint32_t state_code = 0;  // SYNC_STATUS.STATE
+  bool enabled = false;     // SYNC_CTRL.ENABLE: the servo runs
+  bool use_ddmtd = false;   // SYNC_CTRL.USE_DDMTD: 0 is the two-way-only (PTP-style) mode
+  bool locked = false;
+  bool holdover = false;  // reference lost: frequency held
+  bool ref_ok = false;    // a reference link is present
+  bool slewing = false;   // the phase correction is at the slew bound
+  bool ddmtd_active = false;
+  int64_t offset_ps = 0;            // servo's estimate of board minus reference time (+: board ahead)
+  uint32_t rtt_ps = 0;              // last round trip (t2-t1)+(t4-t3)
+  uint32_t delay_ms_ps = 0;         // estimated one-way delay reference -> board
+  int64_t servo_p_ps = 0;           // last proportional (phase) correction
+  int64_t servo_i_ppt = 0;          // integral term: frequency correction, parts per 10^12
+  uint32_t dac = 0;                 // VCXO DAC word (mid-scale = nominal)
+  int32_t phase_steps = 0;          // net MMCM fine phase steps since enable (wraps)
+  uint32_t holdover_us = 0;         // time in the current (or last) holdover
+  std::vector<std::string> errors;  // sticky SYNC_ERROR flags set, by name ("REF_LOST")
+};
+
+// Fixed delays outside the fibre and the fibre's asymmetry, from the board's
+// point of view. Values are checked by validate() before anything is written.
+struct SyncCalibration {
+  int64_t delay_tx_ps = 0;   // board TX + reference RX: SYNC_CAL_DELAY_SM_PS, 0..SYNC_CAL_DELAY_MAX_PS
+  int64_t delay_rx_ps = 0;   // reference TX + board RX: SYNC_CAL_DELAY_MS_PS, 0..SYNC_CAL_DELAY_MAX_PS
+  int64_t asymmetry_ps = 0;  // fibre forward (reference->board) minus backward: SYNC_CAL_ASYM_PS,
+                             // |a| <= SYNC_CAL_ASYM_MAX_PS
+  bool operator==(const SyncCalibration& o) const {
+    return delay_tx_ps == o.delay_tx_ps && delay_rx_ps == o.delay_rx_ps && asymmetry_ps == o.asymmetry_ps;
+  }
+  bool operator!=(const SyncCalibration& o) const { return !(*this == o); }
+};
+
+// Every out-of-range value, named by field ("asymmetry_ps"); empty means the
+// calibration may be written.
+std::vector<Problem> validate(const SyncCalibration& calibration);
+
+// Name of a SYNC_STATUS.STATE value.
+std::string sync_state_name(uint32_t state);
+// Names of the SYNC_ERROR flags set in value, in bit order.
+std::vector<std::string> sync_error_flag_names(uint32_t value);
+// One line a user can act on: "locked, offset 3 ps", "no reference link ...".
+std::string describe(const SyncStatus& status);
+
+}  // namespace lightrail

@@ -1,0 +1,236 @@
+// `lightrail sync status|calibrate`: the board's clock-synchronisation servo
+// on the command line (docs/driver.md "CLI", docs/clock-sync.md). --json
+// prints one machine-readable object to stdout.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "lightrail/device.hpp"
+#include "lightrail/errors.hpp"
+#include "lightrail/sync.hpp"
+
+namespace lightrail::cli {
+namespace {
+
+using nlohmann::json;
+
+struct SyncOptions {
+  std::string device;
+  bool json = false;
+  // calibrate: only the values given change.
+  std::optional<int64_t> delay_tx_ps;
+  std::optional<int64_t> delay_rx_ps;
+  std::optional<int64_t> asymmetry_ps;
+};
+
+// "asymmetry_ps" -> "--asymmetry-ps": the option a user typed for a field.
+std::string option_name(std::string field) {
+  for (char& c : field) {
+    if (c == '_') c = '-';
+  }
+  return "--" + field;
+}
+
+json calibration_json(const SyncCalibration& c) {
+  return {{"delay_tx_ps", c.delay_tx_ps}, {"delay_rx_ps", c.delay_rx_ps}, {"asymmetry_ps", c.asymmetry_ps}};
+}
+
+json status_json(const SyncStatus& s) {
+  return {{"state", s.state},
+          {"state_code", s.state_code},
+          {"enabled", s.enabled},
+          {"use_ddmtd", s.use_ddmtd},
+          {"locked", s.locked},
+          {"holdover", s.holdover},
+          {"ref_ok", s.ref_ok},
+          {"slewing", s.slewing},
+          {"ddmtd_active", s.ddmtd_active},
+          {"offset_ps", s.offset_ps},
+          {"rtt_ps", s.rtt_ps},
+          {"delay_ms_ps", s.delay_ms_ps},
+          {"servo_p_ps", s.servo_p_ps},
+          {"servo_i_ppt", s.servo_i_ppt},
+          {"dac", s.dac},
+          {"phase_steps", s.phase_steps},
+          {"holdover_us", s.holdover_us},
+          {"errors", s.errors},
+          {"summary", describe(s)}};
+}
+
+// Runs body; turns the driver's exceptions into exit codes and messages.
+template <typename Body>
+int guarded(const SyncOptions& opt, const char* command, Body body) {
+  auto report = [&](int code, const std::string& message, const std::vector<Problem>& problems) {
+    if (problems.empty()) std::cerr << "lightrail " << command << ": " << message << "\n";
+    for (const Problem& p : problems) {
+      std::cerr << "lightrail " << command << ": " << p.where << " (" << option_name(p.where)
+                << "): " << p.message << "\n";
+    }
+    if (!problems.empty()) std::cerr << "lightrail " << command << ": nothing written\n";
+    if (opt.json) {
+      json out = {{"ok", false}, {"error", message}};
+      if (!problems.empty()) {
+        out["problems"] = json::array();
+        for (const Problem& p : problems)
+          out["problems"].push_back({{"where", p.where}, {"message", p.message}});
+      }
+      std::cout << out.dump(2) << "\n";
+    }
+    return code;
+  };
+  try {
+    return body();
+  } catch (const FormatError& e) {
+    // With problems: a calibration value was refused. Without: the board's
+    // capability block is malformed, which is the device's fault.
+    return report(e.problems().empty() ? kDeviceError : kInvalidInput, e.what(), e.problems());
+  } catch (const Error& e) {
+    return report(kDeviceError, e.what(), {});
+  }
+}
+
+int run_status(const SyncOptions& opt) {
+  return guarded(opt, "sync status", [&] {
+    Device device = Device::open(opt.device);
+    const SyncStatus s = device.sync_status();
+    const SyncCalibration cal = device.sync_calibration();
+    if (opt.json) {
+      json out = status_json(s);
+      out["ok"] = true;
+      out["device"] = opt.device;
+      out["board_id"] = device.board_id();
+      out["calibration"] = calibration_json(cal);
+      std::cout << out.dump(2) << "\n";
+      return static_cast<int>(kOk);
+    }
+    std::string errors;
+    for (const std::string& e : s.errors) errors += (errors.empty() ? "" : ",") + e;
+    std::cout << fmt::format(
+        "{} (board {}) clock sync\n"
+        "  {}\n"
+        "  state       {} (servo {}, {}){}{}\n"
+        "  reference   {}\n"
+        "  offset      {} ps  round trip {} ps  delay ref->board {} ps\n"
+        "  servo       P {} ps  I {} ppt  DAC 0x{:04X}  phase steps {}\n"
+        "  holdover    {} us\n"
+        "  calibration delay tx {} ps  delay rx {} ps  asymmetry {} ps\n"
+        "  errors      {}\n",
+        opt.device, device.board_id(), describe(s), s.state, s.enabled ? "enabled" : "disabled",
+        s.use_ddmtd ? "DDMTD" : "two-way only", s.locked ? ", locked" : "", s.slewing ? ", slewing" : "",
+        s.ref_ok ? "link ok" : "NO LINK (SYNC_STATUS.REF_OK = 0)", s.offset_ps, s.rtt_ps, s.delay_ms_ps,
+        s.servo_p_ps, s.servo_i_ppt, s.dac, s.phase_steps, s.holdover_us, cal.delay_tx_ps, cal.delay_rx_ps,
+        cal.asymmetry_ps, errors.empty() ? "none" : errors);
+    return static_cast<int>(kOk);
+  });
+}
+
+// Calibration values the servo would refuse exchanges over (BAD_EXCHANGE):
+// fixed delays longer than the measured round trip, or an asymmetry larger
+// than what remains of it. Only checkable while a reference is present.
+std::vector<std::string> consistency_warnings(const SyncCalibration& c, const SyncStatus& s) {
+  std::vector<std::string> warnings;
+  if (!s.ref_ok || s.rtt_ps == 0) return warnings;
+  const int64_t fibre_rtt = int64_t{s.rtt_ps} - c.delay_tx_ps - c.delay_rx_ps;
+  if (fibre_rtt < 0) {
+    warnings.push_back(fmt::format(
+        "delay_tx_ps + delay_rx_ps = {} ps exceeds the measured round trip {} ps: the servo will reject "
+        "every exchange (BAD_EXCHANGE)",
+        c.delay_tx_ps + c.delay_rx_ps, s.rtt_ps));
+  } else if (c.asymmetry_ps > fibre_rtt || -c.asymmetry_ps > fibre_rtt) {
+    warnings.push_back(fmt::format(
+        "|asymmetry_ps| = {} ps exceeds the fibre round trip {} ps (round trip minus fixed delays): the "
+        "servo will reject every exchange (BAD_EXCHANGE)",
+        c.asymmetry_ps < 0 ? -c.asymmetry_ps : c.asymmetry_ps, fibre_rtt));
+  }
+  return warnings;
+}
+
+int run_calibrate(const SyncOptions& opt) {
+  return guarded(opt, "sync calibrate", [&] {
+    // Values given on the command line are checked before the device is
+    // even opened; the ones not given are kept from the board.
+    SyncCalibration given;
+    given.delay_tx_ps = opt.delay_tx_ps.value_or(0);
+    given.delay_rx_ps = opt.delay_rx_ps.value_or(0);
+    given.asymmetry_ps = opt.asymmetry_ps.value_or(0);
+    std::vector<Problem> problems = validate(given);
+    if (!problems.empty()) {
+      throw FormatError(fmt::format("{}: sync calibration rejected, nothing written", opt.device),
+                        std::move(problems));
+    }
+
+    Device device = Device::open(opt.device);
+    const SyncCalibration before = device.sync_calibration();
+    SyncCalibration after = before;
+    if (opt.delay_tx_ps) after.delay_tx_ps = *opt.delay_tx_ps;
+    if (opt.delay_rx_ps) after.delay_rx_ps = *opt.delay_rx_ps;
+    if (opt.asymmetry_ps) after.asymmetry_ps = *opt.asymmetry_ps;
+    const bool write = opt.delay_tx_ps || opt.delay_rx_ps || opt.asymmetry_ps;
+    if (write) device.sync_calibrate(after);  // validates the whole set again, writes, reads back
+
+    const SyncStatus s = device.sync_status();
+    const std::vector<std::string> warnings = consistency_warnings(after, s);
+    std::string note;
+    if (!s.ref_ok) {
+      note =
+          "no reference link (SYNC_STATUS.REF_OK = 0): the servo applies the calibration once a reference "
+          "is present";
+    }
+    if (opt.json) {
+      json out = {{"ok", true},
+                  {"device", opt.device},
+                  {"written", write},
+                  {"calibration", calibration_json(after)},
+                  {"previous", calibration_json(before)},
+                  {"ref_ok", s.ref_ok},
+                  {"warnings", warnings}};
+      if (!note.empty()) out["note"] = note;
+      std::cout << out.dump(2) << "\n";
+    } else {
+      std::cout << fmt::format("{}: {} delay tx {} ps, delay rx {} ps, asymmetry {} ps", opt.device,
+                               write ? "calibrated:" : "calibration (unchanged):", after.delay_tx_ps,
+                               after.delay_rx_ps, after.asymmetry_ps);
+      if (write && after != before) {
+        std::cout << fmt::format(" (was delay tx {} ps, delay rx {} ps, asymmetry {} ps)", before.delay_tx_ps,
+                                 before.delay_rx_ps, before.asymmetry_ps);
+      }
+      std::cout << "\n";
+      if (!note.empty()) std::cout << "note: " << note << "\n";
+    }
+    for (const std::string& w : warnings) std::cerr << "lightrail sync calibrate: warning: " << w << "\n";
+    return static_cast<int>(kOk);
+  });
+}
+
+}  // namespace
+
+void add_sync_commands(CLI::App& app, Action& action) {
+  auto opt = std::make_shared<SyncOptions>();
+  CLI::App* sync = app.add_subcommand("sync", "Clock synchronisation: servo status and link calibration");
+  sync->require_subcommand(1);
+
+  CLI::App* status = sync->add_subcommand("status", "Show the sync servo's state, offset, servo terms");
+  status->add_option("--device", opt->device, "sim://HOST:PORT/BOARD or xrt://DEVICE")->required();
+  status->add_flag("--json", opt->json, "print a JSON object to stdout");
+  status->callback([&action, opt] { action = [opt] { return run_status(*opt); }; });
+
+  CLI::App* calibrate = sync->add_subcommand(
+      "calibrate", "Set fixed delays and fibre asymmetry (only the values given change; none: show them)");
+  calibrate->add_option("--device", opt->device, "sim://HOST:PORT/BOARD or xrt://DEVICE")->required();
+  calibrate->add_option("--delay-tx-ps", opt->delay_tx_ps,
+                        "board TX + reference RX fixed delay, ps (SYNC_CAL_DELAY_SM_PS)");
+  calibrate->add_option("--delay-rx-ps", opt->delay_rx_ps,
+                        "reference TX + board RX fixed delay, ps (SYNC_CAL_DELAY_MS_PS)");
+  calibrate->add_option("--asymmetry-ps", opt->asymmetry_ps,
+                        "fibre forward (reference->board) minus backward delay, ps (SYNC_CAL_ASYM_PS)");
+  calibrate->add_flag("--json", opt->json, "print a JSON object to stdout");
+  calibrate->callback([&action, opt] { action = [opt] { return run_calibrate(*opt); }; });
+}
+
+}  // namespace lightrail::cli

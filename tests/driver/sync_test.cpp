@@ -1,0 +1,206 @@
+// Device::sync_status / sync_calibration / sync_calibrate against an
+// in-memory board: what a timing engineer reads and sets per link.
+#include "lightrail/sync.hpp"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "fake_board.hpp"
+#include "lightrail/device.hpp"
+#include "lightrail/errors.hpp"
+#include "lightrail/hwdef.hpp"
+
+namespace lightrail {
+namespace {
+
+namespace hw = hwdef;
+using test::FakeBoard;
+using test::FakeTransport;
+
+Device open(FakeBoard& board) { return Device(std::make_unique<FakeTransport>(board)); }
+
+uint32_t word(int64_t v) { return static_cast<uint32_t>(static_cast<int32_t>(v)); }
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// A follower locked on the DDMTD phase, 12 ps behind its reference.
+void make_locked(FakeBoard& b) {
+  b.poke(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_ENABLE_MASK | hw::SYNC_CTRL_USE_DDMTD_MASK);
+  b.poke(hw::REG_SYNC_STATUS, 5u << hw::SYNC_STATUS_STATE_LSB | hw::SYNC_STATUS_LOCKED_MASK |
+                                  hw::SYNC_STATUS_REF_OK_MASK | hw::SYNC_STATUS_DDMTD_ACTIVE_MASK);
+  b.poke(hw::REG_SYNC_OFFSET_PS, word(-12));
+  b.poke(hw::REG_SYNC_RTT_PS, 10'001'234);
+  b.poke(hw::REG_SYNC_DELAY_MS_PS, 5'000'700);
+  b.poke(hw::REG_SYNC_SERVO_P_PS, word(3));
+  b.poke(hw::REG_SYNC_SERVO_I_PPT, word(-4'560'000));  // -4.56 ppm
+  b.poke(hw::REG_SYNC_DAC, 0x7A12);
+  b.poke(hw::REG_SYNC_PHASE_STEPS, word(-8400));
+  b.poke(hw::REG_SYNC_HOLDOVER_US, 0);
+}
+
+TEST(SyncStatus, DecodesEveryFieldWithSigns) {
+  FakeBoard board;
+  make_locked(board);
+  board.poke(hw::REG_SYNC_ERROR, hw::SYNC_ERROR_BAD_EXCHANGE_MASK | hw::SYNC_ERROR_REF_LOST_MASK);
+  Device dev = open(board);
+  const SyncStatus s = dev.sync_status();
+  EXPECT_EQ(s.state, "LOCKED");
+  EXPECT_EQ(s.state_code, 5u);
+  EXPECT_TRUE(s.enabled);
+  EXPECT_TRUE(s.use_ddmtd);
+  EXPECT_TRUE(s.locked);
+  EXPECT_TRUE(s.ref_ok);
+  EXPECT_TRUE(s.ddmtd_active);
+  EXPECT_FALSE(s.holdover);
+  EXPECT_FALSE(s.slewing);
+  EXPECT_EQ(s.offset_ps, -12);
+  EXPECT_EQ(s.rtt_ps, 10'001'234u);
+  EXPECT_EQ(s.delay_ms_ps, 5'000'700u);
+  EXPECT_EQ(s.servo_p_ps, 3);
+  EXPECT_EQ(s.servo_i_ppt, -4'560'000);
+  EXPECT_EQ(s.dac, 0x7A12u);
+  EXPECT_EQ(s.phase_steps, -8400);
+  EXPECT_EQ(s.errors, (std::vector<std::string>{"BAD_EXCHANGE", "REF_LOST"}));
+  EXPECT_EQ(describe(s), "locked, offset -12 ps (DDMTD phase)");
+}
+
+TEST(SyncStatus, ReadingDoesNotWrite) {
+  FakeBoard board;
+  make_locked(board);
+  board.poke(hw::REG_SYNC_ERROR, hw::SYNC_ERROR_LOST_LOCK_MASK);
+  Device dev = open(board);
+  dev.sync_status();
+  EXPECT_TRUE(board.write_log.empty());  // sticky flags stay for the next reader
+  EXPECT_EQ(dev.sync_status().errors, std::vector<std::string>{"LOST_LOCK"});
+}
+
+TEST(SyncStatus, NoReferenceLinkIsSaidPlainly) {
+  FakeBoard board;  // out of reset: servo disabled, REF_OK = 0
+  Device dev = open(board);
+  const SyncStatus s = dev.sync_status();
+  EXPECT_EQ(s.state, "DISABLED");
+  EXPECT_FALSE(s.ref_ok);
+  EXPECT_FALSE(s.enabled);
+  EXPECT_FALSE(s.locked);
+  EXPECT_EQ(s.dac, 1u << (hw::SYNC_DAC_BITS - 1));  // mid-scale: nominal frequency
+  const std::string text = describe(s);
+  EXPECT_TRUE(contains(text, "no reference link (SYNC_STATUS.REF_OK = 0)")) << text;
+  EXPECT_TRUE(contains(text, "not synchronised")) << text;
+
+  // Enabled but still without a reference: still says so, with the state.
+  board.poke(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_ENABLE_MASK);
+  board.poke(hw::REG_SYNC_STATUS, 1u << hw::SYNC_STATUS_STATE_LSB);
+  const std::string enabled = describe(dev.sync_status());
+  EXPECT_TRUE(contains(enabled, "no reference link")) << enabled;
+  EXPECT_TRUE(contains(enabled, "FREE_RUN")) << enabled;
+}
+
+TEST(SyncStatus, HoldoverReportsItsDuration) {
+  FakeBoard board;
+  make_locked(board);
+  board.poke(hw::REG_SYNC_STATUS, 6u << hw::SYNC_STATUS_STATE_LSB | hw::SYNC_STATUS_HOLDOVER_MASK);
+  board.poke(hw::REG_SYNC_HOLDOVER_US, 1000);
+  board.poke(hw::REG_SYNC_ERROR, hw::SYNC_ERROR_REF_LOST_MASK);
+  const SyncStatus s = open(board).sync_status();
+  EXPECT_EQ(s.state, "HOLDOVER");
+  EXPECT_TRUE(s.holdover);
+  EXPECT_FALSE(s.ref_ok);
+  EXPECT_EQ(s.holdover_us, 1000u);
+  EXPECT_TRUE(contains(describe(s), "holdover for 1000 us")) << describe(s);
+}
+
+TEST(SyncStatus, UnknownStateIsNamedByNumber) {
+  EXPECT_EQ(sync_state_name(7), "UNKNOWN(7)");
+  EXPECT_EQ(sync_state_name(2), "COARSE");
+}
+
+TEST(SyncCalibrate, WritesReadsBackAndWorksWithoutReference) {
+  FakeBoard board;  // no reference link: calibration is still accepted
+  Device dev = open(board);
+  const SyncCalibration cal{1200, 800, -350};
+  dev.sync_calibrate(cal);
+  EXPECT_EQ(board.peek(hw::REG_SYNC_CAL_DELAY_SM_PS), 1200u);  // board TX side
+  EXPECT_EQ(board.peek(hw::REG_SYNC_CAL_DELAY_MS_PS), 800u);   // board RX side
+  EXPECT_EQ(board.peek(hw::REG_SYNC_CAL_ASYM_PS), word(-350));
+  EXPECT_EQ(dev.sync_calibration(), cal);
+}
+
+TEST(SyncCalibrate, LimitsThemselvesAreAccepted) {
+  const int64_t d = hw::SYNC_CAL_DELAY_MAX_PS;
+  const int64_t a = hw::SYNC_CAL_ASYM_MAX_PS;
+  EXPECT_TRUE(validate(SyncCalibration{d, 0, a}).empty());
+  EXPECT_TRUE(validate(SyncCalibration{0, d, -a}).empty());
+  FakeBoard board;
+  Device dev = open(board);
+  dev.sync_calibrate({d, d, -a});
+  EXPECT_EQ(dev.sync_calibration(), (SyncCalibration{d, d, -a}));
+}
+
+TEST(SyncCalibrate, OutOfRangeNamesTheFieldAndWritesNothing) {
+  const int64_t d = hw::SYNC_CAL_DELAY_MAX_PS;
+  const int64_t a = hw::SYNC_CAL_ASYM_MAX_PS;
+  struct Case {
+    SyncCalibration cal;
+    std::string expect;
+  };
+  const Case cases[] = {
+      {{d + 1, 0, 0},
+       "delay_tx_ps: " + std::to_string(d + 1) + " is outside 0.." + std::to_string(d) + " ps"},
+      {{0, -1, 0}, "delay_rx_ps: -1 is outside 0.." + std::to_string(d) + " ps"},
+      {{0, 0, a + 1},
+       "asymmetry_ps: " + std::to_string(a + 1) + " is outside -" + std::to_string(a) + "..+" +
+           std::to_string(a) + " ps (SYNC_CAL_ASYM_MAX_PS)"},
+      // Would wrap to a small value in a 32-bit register: must not slip through.
+      {{0, 0, -(int64_t{1} << 32) + 5}, "asymmetry_ps: -4294967291 is outside"},
+  };
+  for (const Case& c : cases) {
+    FakeBoard board;
+    Device dev = open(board);
+    try {
+      dev.sync_calibrate(c.cal);
+      ADD_FAILURE() << "accepted " << c.expect;
+    } catch (const FormatError& e) {
+      EXPECT_TRUE(contains(e.what(), c.expect)) << e.what();
+      EXPECT_TRUE(contains(e.what(), "nothing written")) << e.what();
+      ASSERT_EQ(e.problems().size(), 1u);
+    }
+    EXPECT_TRUE(board.write_log.empty()) << c.expect;
+  }
+}
+
+TEST(SyncCalibrate, EveryBadFieldIsReportedAtOnce) {
+  FakeBoard board;
+  board.poke(hw::REG_SYNC_CAL_DELAY_MS_PS, 777);
+  Device dev = open(board);
+  try {
+    dev.sync_calibrate({-5, 5, int64_t{hw::SYNC_CAL_ASYM_MAX_PS} * 2});
+    FAIL() << "accepted";
+  } catch (const FormatError& e) {
+    ASSERT_EQ(e.problems().size(), 2u);
+    EXPECT_EQ(e.problems()[0].where, "delay_tx_ps");
+    EXPECT_EQ(e.problems()[1].where, "asymmetry_ps");
+  }
+  // The good field was not applied alone either.
+  EXPECT_TRUE(board.write_log.empty());
+  EXPECT_EQ(board.peek(hw::REG_SYNC_CAL_DELAY_MS_PS), 777u);
+}
+
+TEST(SyncCalibrate, ReadbackMismatchNamesTheRegister) {
+  FakeBoard board;
+  board.stuck_addr = hw::REG_SYNC_CAL_ASYM_PS;  // bit 0 stuck at 1
+  Device dev = open(board);
+  try {
+    dev.sync_calibrate({100, 100, 200});
+    FAIL() << "a register that does not hold its value passed";
+  } catch (const VerifyError& e) {
+    EXPECT_TRUE(contains(e.what(), "SYNC_CAL_ASYM_PS")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "reads back 0x000000C9, wrote 0x000000C8")) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace lightrail

@@ -1,0 +1,189 @@
+// `lightrail sync status|calibrate` run as a user runs it, against a FakeBoard
+// behind a loopback sim:// server: exit codes, stdout, stderr, JSON.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "fake_board.hpp"
+#include "lightrail/hwdef.hpp"
+#include "loopback_server.hpp"
+
+namespace {
+
+namespace hw = lightrail::hwdef;
+using lightrail::test::FakeBoard;
+using lightrail::test::LoopbackServer;
+
+struct CliRun {
+  int code;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+// Runs `lightrail ARGS`; stderr goes to a file of this process's own, so
+// tests running in parallel do not read each other's.
+CliRun lightrail(const std::string& args) {
+  const std::string err_file =
+      ::testing::TempDir() + "lightrail_sync_cli_" + std::to_string(getpid()) + ".txt";
+  const std::string cmd = std::string(LIGHTRAIL_CLI) + " " + args + " 2>" + err_file;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
+  const int status = pclose(pipe);
+  std::ifstream in(err_file);
+  std::string err((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::remove(err_file.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, err};
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+uint32_t word(int64_t v) { return static_cast<uint32_t>(static_cast<int32_t>(v)); }
+
+// Enabled, reference present, locked on the DDMTD phase.
+void make_locked(FakeBoard& b, uint32_t rtt_ps) {
+  b.poke(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_ENABLE_MASK | hw::SYNC_CTRL_USE_DDMTD_MASK);
+  b.poke(hw::REG_SYNC_STATUS, 5u << hw::SYNC_STATUS_STATE_LSB | hw::SYNC_STATUS_LOCKED_MASK |
+                                  hw::SYNC_STATUS_REF_OK_MASK | hw::SYNC_STATUS_DDMTD_ACTIVE_MASK);
+  b.poke(hw::REG_SYNC_OFFSET_PS, word(-12));
+  b.poke(hw::REG_SYNC_RTT_PS, rtt_ps);
+  b.poke(hw::REG_SYNC_SERVO_I_PPT, word(-4'560'000));
+}
+
+TEST(SyncCli, StatusOnABoardWithoutReferenceSaysSo) {
+  FakeBoard board;  // out of reset: servo disabled, REF_OK = 0
+  LoopbackServer server(board);
+  const CliRun r = lightrail("sync status --device " + server.uri());
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "no reference link (SYNC_STATUS.REF_OK = 0)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "NO LINK")) << r.out;
+  EXPECT_TRUE(contains(r.out, "DISABLED")) << r.out;
+
+  const CliRun j = lightrail("sync status --json --device " + server.uri());
+  EXPECT_EQ(j.code, 0) << j.err;
+  const auto doc = nlohmann::json::parse(j.out);
+  EXPECT_TRUE(doc["ok"].get<bool>());
+  EXPECT_FALSE(doc["ref_ok"].get<bool>());
+  EXPECT_FALSE(doc["locked"].get<bool>());
+  EXPECT_EQ(doc["state"], "DISABLED");
+  EXPECT_TRUE(contains(doc["summary"].get<std::string>(), "no reference link"));
+  EXPECT_TRUE(board.write_log.empty());
+}
+
+TEST(SyncCli, StatusJsonCarriesServoTermsAndCalibration) {
+  FakeBoard board;
+  make_locked(board, 10'001'234);
+  board.poke(hw::REG_SYNC_CAL_ASYM_PS, word(-350));
+  board.poke(hw::REG_SYNC_ERROR, hw::SYNC_ERROR_LOST_LOCK_MASK);
+  LoopbackServer server(board);
+  const CliRun r = lightrail("sync status --json --device " + server.uri());
+  EXPECT_EQ(r.code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["state"], "LOCKED");
+  EXPECT_TRUE(doc["locked"].get<bool>());
+  EXPECT_TRUE(doc["ref_ok"].get<bool>());
+  EXPECT_EQ(doc["offset_ps"], -12);
+  EXPECT_EQ(doc["rtt_ps"], 10'001'234);
+  EXPECT_EQ(doc["servo_i_ppt"], -4'560'000);
+  EXPECT_EQ(doc["errors"], nlohmann::json::array({"LOST_LOCK"}));
+  EXPECT_EQ(doc["calibration"]["asymmetry_ps"], -350);
+  EXPECT_EQ(doc["board_id"], 5);
+
+  const CliRun text = lightrail("sync status --device " + server.uri());
+  EXPECT_TRUE(contains(text.out, "locked, offset -12 ps (DDMTD phase)")) << text.out;
+  EXPECT_TRUE(contains(text.out, "LOST_LOCK")) << text.out;
+}
+
+TEST(SyncCli, CalibrateChangesOnlyTheValuesGivenEvenWithoutReference) {
+  FakeBoard board;  // no reference link
+  board.poke(hw::REG_SYNC_CAL_DELAY_MS_PS, 500);
+  LoopbackServer server(board);
+  const CliRun r =
+      lightrail("sync calibrate --device " + server.uri() + " --delay-tx-ps 1200 --asymmetry-ps -350");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(board.peek(hw::REG_SYNC_CAL_DELAY_SM_PS), 1200u);
+  EXPECT_EQ(board.peek(hw::REG_SYNC_CAL_ASYM_PS), word(-350));
+  EXPECT_EQ(board.peek(hw::REG_SYNC_CAL_DELAY_MS_PS), 500u);  // not given: kept
+  EXPECT_TRUE(contains(r.out, "delay tx 1200 ps, delay rx 500 ps, asymmetry -350 ps")) << r.out;
+  EXPECT_TRUE(contains(r.out, "no reference link")) << r.out;
+}
+
+TEST(SyncCli, CalibrateJsonReportsBeforeAndAfter) {
+  FakeBoard board;
+  LoopbackServer server(board);
+  const CliRun r = lightrail("sync calibrate --json --device " + server.uri() + " --delay-rx-ps=900");
+  EXPECT_EQ(r.code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(doc["ok"].get<bool>());
+  EXPECT_TRUE(doc["written"].get<bool>());
+  EXPECT_EQ(doc["calibration"]["delay_rx_ps"], 900);
+  EXPECT_EQ(doc["previous"]["delay_rx_ps"], 0);
+  EXPECT_FALSE(doc["ref_ok"].get<bool>());
+}
+
+TEST(SyncCli, CalibrateWithoutValuesOnlyShows) {
+  FakeBoard board;
+  board.poke(hw::REG_SYNC_CAL_DELAY_SM_PS, 42);
+  LoopbackServer server(board);
+  const CliRun r = lightrail("sync calibrate --device " + server.uri());
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "unchanged")) << r.out;
+  EXPECT_TRUE(contains(r.out, "delay tx 42 ps")) << r.out;
+  EXPECT_TRUE(board.write_log.empty());
+}
+
+TEST(SyncCli, OutOfRangeNamesTheFieldAndWritesNothing) {
+  FakeBoard board;
+  LoopbackServer server(board);
+  const std::string limit = std::to_string(hw::SYNC_CAL_ASYM_MAX_PS);
+  const CliRun r =
+      lightrail("sync calibrate --device " + server.uri() + " --delay-tx-ps 100 --asymmetry-ps 2000000");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(contains(r.err, "asymmetry_ps (--asymmetry-ps): 2000000 is outside -" + limit + "..+" + limit))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "nothing written")) << r.err;
+  EXPECT_TRUE(board.write_log.empty());
+
+  const CliRun j = lightrail("sync calibrate --json --device " + server.uri() + " --delay-rx-ps -1");
+  EXPECT_EQ(j.code, 1);
+  const auto doc = nlohmann::json::parse(j.out);
+  EXPECT_FALSE(doc["ok"].get<bool>());
+  EXPECT_EQ(doc["problems"][0]["where"], "delay_rx_ps");
+  EXPECT_TRUE(board.write_log.empty());
+}
+
+TEST(SyncCli, BadValueIsInvalidInputEvenWhenTheDeviceIsUnreachable) {
+  const CliRun r = lightrail("sync calibrate --device sim://127.0.0.1:1/0 --delay-tx-ps 5000000000");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(contains(r.err, "delay_tx_ps")) << r.err;
+}
+
+TEST(SyncCli, DelaysLongerThanTheRoundTripWarn) {
+  FakeBoard board;
+  make_locked(board, 1000);  // a 1 ns round trip
+  LoopbackServer server(board);
+  const CliRun r =
+      lightrail("sync calibrate --device " + server.uri() + " --delay-tx-ps 800 --delay-rx-ps 800");
+  EXPECT_EQ(r.code, 0) << r.err;  // in range, so written; the board would flag every exchange
+  EXPECT_TRUE(contains(r.err, "BAD_EXCHANGE")) << r.err;
+  EXPECT_EQ(board.peek(hw::REG_SYNC_CAL_DELAY_SM_PS), 800u);
+}
+
+TEST(SyncCli, DeviceAndUsageErrors) {
+  const CliRun unreachable = lightrail("sync status --device sim://127.0.0.1:1/0");
+  EXPECT_EQ(unreachable.code, 3);
+  EXPECT_TRUE(contains(unreachable.err, "sim://127.0.0.1:1/0")) << unreachable.err;
+  EXPECT_EQ(lightrail("sync").code, 2);         // no subcommand
+  EXPECT_EQ(lightrail("sync status").code, 2);  // no --device
+  EXPECT_EQ(lightrail("sync calibrate --device sim://127.0.0.1:1/0 --asymmetry-ps lots").code, 2);
+}
+
+}  // namespace
