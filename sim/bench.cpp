@@ -91,7 +91,42 @@ json run_bench(const BenchOptions& o) {
                                     {"bus_cycles", act["cycles"]}}}};
   if (icarus.contains("board_cycles_per_s"))
     out["cosim_over_icarus"] = cosim_speed / icarus["board_cycles_per_s"].get<double>();
+
+  // Clock distribution: a star of 2, 4, 8, 16 boards, each in its own
+  // process (SystemC elaborates once per process).
+  json sync = json::array();
+  for (int boards : {2, 4, 8, 16}) {
+    const std::string cmd = fmt::format("{} bench --sync-boards {} --sync-us {}", o.self, boards, o.sync_us);
+    FILE* p = popen(cmd.c_str(), "r");
+    std::string text;
+    char buf[512];
+    while (p && fgets(buf, sizeof buf, p)) text += buf;
+    if (!p || pclose(p) != 0) {
+      sync.push_back({{"boards", boards}, {"error", "failed: " + cmd}});
+      continue;
+    }
+    sync.push_back(json::parse(text));
+  }
+  out["sync"] = sync;
   return out;
+}
+
+json run_sync_bench(int boards, uint64_t us) {
+  Scenario sc;
+  sc.path = "(sync bench)";
+  sc.boards = boards;
+  sc.duration_ps = us * 1000000;
+  sc.sync.enabled = true;
+  sc.sync.baseline = false;
+  sc.sync.measure_from_ps = int64_t(sc.duration_ps / 2);
+  const json r = run_scenario(sc);
+  const double wall = r["wall_s"].get<double>();
+  return {{"boards", boards},
+          {"sim_us", us},
+          {"wall_s", wall},
+          {"sim_us_per_wall_s", double(us) / wall},
+          {"board_cycles_per_s", r["board_cycles_per_s"]},
+          {"locked", r["sync"]["lock_time_us"].is_number()}};
 }
 
 }  // namespace lightrail::sim

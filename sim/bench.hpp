@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -10,8 +11,13 @@ namespace lightrail::sim {
 
 struct BenchOptions {
   uint64_t cycles = 1000000;  // board cycles for each speed figure
+  std::string self;           // this program, to run the sync parts in their own processes
+  int sync_boards = 0;        // > 0: only the sync part for that many boards
+  uint64_t sync_us = 1000;    // simulated time of each sync part
 };
 
 nlohmann::json run_bench(const BenchOptions& options);
+// One synchronised star of `boards` boards for `us` of simulated time.
+nlohmann::json run_sync_bench(int boards, uint64_t us);
 
 }  // namespace lightrail::sim

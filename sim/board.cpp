@@ -49,7 +49,7 @@ Board::Board(int id, const BoardOptions& options)
       st_(std::make_unique<seq::SequencerState>()),
       tune_(TUNE_ENTRIES, 0),
       ref_(tune_, options.margin_ticks, options.packet_ticks),
-      probe_(ref_, tune_, uint64_t(TICK_PS) * 1000) {
+      probe_(ref_, tune_) {
   bank_[0].assign(MEM_BANK0_WORDS, 0);
   bank_[1].assign(MEM_BANK1_WORDS, 0);
   if (!opt_.waveform.empty()) {
@@ -175,7 +175,7 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
       fine[p] = uint8_t(get_bits(m.sel_fine_o.data(), p * FINE_BITS, FINE_BITS));
       value[p] = uint8_t(get_bits(m.sel_o.data(), p * WAVELENGTH_BITS, WAVELENGTH_BITS));
     }
-    probe_.observe_cycle(now_ticks_, edge_fs, gate, stb, fine, value);
+    probe_.observe_cycle(now_ticks_, edge_fs, period_fs / FINE_STEPS, gate, stb, fine, value);
     ref_.generate_until(now_ticks_ + 2 * FINE_STEPS);
     if ((cycles_ & 7) == 0) probe_.settle(now_ticks_);  // matching waits anyway; batch it
   }

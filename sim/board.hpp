@@ -55,6 +55,7 @@ class Board {
   nlohmann::json figures() const;  // this board's part of the report
   void fail_pending(const std::string& why);  // answers every queued request
   bool correct() const;            // every correctness figure is zero
+  Probe& probe() { return probe_; }
 
  private:
   void start_request(BusRequest* r);

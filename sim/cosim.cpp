@@ -1,6 +1,7 @@
 #include "cosim.hpp"
 
 #include <algorithm>
+#include <map>
 #include <thread>
 
 #include <systemc>
@@ -12,41 +13,62 @@ namespace lightrail::sim {
 
 // The board's system clock: one process per board, one activation per cycle
 // (an SC_METHOD with next_trigger: the cheapest SystemC process there is).
+// With clock distribution on, the edges come from the board's oscillator.
 struct Cosim::Clock : sc_core::sc_module {
   Board& board;
   HostLink& link;
+  SyncEngine* sync;
   uint64_t period_fs;
   sc_core::sc_time period;
+  uint64_t next_fs = 0;
 
   SC_HAS_PROCESS(Clock);
-  Clock(sc_core::sc_module_name name, Board& b, HostLink& l, uint64_t period_fs_)
-      : sc_module(name), board(b), link(l), period_fs(period_fs_), period(double(period_fs_), sc_core::SC_FS) {
+  Clock(sc_core::sc_module_name name, Board& b, HostLink& l, uint64_t period_fs_, SyncEngine* s)
+      : sc_module(name), board(b), link(l), sync(s), period_fs(period_fs_), period(double(period_fs_), sc_core::SC_FS) {
     SC_METHOD(tick);
+    if (sync) next_fs = uint64_t(sync->next_edge_fs(board.id()));
   }
 
   void tick() {
     const uint64_t now = sc_core::sc_time_stamp().value();
+    if (sync && now < next_fs) {  // before this oscillator's first edge
+      next_trigger(sc_core::sc_time(double(next_fs - now), sc_core::SC_FS));
+      return;
+    }
     link.now_fs.store(now, std::memory_order_relaxed);
     while (link.must_wait(now)) std::this_thread::sleep_for(std::chrono::microseconds(20));
     if (link.stop.load(std::memory_order_relaxed)) {
       sc_core::sc_stop();
       return;
     }
-    board.cycle(now, period_fs);
-    next_trigger(period);
+    if (!sync) {
+      board.cycle(now, period_fs);
+      next_trigger(period);
+      return;
+    }
+    next_fs = uint64_t(sync->next_edge_fs(board.id()));
+    board.cycle(now, next_fs - now);
+    sync->on_edge(board.id(), int64_t(now), board.now_ticks());
+    next_trigger(sc_core::sc_time(double(next_fs - now), sc_core::SC_FS));
   }
 };
 
 Cosim::Cosim(const CosimOptions& options) {
   sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+  int boards = options.boards;
+  if (options.sync.enabled) {
+    sync_ = std::make_unique<SyncEngine>(options.sync, options.boards);
+    boards = sync_->total_boards();
+  }
   std::vector<Board*> raw;
-  for (int b = 0; b < options.boards; ++b) {
+  for (int b = 0; b < boards; ++b) {
     BoardOptions bo = options.board;
     if (!options.waveform_prefix.empty()) bo.waveform = options.waveform_prefix + std::to_string(b) + ".fst";
     boards_.push_back(std::make_unique<Board>(b, bo));
+    if (sync_) boards_.back()->probe().record_boundaries();
     raw.push_back(boards_.back().get());
     clocks_.push_back(std::make_unique<Clock>(("board" + std::to_string(b)).c_str(), *boards_.back(), link_,
-                                              uint64_t(hwdef::CLK_PERIOD_PS) * 1000));
+                                              uint64_t(hwdef::CLK_PERIOD_PS) * 1000, sync_.get()));
   }
   calibrate();
   server_ = std::make_unique<BoardServer>(raw, options.port, link_);
@@ -127,7 +149,37 @@ nlohmann::json Cosim::report() const {
           {"sim_time_ps", double(sim_fs()) / 1000.0},
           {"wall_s", wall_s_},
           {"boards", boards},
+          {"sync", sync_ ? sync_report() : nlohmann::json(nullptr)},
           {"ok", correct()}};
+}
+
+// The sync engine's figures plus the step-boundary skew across the
+// synchronised boards: for every boundary all of them switched after the
+// measurement start, the spread of the instants they switched at.
+nlohmann::json Cosim::sync_report() const {
+  nlohmann::json r = sync_->report();
+  std::map<uint64_t, std::pair<int64_t, int64_t>> span;  // tick -> (min, max) fs
+  std::map<uint64_t, int> seen;
+  int synced = 0;
+  for (const auto& b : boards_) {
+    if (sync_->is_baseline(b->id())) continue;
+    ++synced;
+    for (const auto& [tick, fs] : b->probe().boundaries()) {
+      auto [it, fresh] = span.try_emplace(tick, fs, fs);
+      if (!fresh) it->second = {std::min(it->second.first, fs), std::max(it->second.second, fs)};
+      ++seen[tick];
+    }
+  }
+  std::vector<double> skew;
+  const int64_t from = r.value("measure_from_ps", int64_t(0)) * 1000;
+  for (const auto& [tick, mm] : span)
+    if (seen[tick] == synced && mm.first >= from) skew.push_back(double(mm.second - mm.first) / 1000.0);
+  std::sort(skew.begin(), skew.end());
+  r["slot_skew_boundaries"] = skew.size();
+  r["slot_skew_ps_p99"] = skew.empty() ? nlohmann::json(nullptr)
+                                       : nlohmann::json(skew[std::min(skew.size() - 1, size_t(0.99 * double(skew.size())))]);
+  r["slot_skew_ps_max"] = skew.empty() ? nlohmann::json(nullptr) : nlohmann::json(skew.back());
+  return r;
 }
 
 bool Cosim::correct() const {

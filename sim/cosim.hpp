@@ -13,6 +13,7 @@
 #include "board.hpp"
 #include "host_link.hpp"
 #include "server.hpp"
+#include "sync.hpp"
 
 namespace lightrail::sim {
 
@@ -21,6 +22,7 @@ struct CosimOptions {
   uint16_t port = 0;  // 0: any free loopback port
   BoardOptions board;
   std::string waveform_prefix;  // FST per board: <prefix><board>.fst; empty: none
+  SyncOptions sync;             // clock distribution; off: ideal 250 MHz clocks
 };
 
 class Cosim {
@@ -43,7 +45,9 @@ class Cosim {
  private:
   struct Clock;
   void calibrate();
+  nlohmann::json sync_report() const;
   HostLink link_;
+  std::unique_ptr<SyncEngine> sync_;
   std::vector<std::unique_ptr<Board>> boards_;
   std::vector<std::unique_ptr<Clock>> clocks_;
   std::unique_ptr<BoardServer> server_;

@@ -119,6 +119,9 @@ int sc_main(int argc, char** argv) {
   auto* b = app.add_subcommand("bench", "co-simulation vs Icarus speed, full-bank upload time");
   b->add_flag("--json", as_json, "print JSON");
   b->add_option("--cycles", bo.cycles, "board cycles per speed figure")->check(CLI::Range(1000, 100000000));
+  b->add_option("--sync-us", bo.sync_us, "simulated time of each clock-distribution figure")->check(CLI::Range(10, 100000));
+  b->add_option("--sync-boards", bo.sync_boards, "only the clock-distribution figure for this many boards")
+      ->check(CLI::Range(2, 64));
 
   std::string recipe, out_file;
   auto* g = app.add_subcommand("generate", "write a schedule made from a recipe (docs/cosim.md)");
@@ -155,6 +158,11 @@ int sc_main(int argc, char** argv) {
       print_summary(rep);
       return rep["ok"].get<bool>() ? 0 : 1;
     }
+    if (bo.sync_boards > 0) {
+      std::cout << run_sync_bench(bo.sync_boards, bo.sync_us).dump() << "\n";
+      return 0;
+    }
+    bo.self = argv[0];
     const json res = run_bench(bo);
     if (as_json) {
       std::cout << res.dump(2) << "\n";
@@ -166,6 +174,13 @@ int sc_main(int argc, char** argv) {
       std::cout << fmt::format("full bank upload ({} steps): {:.3f} s wall, {:.1f} us simulated\n",
                                res["upload_full_bank"]["steps"].get<int>(), res["upload_full_bank"]["wall_s"].get<double>(),
                                res["upload_full_bank"]["sim_time_us"].get<double>());
+      for (const auto& s : res["sync"])
+        if (s.contains("error"))
+          std::cout << fmt::format("clock distribution, {} boards: {}\n", s["boards"].get<int>(), s["error"].get<std::string>());
+        else
+          std::cout << fmt::format("clock distribution, {:2} boards: {:.0f} us simulated per wall second ({:.3g} board cycles/s)\n",
+                                   s["boards"].get<int>(), s["sim_us_per_wall_s"].get<double>(),
+                                   s["board_cycles_per_s"].get<double>());
     }
     return 0;
   } catch (const std::exception& e) {

@@ -18,16 +18,10 @@ constexpr uint64_t kSearchTicks = FINE_STEPS / 2;  // how far to look for a disp
 constexpr size_t kHistoryEdges = 64;
 }  // namespace
 
-Probe::Probe(Reference& ref, const std::vector<uint16_t>& tune, uint64_t tick_fs)
-    : ref_(ref), tune_(tune), tick_fs_(tick_fs) {}
+Probe::Probe(Reference& ref, const std::vector<uint16_t>& tune) : ref_(ref), tune_(tune) {}
 
-void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, const uint32_t* gate_word, uint32_t sel_stb,
-                          const uint8_t* sel_fine, const uint8_t* sel_value) {
-  if (!have_origin_) {
-    origin_fs_ = edge_fs - tick * tick_fs_;
-    have_origin_ = true;
-  }
-  const uint64_t fine_fs = tick_fs_;  // nominal oscillator: one tick per fine step
+void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, const uint32_t* gate_word,
+                          uint32_t sel_stb, const uint8_t* sel_fine, const uint8_t* sel_value) {
   for (uint32_t p = 0; p < PORTS; ++p) {
     const uint32_t w = gate_word[p];
     uint32_t level = level_[p];
@@ -36,14 +30,14 @@ void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, const uint32_t* gate_
         const uint32_t bit = (w >> k) & 1u;
         if (bit == level) continue;
         level = bit;
-        const Seen s{tick + k, edge_fs + k * fine_fs, bit ? kRise : kFall, int(bit), 0};
+        const Seen s{tick + k, edge_fs + k * fine_fs, fine_fs, bit ? kRise : kFall, int(bit), 0};
         seen_[p][s.kind].push_back(s);
         history_[p].push_back(s);
       }
       level_[p] = level;
     }
     if (sel_stb >> p & 1u) {
-      const Seen s{tick + sel_fine[p], edge_fs + sel_fine[p] * fine_fs, kSel, sel_value[p], select_[p]};
+      const Seen s{tick + sel_fine[p], edge_fs + sel_fine[p] * fine_fs, fine_fs, kSel, sel_value[p], select_[p]};
       select_[p] = sel_value[p];
       seen_[p][kSel].push_back(s);
       history_[p].push_back(s);
@@ -65,10 +59,14 @@ void Probe::match(int port, int kind, uint64_t before) {
     // The nearest edge within a cycle counts as this one, so a late or early
     // edge shows in the timing error as well as among the missed ones.
     if (!seen.empty() && seen.front().tick <= e.tick + kSearchTicks && (kind != kSel || seen.front().value == e.value)) {
-      const int64_t err = std::llabs(int64_t(seen.front().fs) - int64_t(origin_fs_ + e.tick * tick_fs_));
+      // Intended: the expected tick on the same cycle's serializer grid.
+      const Seen o = seen.front();
+      const int64_t err = std::llabs(int64_t(o.fs) - (int64_t(o.fs) + (int64_t(e.tick) - int64_t(o.tick)) * int64_t(o.fine_fs)));
       if (err > f_.timing_error_fs_max) f_.timing_error_fs_max = err;
       const bool on_time = seen.front().tick + kToleranceTicks >= e.tick && seen.front().tick <= e.tick + kToleranceTicks;
       seen.pop_front();
+      if (on_time && record_ && kind == kSel && (boundary_fs_.empty() || boundary_fs_.back().first < e.boundary))
+        boundary_fs_.emplace_back(e.boundary, int64_t(o.fs) + (int64_t(e.boundary) - int64_t(o.tick)) * int64_t(o.fine_fs));
       if (on_time) {
         ++(kind == kSel ? f_.switch_events : f_.gate_edges);
         continue;

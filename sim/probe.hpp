@@ -19,27 +19,37 @@ struct ProbeFigures {
   uint64_t missed_events = 0;  // expected, never seen within one tick
   uint64_t unexpected_events = 0;
   uint64_t late_boundaries = 0;  // boundaries with a missed event
-  int64_t timing_error_fs_max = 0;  // |observed - intended| over matched events
+  // |observed - intended| over matched events, intended on the board's own
+  // clock (its tick grid in that cycle); cross-board alignment is the sync
+  // report's business.
+  int64_t timing_error_fs_max = 0;
   uint64_t packets_sent = 0, packets_delivered = 0, misdelivered_packets = 0, dark_violations = 0;
 };
 
 class Probe {
  public:
-  Probe(Reference& ref, const std::vector<uint16_t>& tune, uint64_t tick_fs);
+  Probe(Reference& ref, const std::vector<uint16_t>& tune);
 
   // One cycle of outputs: the cycle starts at board tick `tick`, at simulated
   // time `edge_fs`; bit k of gate_word[p] is port p's gate during tick k.
-  void observe_cycle(uint64_t tick, uint64_t edge_fs, const uint32_t* gate_word, uint32_t sel_stb,
+  // `fine_fs` is this cycle's period over FINE_STEPS (the serializer bit).
+  void observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, const uint32_t* gate_word, uint32_t sel_stb,
                      const uint8_t* sel_fine, const uint8_t* sel_value);
   // Matches and checks everything older than `tick` minus the settling delay.
   void settle(uint64_t tick);
 
   const ProbeFigures& figures() const { return f_; }
+  // With record_boundaries(): when each boundary happened, in fs of
+  // simulated time on this board's serializer grid (from its first matched
+  // wavelength change), for cross-board skew.
+  void record_boundaries() { record_ = true; }
+  const std::vector<std::pair<uint64_t, int64_t>>& boundaries() const { return boundary_fs_; }
 
  private:
   struct Seen {
     uint64_t tick;
     uint64_t fs;
+    uint64_t fine_fs;  // the serializer bit of its cycle
     int kind;
     int value;       // kSel: new select; gate: new level
     int prev_value;  // kSel: select before
@@ -49,14 +59,13 @@ class Probe {
 
   Reference& ref_;
   const std::vector<uint16_t>& tune_;
-  uint64_t tick_fs_;
-  uint64_t origin_fs_ = 0;  // simulated time of board tick 0
-  bool have_origin_ = false;
   std::array<uint32_t, hwdef::PORTS> level_{};  // gate level at the end of the last cycle
   std::array<int, hwdef::PORTS> select_{};
   std::array<std::array<std::deque<Seen>, kEventKinds>, hwdef::PORTS> seen_;
   std::array<std::deque<Seen>, hwdef::PORTS> history_;  // every edge, for packet checks
   uint64_t last_late_boundary_ = UINT64_MAX;
+  bool record_ = false;
+  std::vector<std::pair<uint64_t, int64_t>> boundary_fs_;
   ProbeFigures f_;
 };
 

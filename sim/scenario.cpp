@@ -50,6 +50,56 @@ void check_keys(const json& doc, const std::string& where, std::initializer_list
   }
 }
 
+double number(const json& doc, const std::string& key, const std::string& where) {
+  if (!doc.at(key).is_number()) bad(where + "." + key, "must be a number");
+  return doc.at(key).get<double>();
+}
+
+SyncOptions parse_sync(const json& s, const Scenario& sc) {
+  SyncOptions o;
+  o.enabled = true;
+  if (!s.is_object()) bad("sync", "must be an object");
+  check_keys(s, "sync",
+             {"topology", "baseline", "calibrate_asymmetry", "pps_period_ps", "measure_from_ps",
+              "initial_offset_ps_max", "profile", "ref_loss"});
+  if (sc.boards < 2) bad("boards", "clock distribution needs at least 2 boards");
+  o.topology = s.value("topology", o.topology);
+  if (o.topology != "star" && o.topology != "chain") bad("sync.topology", "must be \"star\" or \"chain\"");
+  if (o.topology == "chain" && sc.boards < 4) bad("boards", "a chain of 3 hops needs at least 4 boards");
+  o.baseline = s.value("baseline", o.baseline);
+  o.calibrate_asymmetry = s.value("calibrate_asymmetry", o.calibrate_asymmetry);
+  o.pps_period_ps = int64_t(positive(s, "pps_period_ps", "sync", uint64_t(o.pps_period_ps), false));
+  if (o.pps_period_ps <= 0 || o.pps_period_ps % hwdef::CLK_PERIOD_PS != 0)
+    bad("sync.pps_period_ps", fmt::format("must be a positive multiple of the {} ps clock period", hwdef::CLK_PERIOD_PS));
+  o.measure_from_ps = int64_t(positive(s, "measure_from_ps", "sync", uint64_t(o.measure_from_ps), false));
+  if (uint64_t(o.measure_from_ps) >= sc.duration_ps) bad("sync.measure_from_ps", "must be before duration_ps");
+  o.initial_offset_ps_max = int64_t(positive(s, "initial_offset_ps_max", "sync", uint64_t(o.initial_offset_ps_max), false));
+  if (o.initial_offset_ps_max < 1 || o.initial_offset_ps_max > 1000000)
+    bad("sync.initial_offset_ps_max", "must be 1..1000000 ps (the boot-time coarse set)");
+  if (s.contains("profile")) {
+    try {
+      o.profile = clock::load_profile(s["profile"], "sync.profile");
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error(e.what());
+    }
+  }
+  if (s.contains("ref_loss")) {
+    if (!s["ref_loss"].is_array()) bad("sync.ref_loss", "must be an array");
+    for (size_t i = 0; i < s["ref_loss"].size(); ++i) {
+      const json& r = s["ref_loss"][i];
+      const std::string where = fmt::format("sync.ref_loss[{}]", i);
+      check_keys(r, where, {"board", "at_ps", "for_ps"});
+      RefLoss loss{int(positive(r, "board", where, 0, true)), int64_t(positive(r, "at_ps", where, 0, true)),
+                   int64_t(positive(r, "for_ps", where, 0, true))};
+      if (loss.board < 1 || loss.board >= sc.boards) bad(where + ".board", fmt::format("must be a follower, 1..{}", sc.boards - 1));
+      if (loss.for_ps <= 0 || uint64_t(loss.at_ps + loss.for_ps) >= sc.duration_ps)
+        bad(where + ".for_ps", "the outage must be positive and end before duration_ps");
+      o.ref_loss.push_back(loss);
+    }
+  }
+  return o;
+}
+
 }  // namespace
 
 const Schedule& Scenario::schedule(const std::string& name) const {
@@ -98,7 +148,7 @@ Scenario load_scenario(const std::string& path) {
     if (!doc.is_object()) bad("scenario", "must be an object");
     check_keys(doc, "scenario",
                {"lightrail_scenario", "boards", "duration_ps", "waveform", "traffic", "schedules", "actions", "expect",
-                "inject_fault", "comment"});
+                "inject_fault", "sync", "comment"});
     if (doc.value("lightrail_scenario", 0) != 1) bad("lightrail_scenario", "must be 1");
     sc.boards = int(positive(doc, "boards", "scenario", 1, false));
     if (sc.boards < 1 || sc.boards > 64) bad("boards", "must be 1..64");
@@ -118,7 +168,10 @@ Scenario load_scenario(const std::string& path) {
     if (doc.contains("expect")) {
       sc.expect = doc["expect"];
       if (!sc.expect.is_object()) bad("expect", "must be an object");
-      check_keys(sc.expect, "expect", {"swaps", "rejected_banks", "min_steps", "min_switch_events"});
+      check_keys(sc.expect, "expect",
+                 {"swaps", "rejected_banks", "min_steps", "min_switch_events", "sync_p99_ps_max", "sync_rms_ps_max",
+                  "lock_time_us_max", "baseline_p99_ratio_min", "sync_mean_ps", "last_hop_p99_ps_max",
+                  "holdover_within_prediction", "relock_us_max", "slot_skew_p99_ps_max"});
       for (const char* k : {"swaps", "rejected_banks", "min_steps", "min_switch_events"})
         if (sc.expect.contains(k)) positive(sc.expect, k, "expect", 0, true);
     }
@@ -130,6 +183,7 @@ Scenario load_scenario(const std::string& path) {
       sc.fault.fall_shift_ticks = int(positive(f, "fall_shift_ticks", "inject_fault", 0, false));
       sc.fault.drop_every_sel = positive(f, "drop_every_sel", "inject_fault", 0, false);
     }
+    if (doc.contains("sync")) sc.sync = parse_sync(doc["sync"], sc);
     if (doc.contains("schedules")) {
       if (!doc["schedules"].is_object()) bad("schedules", "must map names to files or recipes");
       for (const auto& [name, v] : doc["schedules"].items()) {
@@ -385,6 +439,7 @@ json run_scenario(const Scenario& sc) {
   o.board.packet_ticks = (sc.packet_ps + hwdef::TICK_PS - 1) / hwdef::TICK_PS;
   o.waveform_prefix = sc.waveform_prefix;
   o.board.fault = sc.fault;
+  o.sync = sc.sync;
   Cosim cosim(o);
   cosim.link().barrier_fs = 0;  // the host acts first; see Host::run
   Host host(sc, cosim.port(), cosim.link());
@@ -409,6 +464,51 @@ json run_scenario(const Scenario& sc) {
     if (e.contains("min_steps")) need("steps", b["steps_executed"].get<uint64_t>(), e["min_steps"].get<uint64_t>(), false);
     if (e.contains("min_switch_events"))
       need("switch events", b["switch_events"].get<uint64_t>(), e["min_switch_events"].get<uint64_t>(), false);
+  }
+  if (report["sync"].is_object()) {
+    const json& sy = report["sync"];
+    auto stat = [&](const json& st, const char* k) { return st.contains(k) ? st[k].get<double>() : 1e300; };
+    auto need_max = [&](const char* what, double have, double limit) {
+      if (!(have <= limit)) unmet.push_back(fmt::format("sync: {} {:.4g} (at most {:.4g})", what, have, limit));
+    };
+    if (e.contains("sync_p99_ps_max")) need_max("p99 |offset| ps", stat(sy["offset_ps"], "p99"), e["sync_p99_ps_max"]);
+    if (e.contains("sync_rms_ps_max")) need_max("rms offset ps", stat(sy["offset_ps"], "rms"), e["sync_rms_ps_max"]);
+    if (e.contains("lock_time_us_max"))
+      need_max("lock time us", sy["lock_time_us"].is_number() ? sy["lock_time_us"].get<double>() : 1e300,
+               e["lock_time_us_max"]);
+    if (e.contains("baseline_p99_ratio_min")) {
+      const double ratio = sy.contains("baseline") ? sy["baseline"].value("p99_ratio", 0.0) : 0.0;
+      if (ratio < e["baseline_p99_ratio_min"].get<double>())
+        unmet.push_back(fmt::format("sync: PTP-only baseline p99 only {:.3g}x worse (want {})", ratio,
+                                    e["baseline_p99_ratio_min"].get<double>()));
+    }
+    if (e.contains("sync_mean_ps")) {
+      const double mean = stat(sy["offset_ps"], "mean");
+      const double lo = e["sync_mean_ps"].at(0).get<double>(), hi = e["sync_mean_ps"].at(1).get<double>();
+      if (!(mean >= lo && mean <= hi)) unmet.push_back(fmt::format("sync: mean offset {:.4g} ps not in [{}, {}]", mean, lo, hi));
+    }
+    if (e.contains("last_hop_p99_ps_max")) {
+      double p99 = 1e300;
+      for (const json& b : sy["boards"])
+        if (!b["ptp_only"].get<bool>() && b["board"].get<int>() == sc.boards - 1) p99 = stat(b["offset_ps"], "p99");
+      need_max("last hop p99 |offset| ps", p99, e["last_hop_p99_ps_max"]);
+    }
+    if (e.contains("slot_skew_p99_ps_max"))
+      need_max("step-boundary skew p99 ps", sy["slot_skew_ps_p99"].is_number() ? sy["slot_skew_ps_p99"].get<double>() : 1e300,
+               e["slot_skew_p99_ps_max"]);
+    if (e.value("holdover_within_prediction", false)) {
+      if (!sy.contains("holdover")) unmet.push_back("sync: no holdover happened");
+      else
+        for (const json& h : sy["holdover"]["events"])
+          if (!h["within_prediction"].get<bool>())
+            unmet.push_back(fmt::format("sync: board {} drifted {:.4g} ps in holdover (predicted at most {:.4g})",
+                                        h["board"].get<int>(), h["max_drift_ps"].get<double>(),
+                                        h["predicted_max_ps"].get<double>()));
+    }
+    if (e.contains("relock_us_max") && sy.contains("holdover"))
+      for (const json& h : sy["holdover"]["events"])
+        if (!h["relocked"].get<bool>() || h["relock_us"].get<double>() > e["relock_us_max"].get<double>())
+          unmet.push_back(fmt::format("sync: board {} re-locked after {} us", h["board"].get<int>(), h["relock_us"].dump()));
   }
   report["unmet_expectations"] = unmet;
   report["ok"] = report["ok"].get<bool>() && host.ok() && unmet.empty();

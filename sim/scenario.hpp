@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "board.hpp"
+#include "sync.hpp"
 #include "lightrail/schedule.hpp"
 
 namespace lightrail::sim {
@@ -38,6 +39,7 @@ struct Scenario {
   nlohmann::json expect = nlohmann::json::object();
   // Deliberate faults, to prove the probes catch them (docs/cosim.md).
   FaultInjection fault;
+  SyncOptions sync;  // clock distribution (off unless the scenario has "sync")
 
   const Schedule& schedule(const std::string& name) const;
 };

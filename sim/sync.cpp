@@ -1,0 +1,265 @@
+#include "sync.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "lightrail/hwdef.hpp"
+
+namespace lightrail::sim {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr int64_t kTickFs = int64_t(hwdef::TICK_PS) * 1000;
+constexpr int64_t kPeriodFs = int64_t(hwdef::CLK_PERIOD_PS) * 1000;
+constexpr uint64_t kUpdateCycles = hwdef::DDMTD_N + 1;  // one servo update per DDMTD beat
+constexpr int64_t kExchangeGapFs = 1000000000;          // the follower answers 1 us after the Sync arrives
+
+json stats(std::vector<double> v) {
+  if (v.empty()) return {{"samples", 0}};
+  double sum = 0, sq = 0, max_abs = 0;
+  for (double x : v) {
+    sum += x;
+    sq += x * x;
+    max_abs = std::max(max_abs, std::fabs(x));
+  }
+  for (double& x : v) x = std::fabs(x);
+  std::sort(v.begin(), v.end());
+  return {{"samples", v.size()},
+          {"mean", sum / double(v.size())},
+          {"rms", std::sqrt(sq / double(v.size()))},
+          {"p99", v[std::min(v.size() - 1, size_t(0.99 * double(v.size())))]},
+          {"max_abs", max_abs}};
+}
+
+}  // namespace
+
+struct SyncEngine::Node {
+  int id = 0, parent = -1;
+  bool baseline = false;
+  std::unique_ptr<clock::Oscillator> osc;
+  std::unique_ptr<clock::Fibre> fibre;  // to the parent
+  EdgeHistory history;
+  sync::ClockSyncState servo{};
+  sync::ClockSyncConfig cfg;
+  sync::ClockSyncOut out;
+  uint64_t cycles = 0, ticks_at_update = 0;
+  bool first_edge_taken = false;
+  double lock_us = -1;
+  double max_slew_ns_per_s = 0;
+  std::deque<std::pair<uint64_t, int64_t>> pps;  // waiting for the grandmaster's
+  std::vector<double> offsets;                    // ps, while locked after measure_from
+};
+
+SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boards) {
+  if (boards < 2) throw std::invalid_argument("sync: needs at least 2 boards (a grandmaster and a follower)");
+  if (o.topology != "star" && o.topology != "chain")
+    throw std::invalid_argument("sync.topology: must be \"star\" or \"chain\", is \"" + o.topology + "\"");
+  const clock::FibreConfig fc = clock::fibre_config(o.profile);
+  const int total = o.baseline ? 2 * boards - 1 : boards;
+  for (int b = 0; b < total; ++b) {
+    auto n = std::make_unique<Node>();
+    n->id = b;
+    n->baseline = b >= boards;
+    const int mirror = n->baseline ? b - boards + 1 : b;  // the synchronised board a baseline copies
+    if (mirror > 0) {
+      const int up = o.topology == "star" ? 0 : mirror - 1;
+      n->parent = n->baseline && up > 0 ? up + boards - 1 : up;
+    }
+    clock::OscillatorConfig oc = clock::oscillator_for_board(o.profile, mirror);
+    // Boot-time coarse time set: every follower starts within
+    // +-initial_offset of the grandmaster (its counter starts that much late).
+    if (mirror > 0) oc.start_fs = int64_t((o.profile.seed * 7919 + uint64_t(mirror) * 104729) % uint64_t(o.initial_offset_ps_max)) * 1000;
+    n->osc = std::make_unique<clock::Oscillator>(oc);
+    n->fibre = std::make_unique<clock::Fibre>(fc);
+    // How long the exchange reaches back must fit the edge history.
+    if (n->parent >= 0 && 3 * n->fibre->mean_delay_fs() + 2 * kExchangeGapFs >
+                              double(EdgeHistory::kEdges - 16) * double(kPeriodFs))
+      throw std::invalid_argument(fmt::format("sync.profile.fibre.length_m: {} m is longer than the co-simulation "
+                                              "keeps clock history for (about 6 km)",
+                                              o.profile.fibre.length_m));
+    n->cfg.enable = n->parent >= 0;
+    n->cfg.use_ddmtd = !n->baseline;
+    // A PTP-only loop never gets within the DDMTD's lock threshold.
+    if (n->baseline) n->cfg.lock_thresh_ps = 2000;
+    n->cfg.cal_asym_ps = o.calibrate_asymmetry ? int32_t(std::lround(n->fibre->asymmetry_fs() / 1000.0)) : 0;
+    n->cfg.phase_step_fs = uint32_t(std::lround(n->osc->phase_step_fs()));
+    n->cfg.dac_pull_ppb = uint32_t(std::lround(o.profile.oscillator.pull_range_ppm * 1000));
+    nodes_.push_back(std::move(n));
+  }
+  for (const RefLoss& r : o.ref_loss) {
+    if (r.board <= 0 || r.board >= boards)
+      throw std::invalid_argument(fmt::format("sync.ref_loss.board: {} is not a follower (1..{})", r.board, boards - 1));
+    holdovers_.push_back({r.board, r.at_ps * 1000, (r.at_ps + r.for_ps) * 1000});
+  }
+}
+
+SyncEngine::~SyncEngine() = default;
+
+int64_t SyncEngine::next_edge_fs(int b) { return nodes_[size_t(b)]->osc->next_edge_fs(); }
+
+void SyncEngine::on_edge(int b, int64_t edge_fs, uint64_t ticks) {
+  Node& n = *nodes_[size_t(b)];
+  n.history.push(edge_fs, ticks);
+  if (n.parent >= 0 && ++n.cycles % kUpdateCycles == 0) servo_update(n, edge_fs);
+  const uint64_t pps_ticks = uint64_t(opt_.pps_period_ps / hwdef::TICK_PS);
+  if (ticks > 0 && ticks % pps_ticks == 0) record_pps(b, ticks / pps_ticks, edge_fs);
+}
+
+void SyncEngine::servo_update(Node& n, int64_t now) {
+  const Node& p = *nodes_[size_t(n.parent)];
+  sync::ClockSyncIn in;
+  in.cfg = n.cfg;
+  const uint64_t ticks = n.history.last_ticks();
+  in.elapsed_fs = int64_t(ticks - n.ticks_at_update) * kTickFs;
+  n.ticks_at_update = ticks;
+  in.ref_ok = true;
+  for (const Holdover& h : holdovers_)
+    if (h.board == n.id && now >= h.start_fs && now < h.end_fs) in.ref_ok = false;
+  if (in.ref_ok) {
+    const int64_t d_fwd = n.fibre->forward_delay_fs(now), d_bwd = n.fibre->backward_delay_fs(now);
+    if (!n.baseline) {
+      // DDMTD: how far this edge lags the last edge of the recovered
+      // reference clock (the parent's clock, one fibre later).
+      int64_t e;
+      uint64_t t;
+      if (p.history.edge_before(now - d_fwd, &e, &t)) {
+        const int64_t lag = (now - (e + d_fwd)) % kPeriodFs;
+        in.phase_valid = true;
+        in.ddmtd_phase = uint32_t((lag * int64_t(hwdef::DDMTD_N)) / kPeriodFs) % hwdef::DDMTD_N;
+      }
+    }
+    // Two-way exchange, finished before now: Sync at T1 (parent), arrives T2;
+    // Delay_Req leaves T3, arrives T4 (parent).
+    const int64_t T3 = now - d_bwd - kExchangeGapFs / 2, T2 = T3 - kExchangeGapFs, T1 = T2 - d_fwd, T4 = T3 + d_bwd;
+    const bool fine = !n.baseline;
+    in.exchange_valid = p.history.board_time_fs(T1, fine, &in.t1_fs) && n.history.board_time_fs(T2, fine, &in.t2_fs) &&
+                        n.history.board_time_fs(T3, fine, &in.t3_fs) && p.history.board_time_fs(T4, fine, &in.t4_fs);
+    if (fine && in.exchange_valid) {
+      // DDMTD-refined timestamps resolve period/N, not a femtosecond.
+      const int64_t q = kPeriodFs / int64_t(hwdef::DDMTD_N);
+      for (int64_t* t : {&in.t1_fs, &in.t2_fs, &in.t3_fs, &in.t4_fs}) *t -= *t % q;
+    }
+  }
+  sync::clock_sync_step(n.servo, in, n.out);
+  n.osc->set_dac(n.out.dac_word);
+  // > 0 advances board time: the clock's edges come earlier.
+  const int32_t quarter = int32_t(double(kPeriodFs) / 4 / n.osc->phase_step_fs());
+  for (int32_t left = n.out.phase_steps; left != 0;) {
+    const int32_t chunk = std::clamp(left, -quarter, quarter);
+    n.osc->shift_phase(-chunk);
+    left -= chunk;
+  }
+  const double interval_s = double(kUpdateCycles) * double(kPeriodFs) * 1e-15;
+  n.max_slew_ns_per_s =
+      std::max(n.max_slew_ns_per_s, std::fabs(n.out.phase_steps * n.osc->phase_step_fs()) * 1e-6 / interval_s);
+  if ((n.out.status & hwdef::SYNC_STATUS_LOCKED_MASK) && n.lock_us < 0) n.lock_us = double(now) * 1e-9;
+  for (Holdover& h : holdovers_)
+    if (h.board == n.id && now >= h.end_fs && !h.relocked && (n.out.status & hwdef::SYNC_STATUS_LOCKED_MASK)) {
+      h.relocked = true;
+      h.relock_us = double(now - h.end_fs) * 1e-9;
+    }
+}
+
+void SyncEngine::record_pps(int b, uint64_t index, int64_t fs) {
+  auto match = [&](Node& n, uint64_t k, int64_t t) {
+    const double offset_ps = double(gm_pps_.at(k) - t) / 1000.0;  // > 0: the board is ahead
+    const bool locked = n.out.status & hwdef::SYNC_STATUS_LOCKED_MASK;
+    if (t >= opt_.measure_from_ps * 1000 && locked) {
+      n.offsets.push_back(offset_ps);
+      (n.baseline ? baseline_offsets_ : offsets_).push_back(offset_ps);
+    }
+    for (Holdover& h : holdovers_) {
+      if (h.board != n.id || t < h.start_fs || t >= h.end_fs) continue;
+      if (!h.started) {
+        h.started = true;
+        h.offset_at_start_ps = offset_ps;
+        // What the profile predicts: the frequency error frozen at the
+        // loss (true, against the parent) times the gap, plus the random
+        // walk's 3-sigma bound and the jitter of two edges.
+        const Node& p = *nodes_[size_t(n.parent)];
+        const double gap_s = double(h.end_fs - t) * 1e-15;
+        const double dy = n.osc->fractional_frequency() - p.osc->fractional_frequency();
+        h.predicted_ps = std::fabs(dy) * gap_s * 1e12 + clock::holdover_walk_bound_fs(opt_.profile, gap_s) / 1000.0 +
+                         6 * opt_.profile.oscillator.jitter_rms_fs / 1000.0 + double(n.cfg.phase_step_fs) / 1000.0;
+      }
+      h.max_drift_ps = std::max(h.max_drift_ps, std::fabs(offset_ps - h.offset_at_start_ps));
+    }
+  };
+  if (b == 0) {
+    gm_pps_[index] = fs;
+    while (gm_pps_.size() > 256) gm_pps_.erase(gm_pps_.begin());
+    for (auto& n : nodes_)
+      while (!n->pps.empty() && gm_pps_.count(n->pps.front().first)) {
+        match(*n, n->pps.front().first, n->pps.front().second);
+        n->pps.pop_front();
+      }
+    return;
+  }
+  Node& n = *nodes_[size_t(b)];
+  if (gm_pps_.count(index)) {
+    match(n, index, fs);
+  } else {
+    n.pps.emplace_back(index, fs);
+    if (n.pps.size() > 256) n.pps.pop_front();  // more than 256 PPS apart: never in sync anyway
+  }
+}
+
+json SyncEngine::report() const {
+  json boards = json::array();
+  double lock_us = 0;
+  bool all_locked = true;
+  for (const auto& n : nodes_) {
+    if (n->parent < 0) continue;
+    if (!n->baseline) {
+      all_locked = all_locked && n->lock_us >= 0;
+      lock_us = std::max(lock_us, n->lock_us);
+    }
+    boards.push_back({{"board", n->id},
+                      {"parent", n->parent},
+                      {"ptp_only", n->baseline},
+                      {"lock_time_us", n->lock_us},
+                      {"offset_ps", stats(n->offsets)},
+                      {"servo_offset_ps", n->out.offset_ps},
+                      {"rtt_ps", n->out.rtt_ps},
+                      {"dac", n->out.dac_word},
+                      {"max_slew_ns_per_s", n->max_slew_ns_per_s},
+                      {"oscillator_ppm", n->osc->fractional_frequency() * 1e6}});
+  }
+  json holdover = json::array();
+  double max_drift = 0;
+  for (const Holdover& h : holdovers_) {
+    holdover.push_back({{"board", h.board},
+                        {"from_us", double(h.start_fs) * 1e-9},
+                        {"for_us", double(h.end_fs - h.start_fs) * 1e-9},
+                        {"max_drift_ps", h.max_drift_ps},
+                        {"predicted_max_ps", h.predicted_ps},
+                        {"within_prediction", h.started && h.max_drift_ps <= h.predicted_ps},
+                        {"relocked", h.relocked},
+                        {"relock_us", h.relock_us}});
+    max_drift = std::max(max_drift, h.max_drift_ps);
+  }
+  json r = {{"topology", opt_.topology},
+            {"measure_from_ps", opt_.measure_from_ps},
+            {"offset_ps", stats(offsets_)},
+            {"lock_time_us", all_locked ? json(lock_us) : json(nullptr)},
+            {"boards", boards},
+            {"asymmetry_calibrated", opt_.calibrate_asymmetry},
+            {"fibre_asymmetry_ps", nodes_.back()->fibre->asymmetry_fs() / 1000.0},
+            {"profile", clock::to_json(opt_.profile)}};
+  if (opt_.baseline) {
+    r["baseline"] = {{"offset_ps", stats(baseline_offsets_)}};
+    const json& a = r["offset_ps"];
+    const json& b = r["baseline"]["offset_ps"];
+    if (a.contains("p99") && b.contains("p99") && a["p99"].get<double>() > 0)
+      r["baseline"]["p99_ratio"] = b["p99"].get<double>() / a["p99"].get<double>();
+  }
+  if (!holdovers_.empty()) r["holdover"] = {{"max_drift_ps", max_drift}, {"events", holdover}};
+  return r;
+}
+
+}  // namespace lightrail::sim
