@@ -16,7 +16,7 @@ for _ in $(seq 200); do [ -s out/demo.port ] && break; sleep 0.05; done
 dev="sim://127.0.0.1:$(cat out/demo.port)/0"
 echo "== simulated board at $dev"
 "$cli" validate "$schedule" --device "$dev"
-"$cli" upload --device "$dev" "$schedule" --commit-at now+20000000
+"$cli" upload --device "$dev" "$schedule" --commit-at now+1000000000
 # Let it run for a few epochs of simulated time.
 for _ in $(seq 300); do
   epochs=$("$cli" status --device "$dev" --json | grep -o '"epochs": *[0-9]*' | grep -o '[0-9]*$')

@@ -22,7 +22,7 @@ for _ in $(seq 200); do [ -s "$work/port" ] && break; sleep 0.05; done
 dev="sim://127.0.0.1:$(cat "$work/port")/0"
 
 "$cli" validate "$work/long.json"
-"$cli" upload --device "$dev" "$work/long.json" --commit-at now+50000000
+"$cli" upload --device "$dev" "$work/long.json" --commit-at now+1000000000
 for _ in $(seq 600); do
   status=$("$cli" status --device "$dev" --json)
   [ "$(echo "$status" | field steps)" = 1000 ] && [ "$(echo "$status" | field running)" = false ] && break
