@@ -134,7 +134,8 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   axi_.drive(m);
   m.clk_i = 0;
   m.eval();
-  if (trace_) trace_->dump((edge_fs - period_fs / 2) / 1000);
+  // Both clock phases, in ps: the low phase half a period before the edge.
+  if (trace_ && edge_fs >= period_fs / 2) trace_->dump((edge_fs - period_fs / 2) / 1000);
   axi_.sample(m);
   m.clk_i = 1;
   m.eval();

@@ -1,0 +1,15 @@
+# Runs a scenario that asks for a waveform and checks the FST holds the whole
+# run: a file that stopped at the first dump stays a few kB.
+file(REMOVE ${WORK}/waveform-board0.fst)
+execute_process(COMMAND ${COSIM} run ${SCENARIO} WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "lightrail-cosim failed: ${out}${err}")
+endif()
+if(err MATCHES "dump call ignored")
+  message(FATAL_ERROR "waveform dumps were dropped: ${err}")
+endif()
+file(SIZE ${WORK}/waveform-board0.fst size)
+if(size LESS 100000)
+  message(FATAL_ERROR "waveform-board0.fst is only ${size} bytes")
+endif()
+message(STATUS "waveform-board0.fst: ${size} bytes")
