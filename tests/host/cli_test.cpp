@@ -9,31 +9,15 @@
 #include "fake_board.hpp"
 #include "lightrail/hwdef.hpp"
 #include "loopback_server.hpp"
+#include "run_cli.hpp"
 
 namespace {
 
 using lightrail::test::FakeBoard;
 using lightrail::test::LoopbackServer;
 
-struct CliRun {
-  int code;
-  std::string out;  // stdout
-  std::string err;  // stderr
-};
-
-// Runs `lightrail ARGS`, capturing both streams and the exit code.
-CliRun lightrail(const std::string& args) {
-  const std::string err_file = ::testing::TempDir() + "lightrail_cli_stderr.txt";
-  const std::string cmd = std::string(LIGHTRAIL_CLI) + " " + args + " 2>" + err_file;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-  const int status = pclose(pipe);
-  std::ifstream in(err_file);
-  std::string err((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, err};
-}
+using lightrail::test::CliRun;
+using lightrail::test::lightrail;
 
 std::string example(const std::string& name) { return std::string(LIGHTRAIL_EXAMPLES) + "/" + name; }
 

@@ -12,6 +12,7 @@
 #include "fake_board.hpp"
 #include "lightrail/hwdef.hpp"
 #include "loopback_server.hpp"
+#include "run_cli.hpp"
 
 namespace {
 
@@ -19,28 +20,8 @@ namespace hw = lightrail::hwdef;
 using lightrail::test::FakeBoard;
 using lightrail::test::LoopbackServer;
 
-struct CliRun {
-  int code;
-  std::string out;  // stdout
-  std::string err;  // stderr
-};
-
-// Runs `lightrail ARGS`; stderr goes to a file of this process's own, so
-// tests running in parallel do not read each other's.
-CliRun lightrail(const std::string& args) {
-  const std::string err_file =
-      ::testing::TempDir() + "lightrail_sync_cli_" + std::to_string(getpid()) + ".txt";
-  const std::string cmd = std::string(LIGHTRAIL_CLI) + " " + args + " 2>" + err_file;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-  const int status = pclose(pipe);
-  std::ifstream in(err_file);
-  std::string err((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::remove(err_file.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, err};
-}
+using lightrail::test::CliRun;
+using lightrail::test::lightrail;
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
