@@ -2,14 +2,14 @@
 // table from defs/regmap.json, so every layer takes each fact from one place.
 //
 //   hwdef_gen REGMAP.json OUT_HPP OUT_SV OUT_MD
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 using nlohmann::json;
 
@@ -36,10 +36,12 @@ struct Emitter {
     }
     // Small numbers read best in decimal, bit patterns and addresses in hex.
     const bool hex = value >= 65536 || name.size() > 5 && name.compare(name.size() - 5, 5, "_MASK") == 0;
-    hpp << fmt::format(hex ? "inline constexpr uint32_t {} = 0x{:X}u;\n" : "inline constexpr uint32_t {} = {}u;\n",
-                       name, value);
-    sv << fmt::format(hex ? "  localparam logic [31:0] {} = 32'h{:X};\n" : "  localparam logic [31:0] {} = 32'd{};\n",
-                      name, value);
+    hpp << fmt::format(
+        hex ? "inline constexpr uint32_t {} = 0x{:X}u;\n" : "inline constexpr uint32_t {} = {}u;\n", name,
+        value);
+    sv << fmt::format(
+        hex ? "  localparam logic [31:0] {} = 32'h{:X};\n" : "  localparam logic [31:0] {} = 32'd{};\n", name,
+        value);
   }
   void fields(const std::string& prefix, const json& list) {
     for (const auto& f : list) {
@@ -86,8 +88,8 @@ int main(int argc, char** argv) {
   e.constant("REGMAP_VERSION", number(m.at("regmap_version")), "version of this register map");
   for (const auto& p : m.at("parameters")) {
     e.constant(p.at("name"), number(p.at("value")), p.value("doc", ""));
-    md << fmt::format("| `{}` | {} | {} |\n", p.at("name").get<std::string>(),
-                      number(p.at("value")), p.value("doc", ""));
+    md << fmt::format("| `{}` | {} | {} |\n", p.at("name").get<std::string>(), number(p.at("value")),
+                      p.value("doc", ""));
   }
 
   md << "\n## Registers\n\n| offset | name | access | fields | meaning |\n|---|---|---|---|---|\n";
@@ -100,10 +102,9 @@ int main(int argc, char** argv) {
       e.fields(name, r.at("fields"));
       for (const auto& f : r.at("fields")) {
         const auto lsb = f.at("lsb").get<unsigned>(), w = f.at("width").get<unsigned>();
-        fields += fmt::format("{}`{}` [{}]: {}", fields.empty() ? "" : "<br>",
-                              f.at("name").get<std::string>(),
-                              w == 1 ? std::to_string(lsb) : fmt::format("{}:{}", lsb + w - 1, lsb),
-                              f.value("doc", ""));
+        fields += fmt::format(
+            "{}`{}` [{}]: {}", fields.empty() ? "" : "<br>", f.at("name").get<std::string>(),
+            w == 1 ? std::to_string(lsb) : fmt::format("{}:{}", lsb + w - 1, lsb), f.value("doc", ""));
       }
     }
     md << fmt::format("| 0x{:05X} | `{}` | {} | {} | {} |\n", number(r.at("offset")), name,
@@ -133,7 +134,8 @@ int main(int argc, char** argv) {
                       h.value("doc", ""));
   }
   e.fields("IMG_FLAGS", img.at("flags"));
-  e.constant("IMG_CONFIG_BASE_WORD", number(img.at("config_base_word")), "first word of the configuration table");
+  e.constant("IMG_CONFIG_BASE_WORD", number(img.at("config_base_word")),
+             "first word of the configuration table");
   e.constant("IMG_CONFIG_WORDS", number(img.at("config_words")), "words per configuration");
   e.constant("IMG_PORT_BITS", number(img.at("port_bits")), "bits per port entry within a configuration");
   e.fields("IMG_PORT", img.at("port_fields"));
@@ -149,18 +151,23 @@ int main(int argc, char** argv) {
   for (const auto& f : img.at("port_fields"))
     md << fmt::format("| `{}` | {}+{} | {} |\n", f.at("name").get<std::string>(), f.at("lsb").get<unsigned>(),
                       f.at("width").get<unsigned>(), f.value("doc", ""));
-  md << fmt::format("\nStep s occupies words {} + {}*s onward.\n\n| step field | word | bits | meaning |\n|---|---|---|---|\n",
-                    number(img.at("step_base_word")), number(img.at("step_words")));
+  md << fmt::format(
+      "\nStep s occupies words {} + {}*s onward.\n\n| step field | word | bits | meaning "
+      "|\n|---|---|---|---|\n",
+      number(img.at("step_base_word")), number(img.at("step_words")));
   for (const auto& f : img.at("step_fields"))
-    md << fmt::format("| `{}` | {} | {}+{} | {} |\n", f.at("name").get<std::string>(), f.at("word").get<unsigned>(),
-                      f.at("lsb").get<unsigned>(), f.at("width").get<unsigned>(), f.value("doc", ""));
+    md << fmt::format("| `{}` | {} | {}+{} | {} |\n", f.at("name").get<std::string>(),
+                      f.at("word").get<unsigned>(), f.at("lsb").get<unsigned>(),
+                      f.at("width").get<unsigned>(), f.value("doc", ""));
 
   const std::string banner = "Generated from defs/regmap.json by defs/hwdef_gen; do not edit.";
   std::ofstream hpp(argv[2]), sv(argv[3]), doc(argv[4]);
-  hpp << "// " << banner << "\n#pragma once\n\n#include <cstdint>\n\nnamespace lightrail::hwdef {\n\n"
+  hpp << "// " << banner
+      << "\n// clang-format off\n#pragma once\n\n#include <cstdint>\n\nnamespace lightrail::hwdef {\n\n"
       << e.hpp.str() << "\n}  // namespace lightrail::hwdef\n";
   sv << "// " << banner << "\n// A package of constants: not every user needs every one.\n"
-     << "/* verilator lint_off UNUSEDPARAM */\npackage lightrail_hwdef_pkg;\n" << e.sv.str() << "endpackage\n/* verilator lint_on UNUSEDPARAM */\n";
+     << "/* verilator lint_off UNUSEDPARAM */\npackage lightrail_hwdef_pkg;\n"
+     << e.sv.str() << "endpackage\n/* verilator lint_on UNUSEDPARAM */\n";
   doc << md.str();
   if (!hpp || !sv || !doc) {
     std::cerr << "hwdef_gen: cannot write outputs\n";

@@ -82,7 +82,9 @@ class AxiMaster {
   }
 
  private:
-  uint32_t total() const { return req_->kind == BusRequest::Kind::kWrite ? uint32_t(req_->data.size()) : req_->count; }
+  uint32_t total() const {
+    return req_->kind == BusRequest::Kind::kWrite ? uint32_t(req_->data.size()) : req_->count;
+  }
   void start_beat() {
     write_ = req_->kind == BusRequest::Kind::kWrite;
     addr_ = req_->addr + 4 * index_;
@@ -95,7 +97,8 @@ class AxiMaster {
     if (!result_.ok) return;
     result_.ok = false;
     char buf[96];
-    std::snprintf(buf, sizeof buf, "%s at 0x%05X (AXI response %u)", resp == 2 ? "SLVERR" : "DECERR", addr_, resp);
+    std::snprintf(buf, sizeof buf, "%s at 0x%05X (AXI response %u)", resp == 2 ? "SLVERR" : "DECERR", addr_,
+                  resp);
     result_.error = buf;
   }
 

@@ -1,14 +1,13 @@
 #include "bench.hpp"
 
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
-
-#include <unistd.h>
-
-#include <fmt/format.h>
 
 #include "lightrail/hwdef.hpp"
 #include "scenario.hpp"
@@ -25,7 +24,8 @@ json icarus_speed(uint64_t cycles) {
   const auto dir = std::filesystem::temp_directory_path() / fmt::format("lightrail-bench-{}", ::getpid());
   std::filesystem::create_directories(dir);
   const std::string vvp_file = (dir / "board_tb.vvp").string();
-  const std::string compile = fmt::format("{} -g2012 -o {} {} 2>&1", LIGHTRAIL_IVERILOG, vvp_file, LIGHTRAIL_HW_TB_SOURCES);
+  const std::string compile =
+      fmt::format("{} -g2012 -o {} {} 2>&1", LIGHTRAIL_IVERILOG, vvp_file, LIGHTRAIL_HW_TB_SOURCES);
   if (std::system(compile.c_str()) != 0) return {{"error", "iverilog failed: " + compile}};
   const auto t0 = std::chrono::steady_clock::now();
   const std::string run = fmt::format("{} -n {} +cycles={}", LIGHTRAIL_VVP, vvp_file, cycles);
@@ -52,8 +52,8 @@ json run_bench(const BenchOptions& o) {
   Scenario sc;
   sc.path = "(bench)";
   sc.boards = 1;
-  sc.schedules.emplace_back("full", generate_schedule({{"steps", hwdef::MAX_STEPS}, {"step_ps", 16000}, {"configs", 64}},
-                                                      "bench"));
+  sc.schedules.emplace_back(
+      "full", generate_schedule({{"steps", hwdef::MAX_STEPS}, {"step_ps", 16000}, {"configs", 64}}, "bench"));
   constexpr uint64_t kUploadAtPs = 100000000;  // after the host has opened the board
   Action upload;
   upload.at_ps = kUploadAtPs;
@@ -64,7 +64,8 @@ json run_bench(const BenchOptions& o) {
   sc.actions.push_back(upload);
   sc.duration_ps = kUploadAtPs + o.cycles * hwdef::CLK_PERIOD_PS;
   const json r = run_scenario(sc);
-  if (!r["host"]["errors"].empty()) throw std::runtime_error("bench: the host failed: " + r["host"]["errors"].dump());
+  if (!r["host"]["errors"].empty())
+    throw std::runtime_error("bench: the host failed: " + r["host"]["errors"].dump());
 
   // Host work (opening the board, the upload) is timed on its own; the
   // speed figure is the rest, where the board runs by itself.
@@ -79,16 +80,18 @@ json run_bench(const BenchOptions& o) {
   const double wall = r["wall_s"].get<double>() - host_wall;
   const double cosim_speed = double(cycles) / wall;
   json icarus = icarus_speed(o.cycles);
-  json out = {{"cosim", {{"board_cycles_per_s", cosim_speed},
-                         {"cycles", cycles},
-                         {"wall_s", wall},
-                         {"checks_ok", r["ok"]},
-                         {"switch_events", r["switch_events"]}}},
+  json out = {{"cosim",
+               {{"board_cycles_per_s", cosim_speed},
+                {"cycles", cycles},
+                {"wall_s", wall},
+                {"checks_ok", r["ok"]},
+                {"switch_events", r["switch_events"]}}},
               {"icarus", icarus},
-              {"upload_full_bank", {{"steps", hwdef::MAX_STEPS},
-                                    {"wall_s", act["wall_s"]},
-                                    {"sim_time_us", act["sim_ps"].get<double>() / 1e6},
-                                    {"bus_cycles", act["cycles"]}}}};
+              {"upload_full_bank",
+               {{"steps", hwdef::MAX_STEPS},
+                {"wall_s", act["wall_s"]},
+                {"sim_time_us", act["sim_ps"].get<double>() / 1e6},
+                {"bus_cycles", act["cycles"]}}}};
   if (icarus.contains("board_cycles_per_s"))
     out["cosim_over_icarus"] = cosim_speed / icarus["board_cycles_per_s"].get<double>();
 

@@ -1,10 +1,10 @@
 #include "board.hpp"
 
-#include <algorithm>
-
 #include <Vlightrail_board_top.h>
 #include <verilated.h>
 #include <verilated_fst_c.h>
+
+#include <algorithm>
 
 #include "lightrail/hwdef.hpp"
 
@@ -35,9 +35,12 @@ void clear_wide(VlWide<N>& w) {
   for (std::size_t i = 0; i < N; ++i) w[i] = 0;
 }
 
-bool in_window(uint32_t addr, uint32_t base, uint32_t words) { return addr >= base && addr < base + 4 * words; }
+bool in_window(uint32_t addr, uint32_t base, uint32_t words) {
+  return addr >= base && addr < base + 4 * words;
+}
 
-constexpr uint32_t kBadBank = ERROR_BAD_MAGIC_MASK | ERROR_BAD_VERSION_MASK | ERROR_BAD_BOUNDS_MASK | ERROR_BAD_CRC_MASK;
+constexpr uint32_t kBadBank =
+    ERROR_BAD_MAGIC_MASK | ERROR_BAD_VERSION_MASK | ERROR_BAD_BOUNDS_MASK | ERROR_BAD_CRC_MASK;
 constexpr int kResetCycles = 4;
 
 }  // namespace
@@ -185,7 +188,8 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
 void Board::inject_fault() {
   const int p = opt_.fault.port;
   if (out_.fall_valid >> p & 1u)
-    out_.fall_fine[p] = uint8_t(std::min<int>(FINE_STEPS - 1, out_.fall_fine[p] + opt_.fault.fall_shift_ticks));
+    out_.fall_fine[p] =
+        uint8_t(std::min<int>(FINE_STEPS - 1, out_.fall_fine[p] + opt_.fault.fall_shift_ticks));
   if ((out_.sel_valid >> p & 1u) && opt_.fault.drop_every_sel && ++sel_seen_ % opt_.fault.drop_every_sel == 0)
     out_.sel_valid &= ~(1u << p);
 }
@@ -237,7 +241,8 @@ void Board::on_swap() {
                     {"generation", image->generation},
                     {"rule", rule},
                     {"ok", ok},
-                    {"expected_ps", expected == ~0ull ? nlohmann::json(nullptr) : nlohmann::json(int64_t(expected * TICK_PS))}});
+                    {"expected_ps", expected == ~0ull ? nlohmann::json(nullptr)
+                                                      : nlohmann::json(int64_t(expected * TICK_PS))}});
   if (image->valid) ref_.start(image, at);
 }
 
@@ -279,8 +284,9 @@ nlohmann::json Board::figures() const {
 
 bool Board::correct() const {
   const ProbeFigures& f = probe_.figures();
-  return f.missed_events == 0 && f.unexpected_events == 0 && f.misdelivered_packets == 0 && f.dark_violations == 0 &&
-         out_.missed == 0 && swap_errors_ == 0 && verify_mismatches_ == 0 && f.timing_error_fs_max <= int64_t(TICK_PS) * 1000;
+  return f.missed_events == 0 && f.unexpected_events == 0 && f.misdelivered_packets == 0 &&
+         f.dark_violations == 0 && out_.missed == 0 && swap_errors_ == 0 && verify_mismatches_ == 0 &&
+         f.timing_error_fs_max <= int64_t(TICK_PS) * 1000;
 }
 
 }  // namespace lightrail::sim

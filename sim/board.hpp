@@ -6,11 +6,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "axi_master.hpp"
 #include "bus_request.hpp"
@@ -25,8 +24,8 @@ namespace lightrail::sim {
 
 // Faults put between the kernel and the RTL, to show the probes see them.
 struct FaultInjection {
-  int port = -1;               // port whose events are disturbed (-1: none)
-  int fall_shift_ticks = 0;    // gate falls this many ticks late (within the cycle)
+  int port = -1;                // port whose events are disturbed (-1: none)
+  int fall_shift_ticks = 0;     // gate falls this many ticks late (within the cycle)
   uint64_t drop_every_sel = 0;  // drop every n-th wavelength change (0: none)
 };
 
@@ -52,9 +51,9 @@ class Board {
   uint64_t cycles() const { return cycles_; }
   uint64_t now_ticks() const { return now_ticks_; }
   bool idle() const { return !axi_.busy(); }
-  nlohmann::json figures() const;  // this board's part of the report
+  nlohmann::json figures() const;             // this board's part of the report
   void fail_pending(const std::string& why);  // answers every queued request
-  bool correct() const;            // every correctness figure is zero
+  bool correct() const;                       // every correctness figure is zero
   Probe& probe() { return probe_; }
 
  private:

@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <map>
-#include <thread>
-
 #include <systemc>
+#include <thread>
 
 #include "lightrail/capabilities.hpp"
 #include "lightrail/hwdef.hpp"
@@ -24,7 +23,12 @@ struct Cosim::Clock : sc_core::sc_module {
 
   SC_HAS_PROCESS(Clock);
   Clock(sc_core::sc_module_name name, Board& b, HostLink& l, uint64_t period_fs_, SyncEngine* s)
-      : sc_module(name), board(b), link(l), sync(s), period_fs(period_fs_), period(double(period_fs_), sc_core::SC_FS) {
+      : sc_module(name),
+        board(b),
+        link(l),
+        sync(s),
+        period_fs(period_fs_),
+        period(double(period_fs_), sc_core::SC_FS) {
     SC_METHOD(tick);
     if (sync) next_fs = uint64_t(sync->next_edge_fs(board.id()));
   }
@@ -92,7 +96,8 @@ void Cosim::calibrate() {
   for (auto& d : done) {
     // A few bus cycles per word; a board that takes far longer is broken.
     for (int us = 0; d.wait_for(std::chrono::seconds(0)) != std::future_status::ready; ++us) {
-      if (us > 1000) throw std::runtime_error("calibrating the tune table: the bus did not answer within 1 ms");
+      if (us > 1000)
+        throw std::runtime_error("calibrating the tune table: the bus did not answer within 1 ms");
       sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_US));
     }
     const auto r = d.get();
@@ -176,8 +181,9 @@ nlohmann::json Cosim::sync_report() const {
     if (seen[tick] == synced && mm.first >= from) skew.push_back(double(mm.second - mm.first) / 1000.0);
   std::sort(skew.begin(), skew.end());
   r["slot_skew_boundaries"] = skew.size();
-  r["slot_skew_ps_p99"] = skew.empty() ? nlohmann::json(nullptr)
-                                       : nlohmann::json(skew[std::min(skew.size() - 1, size_t(0.99 * double(skew.size())))]);
+  r["slot_skew_ps_p99"] =
+      skew.empty() ? nlohmann::json(nullptr)
+                   : nlohmann::json(skew[std::min(skew.size() - 1, size_t(0.99 * double(skew.size())))]);
   r["slot_skew_ps_max"] = skew.empty() ? nlohmann::json(nullptr) : nlohmann::json(skew.back());
   return r;
 }

@@ -31,8 +31,10 @@ class EdgeHistory {
     size_t lo = 0, hi = count_ - 1;  // ages: 0 = newest
     while (lo < hi) {                // smallest age whose edge is <= t
       const size_t mid = (lo + hi) / 2;
-      if (fs_[slot(mid)] <= t_fs) hi = mid;
-      else lo = mid + 1;
+      if (fs_[slot(mid)] <= t_fs)
+        hi = mid;
+      else
+        lo = mid + 1;
     }
     *edge_fs = fs_[slot(lo)];
     *ticks = ticks_[slot(lo)];

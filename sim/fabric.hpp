@@ -5,6 +5,8 @@ namespace lightrail::sim {
 
 // An N-port arrayed waveguide grating router: light entering port s on
 // wavelength w leaves at port (s + w) mod N (cyclic AWGR).
-inline int awgr_receiver(int source_port, int wavelength, int ports) { return (source_port + wavelength) % ports; }
+inline int awgr_receiver(int source_port, int wavelength, int ports) {
+  return (source_port + wavelength) % ports;
+}
 
 }  // namespace lightrail::sim

@@ -20,8 +20,8 @@ struct HostLink {
   std::atomic<uint64_t> now_fs{0};  // simulated time, for threads outside SystemC
 
   bool must_wait(uint64_t now_fs) const {
-    return now_fs >= barrier_fs.load(std::memory_order_acquire) && outstanding.load(std::memory_order_acquire) == 0 &&
-           !stop.load(std::memory_order_relaxed);
+    return now_fs >= barrier_fs.load(std::memory_order_acquire) &&
+           outstanding.load(std::memory_order_acquire) == 0 && !stop.load(std::memory_order_relaxed);
   }
 };
 

@@ -3,17 +3,16 @@
 //   run    a scenario file to its end, with a JSON report
 //   bench  speed figures
 //   stop   ask a serving simulation to finish and write its report
-#include <utility>  // before asio (TOOLCHAIN.md)
+#include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <boost/asio.hpp>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
 #include <systemc>
+#include <utility>  // before asio (TOOLCHAIN.md)
 
 #include "bench.hpp"
 #include "cosim.hpp"
@@ -41,19 +40,23 @@ void print_summary(const json& r) {
   std::cout << fmt::format(
       "{}: {} switch events, timing error max {} ps, {} missed steps, {} of {} packets delivered, "
       "{} misdelivered, {} dark violations; {:.3g} board cycles/s\n",
-      r["ok"].get<bool>() ? "PASS" : "FAIL", r["switch_events"].get<uint64_t>(), r["timing_error_ps_max"].get<double>(),
-      r["missed_steps"].get<uint64_t>(), r["packets_delivered"].get<uint64_t>(), r["packets_sent"].get<uint64_t>(),
+      r["ok"].get<bool>() ? "PASS" : "FAIL", r["switch_events"].get<uint64_t>(),
+      r["timing_error_ps_max"].get<double>(), r["missed_steps"].get<uint64_t>(),
+      r["packets_delivered"].get<uint64_t>(), r["packets_sent"].get<uint64_t>(),
       r["misdelivered_packets"].get<uint64_t>(), r["dark_violations"].get<uint64_t>(),
       r["board_cycles_per_s"].get<double>());
-  for (const auto& u : r.value("unmet_expectations", json::array())) std::cout << "  expected: " << u.get<std::string>() << "\n";
+  for (const auto& u : r.value("unmet_expectations", json::array()))
+    std::cout << "  expected: " << u.get<std::string>() << "\n";
   if (r.contains("host"))
     for (const auto& e : r["host"]["errors"]) std::cout << "  host: " << e.get<std::string>() << "\n";
   for (const auto& b : r["boards"])
     for (const auto& s : b["swaps"])
-      if (!s["ok"].get<bool>()) std::cout << fmt::format("  board {}: swap {}\n", b["board"].get<int>(), s.dump());
+      if (!s["ok"].get<bool>())
+        std::cout << fmt::format("  board {}: swap {}\n", b["board"].get<int>(), s.dump());
 }
 
-int serve(int boards, int port, const std::string& port_file, const std::string& report, const std::string& wave) {
+int serve(int boards, int port, const std::string& port_file, const std::string& report,
+          const std::string& wave) {
   CosimOptions o;
   o.boards = boards;
   o.port = uint16_t(port);
@@ -62,7 +65,8 @@ int serve(int boards, int port, const std::string& port_file, const std::string&
   g_link = &cosim.link();
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
-  std::cout << fmt::format("lightrail-cosim: {} board(s) on sim://127.0.0.1:{}/0..{}\n", boards, cosim.port(), boards - 1)
+  std::cout << fmt::format("lightrail-cosim: {} board(s) on sim://127.0.0.1:{}/0..{}\n", boards, cosim.port(),
+                           boards - 1)
             << std::flush;
   if (!port_file.empty()) std::ofstream(port_file) << cosim.port() << "\n";
   cosim.run(std::nullopt);
@@ -119,7 +123,8 @@ int sc_main(int argc, char** argv) {
   auto* b = app.add_subcommand("bench", "co-simulation vs Icarus speed, full-bank upload time");
   b->add_flag("--json", as_json, "print JSON");
   b->add_option("--cycles", bo.cycles, "board cycles per speed figure")->check(CLI::Range(1000, 100000000));
-  b->add_option("--sync-us", bo.sync_us, "simulated time of each clock-distribution figure")->check(CLI::Range(10, 100000));
+  b->add_option("--sync-us", bo.sync_us, "simulated time of each clock-distribution figure")
+      ->check(CLI::Range(10, 100000));
   b->add_option("--sync-boards", bo.sync_boards, "only the clock-distribution figure for this many boards")
       ->check(CLI::Range(2, 64));
 
@@ -167,20 +172,26 @@ int sc_main(int argc, char** argv) {
     if (as_json) {
       std::cout << res.dump(2) << "\n";
     } else {
-      std::cout << fmt::format("co-simulation: {:.3g} board cycles/s\n", res["cosim"]["board_cycles_per_s"].get<double>());
+      std::cout << fmt::format("co-simulation: {:.3g} board cycles/s\n",
+                               res["cosim"]["board_cycles_per_s"].get<double>());
       if (res["icarus"].contains("board_cycles_per_s"))
         std::cout << fmt::format("icarus (same RTL test bench): {:.3g} cycles/s; ratio {:.1f}x\n",
-                                 res["icarus"]["board_cycles_per_s"].get<double>(), res["cosim_over_icarus"].get<double>());
+                                 res["icarus"]["board_cycles_per_s"].get<double>(),
+                                 res["cosim_over_icarus"].get<double>());
       std::cout << fmt::format("full bank upload ({} steps): {:.3f} s wall, {:.1f} us simulated\n",
-                               res["upload_full_bank"]["steps"].get<int>(), res["upload_full_bank"]["wall_s"].get<double>(),
+                               res["upload_full_bank"]["steps"].get<int>(),
+                               res["upload_full_bank"]["wall_s"].get<double>(),
                                res["upload_full_bank"]["sim_time_us"].get<double>());
       for (const auto& s : res["sync"])
         if (s.contains("error"))
-          std::cout << fmt::format("clock distribution, {} boards: {}\n", s["boards"].get<int>(), s["error"].get<std::string>());
+          std::cout << fmt::format("clock distribution, {} boards: {}\n", s["boards"].get<int>(),
+                                   s["error"].get<std::string>());
         else
-          std::cout << fmt::format("clock distribution, {:2} boards: {:.0f} us simulated per wall second ({:.3g} board cycles/s)\n",
-                                   s["boards"].get<int>(), s["sim_us_per_wall_s"].get<double>(),
-                                   s["board_cycles_per_s"].get<double>());
+          std::cout << fmt::format(
+              "clock distribution, {:2} boards: {:.0f} us simulated per wall second ({:.3g} board "
+              "cycles/s)\n",
+              s["boards"].get<int>(), s["sim_us_per_wall_s"].get<double>(),
+              s["board_cycles_per_s"].get<double>());
     }
     return 0;
   } catch (const std::exception& e) {

@@ -1,8 +1,8 @@
 #include "probe.hpp"
 
-#include "fabric.hpp"
-
 #include <cstdlib>
+
+#include "fabric.hpp"
 
 namespace lightrail::sim {
 
@@ -13,7 +13,7 @@ namespace {
 // Events are matched this long after they happen, so a swap the kernel
 // reports a few cycles after its boundary can still re-plan the reference.
 constexpr uint64_t kSettleTicks = 8 * FINE_STEPS;  // > kSearchTicks + the kernel's swap report delay
-constexpr uint64_t kToleranceTicks = 1;  // "within one fine step"
+constexpr uint64_t kToleranceTicks = 1;            // "within one fine step"
 constexpr uint64_t kSearchTicks = FINE_STEPS / 2;  // how far to look for a displaced edge
 constexpr size_t kHistoryEdges = 64;
 }  // namespace
@@ -37,7 +37,8 @@ void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, con
       level_[p] = level;
     }
     if (sel_stb >> p & 1u) {
-      const Seen s{tick + sel_fine[p], edge_fs + sel_fine[p] * fine_fs, fine_fs, kSel, sel_value[p], select_[p]};
+      const Seen s{tick + sel_fine[p], edge_fs + sel_fine[p] * fine_fs, fine_fs, kSel, sel_value[p],
+                   select_[p]};
       select_[p] = sel_value[p];
       seen_[p][kSel].push_back(s);
       history_[p].push_back(s);
@@ -58,15 +59,20 @@ void Probe::match(int port, int kind, uint64_t before) {
     }
     // The nearest edge within a cycle counts as this one, so a late or early
     // edge shows in the timing error as well as among the missed ones.
-    if (!seen.empty() && seen.front().tick <= e.tick + kSearchTicks && (kind != kSel || seen.front().value == e.value)) {
+    if (!seen.empty() && seen.front().tick <= e.tick + kSearchTicks &&
+        (kind != kSel || seen.front().value == e.value)) {
       // Intended: the expected tick on the same cycle's serializer grid.
       const Seen o = seen.front();
-      const int64_t err = std::llabs(int64_t(o.fs) - (int64_t(o.fs) + (int64_t(e.tick) - int64_t(o.tick)) * int64_t(o.fine_fs)));
+      const int64_t err = std::llabs(
+          int64_t(o.fs) - (int64_t(o.fs) + (int64_t(e.tick) - int64_t(o.tick)) * int64_t(o.fine_fs)));
       if (err > f_.timing_error_fs_max) f_.timing_error_fs_max = err;
-      const bool on_time = seen.front().tick + kToleranceTicks >= e.tick && seen.front().tick <= e.tick + kToleranceTicks;
+      const bool on_time =
+          seen.front().tick + kToleranceTicks >= e.tick && seen.front().tick <= e.tick + kToleranceTicks;
       seen.pop_front();
-      if (on_time && record_ && kind == kSel && (boundary_fs_.empty() || boundary_fs_.back().first < e.boundary))
-        boundary_fs_.emplace_back(e.boundary, int64_t(o.fs) + (int64_t(e.boundary) - int64_t(o.tick)) * int64_t(o.fine_fs));
+      if (on_time && record_ && kind == kSel &&
+          (boundary_fs_.empty() || boundary_fs_.back().first < e.boundary))
+        boundary_fs_.emplace_back(
+            e.boundary, int64_t(o.fs) + (int64_t(e.boundary) - int64_t(o.tick)) * int64_t(o.fine_fs));
       if (on_time) {
         ++(kind == kSel ? f_.switch_events : f_.gate_edges);
         continue;
@@ -120,7 +126,8 @@ void Probe::check_packet(const Packet& pkt) {
     return;
   }
   const bool settled =
-      select_prev < 0 || select_tick + tune_[size_t(select_prev) * hwdef::WAVELENGTHS + size_t(select)] <= pkt.start;
+      select_prev < 0 ||
+      select_tick + tune_[size_t(select_prev) * hwdef::WAVELENGTHS + size_t(select)] <= pkt.start;
   const int receiver = awgr_receiver(pkt.port, select, int(PORTS));
   const int intended = awgr_receiver(pkt.port, pkt.wavelength, int(PORTS));
   if (!settled || edge_inside_select || receiver != intended) {

@@ -33,8 +33,8 @@ class Probe {
   // One cycle of outputs: the cycle starts at board tick `tick`, at simulated
   // time `edge_fs`; bit k of gate_word[p] is port p's gate during tick k.
   // `fine_fs` is this cycle's period over FINE_STEPS (the serializer bit).
-  void observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, const uint32_t* gate_word, uint32_t sel_stb,
-                     const uint8_t* sel_fine, const uint8_t* sel_value);
+  void observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, const uint32_t* gate_word,
+                     uint32_t sel_stb, const uint8_t* sel_fine, const uint8_t* sel_value);
   // Matches and checks everything older than `tick` minus the settling delay.
   void settle(uint64_t tick);
 

@@ -32,8 +32,9 @@ void Reference::start(std::shared_ptr<const DecodedImage> image, uint64_t tick) 
   for (auto& kinds : events)
     for (auto& q : kinds)
       while (!q.empty() && q.back().boundary >= tick) q.pop_back();
-  packets.erase(std::remove_if(packets.begin(), packets.end(), [&](const Packet& p) { return p.boundary >= tick; }),
-                packets.end());
+  packets.erase(
+      std::remove_if(packets.begin(), packets.end(), [&](const Packet& p) { return p.boundary >= tick; }),
+      packets.end());
 
   max_tune_ = *std::max_element(tune_.begin(), tune_.end());
   image_ = std::move(image);
@@ -57,7 +58,8 @@ void Reference::close_window(int port, uint64_t end, uint64_t boundary) {
   // One packet at each end of the window: they catch late falls and early
   // rises as well as a laser that has not settled.
   packets.push_back({port, from, from + packet_ticks_, wl, boundary});
-  if (to - packet_ticks_ > from + packet_ticks_) packets.push_back({port, to - packet_ticks_, to, wl, boundary});
+  if (to - packet_ticks_ > from + packet_ticks_)
+    packets.push_back({port, to - packet_ticks_, to, wl, boundary});
 }
 
 void Reference::emit_boundary() {

@@ -54,8 +54,8 @@ class Reference {
 
  private:
   struct State {
-    PortConfig config;  // in effect before next_tick
-    PortConfig select;  // laser select per port
+    PortConfig config;                               // in effect before next_tick
+    PortConfig select;                               // laser select per port
     std::array<int64_t, hwdef::PORTS> window_start;  // open send window start, -1 if none
     uint32_t next_step = 0;
     uint64_t next_tick = 0;

@@ -1,6 +1,6 @@
 #include "scenario.hpp"
 
-#include <utility>  // before asio (TOOLCHAIN.md)
+#include <fmt/format.h>
 
 #include <boost/asio.hpp>
 #include <chrono>
@@ -10,8 +10,7 @@
 #include <random>
 #include <stdexcept>
 #include <thread>
-
-#include <fmt/format.h>
+#include <utility>  // before asio (TOOLCHAIN.md)
 
 #include "cosim.hpp"
 #include "lightrail/device.hpp"
@@ -32,13 +31,15 @@ namespace {
   throw std::runtime_error(fmt::format("{}: {}", where, what));
 }
 
-uint64_t positive(const json& doc, const std::string& key, const std::string& where, uint64_t fallback, bool required) {
+uint64_t positive(const json& doc, const std::string& key, const std::string& where, uint64_t fallback,
+                  bool required) {
   if (!doc.contains(key)) {
     if (required) bad(where + "." + key, "missing");
     return fallback;
   }
   const json& v = doc.at(key);
-  if (!v.is_number_integer() || v.get<int64_t>() < 0) bad(where + "." + key, "must be a non-negative integer");
+  if (!v.is_number_integer() || v.get<int64_t>() < 0)
+    bad(where + "." + key, "must be a non-negative integer");
   return v.get<uint64_t>();
 }
 
@@ -70,10 +71,13 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
   o.calibrate_asymmetry = s.value("calibrate_asymmetry", o.calibrate_asymmetry);
   o.pps_period_ps = int64_t(positive(s, "pps_period_ps", "sync", uint64_t(o.pps_period_ps), false));
   if (o.pps_period_ps <= 0 || o.pps_period_ps % hwdef::CLK_PERIOD_PS != 0)
-    bad("sync.pps_period_ps", fmt::format("must be a positive multiple of the {} ps clock period", hwdef::CLK_PERIOD_PS));
+    bad("sync.pps_period_ps",
+        fmt::format("must be a positive multiple of the {} ps clock period", hwdef::CLK_PERIOD_PS));
   o.measure_from_ps = int64_t(positive(s, "measure_from_ps", "sync", uint64_t(o.measure_from_ps), false));
-  if (uint64_t(o.measure_from_ps) >= sc.duration_ps) bad("sync.measure_from_ps", "must be before duration_ps");
-  o.initial_offset_ps_max = int64_t(positive(s, "initial_offset_ps_max", "sync", uint64_t(o.initial_offset_ps_max), false));
+  if (uint64_t(o.measure_from_ps) >= sc.duration_ps)
+    bad("sync.measure_from_ps", "must be before duration_ps");
+  o.initial_offset_ps_max =
+      int64_t(positive(s, "initial_offset_ps_max", "sync", uint64_t(o.initial_offset_ps_max), false));
   if (o.initial_offset_ps_max < 1 || o.initial_offset_ps_max > 1000000)
     bad("sync.initial_offset_ps_max", "must be 1..1000000 ps (the boot-time coarse set)");
   if (s.contains("profile")) {
@@ -91,7 +95,8 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
       check_keys(r, where, {"board", "at_ps", "for_ps"});
       RefLoss loss{int(positive(r, "board", where, 0, true)), int64_t(positive(r, "at_ps", where, 0, true)),
                    int64_t(positive(r, "for_ps", where, 0, true))};
-      if (loss.board < 1 || loss.board >= sc.boards) bad(where + ".board", fmt::format("must be a follower, 1..{}", sc.boards - 1));
+      if (loss.board < 1 || loss.board >= sc.boards)
+        bad(where + ".board", fmt::format("must be a follower, 1..{}", sc.boards - 1));
       if (loss.for_ps <= 0 || uint64_t(loss.at_ps + loss.for_ps) >= sc.duration_ps)
         bad(where + ".for_ps", "the outage must be positive and end before duration_ps");
       o.ref_loss.push_back(loss);
@@ -124,7 +129,8 @@ Schedule generate_schedule(const json& r, const std::string& where) {
   for (uint64_t c = 0; c < configs; ++c) {
     Configuration cfg;
     cfg.name = "c" + std::to_string(c);
-    for (uint32_t p = 0; p < hwdef::PORTS; ++p) cfg.wavelength.push_back(dark(rng) == 0 ? kDark : wavelength(rng));
+    for (uint32_t p = 0; p < hwdef::PORTS; ++p)
+      cfg.wavelength.push_back(dark(rng) == 0 ? kDark : wavelength(rng));
     s.configs.push_back(std::move(cfg));
   }
   // Consecutive steps always change configuration, so every boundary switches.
@@ -147,8 +153,8 @@ Scenario load_scenario(const std::string& path) {
   try {
     if (!doc.is_object()) bad("scenario", "must be an object");
     check_keys(doc, "scenario",
-               {"lightrail_scenario", "boards", "duration_ps", "waveform", "traffic", "schedules", "actions", "expect",
-                "inject_fault", "sync", "comment"});
+               {"lightrail_scenario", "boards", "duration_ps", "waveform", "traffic", "schedules", "actions",
+                "expect", "inject_fault", "sync", "comment"});
     if (doc.value("lightrail_scenario", 0) != 1) bad("lightrail_scenario", "must be 1");
     sc.boards = int(positive(doc, "boards", "scenario", 1, false));
     if (sc.boards < 1 || sc.boards > 64) bad("boards", "must be 1..64");
@@ -168,10 +174,11 @@ Scenario load_scenario(const std::string& path) {
     if (doc.contains("expect")) {
       sc.expect = doc["expect"];
       if (!sc.expect.is_object()) bad("expect", "must be an object");
-      check_keys(sc.expect, "expect",
-                 {"swaps", "rejected_banks", "min_steps", "min_switch_events", "sync_p99_ps_max", "sync_rms_ps_max",
-                  "lock_time_us_max", "baseline_p99_ratio_min", "sync_mean_ps", "last_hop_p99_ps_max",
-                  "holdover_within_prediction", "relock_us_max", "slot_skew_p99_ps_max"});
+      check_keys(
+          sc.expect, "expect",
+          {"swaps", "rejected_banks", "min_steps", "min_switch_events", "sync_p99_ps_max", "sync_rms_ps_max",
+           "lock_time_us_max", "baseline_p99_ratio_min", "sync_mean_ps", "last_hop_p99_ps_max",
+           "holdover_within_prediction", "relock_us_max", "slot_skew_p99_ps_max"});
       for (const char* k : {"swaps", "rejected_banks", "min_steps", "min_switch_events"})
         if (sc.expect.contains(k)) positive(sc.expect, k, "expect", 0, true);
     }
@@ -204,15 +211,19 @@ Scenario load_scenario(const std::string& path) {
         const json& a = doc["actions"][i];
         Action act;
         act.where = fmt::format("actions[{}]", i);
-        check_keys(a, act.where, {"at_ps", "board", "do", "schedule", "commit", "expect_error", "corrupt", "comment"});
+        check_keys(a, act.where,
+                   {"at_ps", "board", "do", "schedule", "commit", "expect_error", "corrupt", "comment"});
         act.at_ps = positive(a, "at_ps", act.where, 0, true);
         if (act.at_ps < last) bad(act.where + ".at_ps", "actions must be in time order");
         if (act.at_ps >= sc.duration_ps) bad(act.where + ".at_ps", "is not before duration_ps");
         last = act.at_ps;
-        act.board = a.contains("board") && a["board"] == "all" ? -1 : int(positive(a, "board", act.where, 0, false));
-        if (act.board >= sc.boards) bad(act.where + ".board", fmt::format("no board {} (have {})", act.board, sc.boards));
+        act.board =
+            a.contains("board") && a["board"] == "all" ? -1 : int(positive(a, "board", act.where, 0, false));
+        if (act.board >= sc.boards)
+          bad(act.where + ".board", fmt::format("no board {} (have {})", act.board, sc.boards));
         act.what = a.value("do", "");
-        const bool needs_schedule = act.what == "upload" || act.what == "corrupt_commit" || act.what == "drop_mid_stage";
+        const bool needs_schedule =
+            act.what == "upload" || act.what == "corrupt_commit" || act.what == "drop_mid_stage";
         if (!needs_schedule && act.what != "trigger" && act.what != "stop")
           bad(act.where + ".do", "must be upload, corrupt_commit, drop_mid_stage, trigger or stop");
         if (needs_schedule) {
@@ -225,7 +236,7 @@ Scenario load_scenario(const std::string& path) {
         }
         act.commit = a.value("commit", json("epoch"));
         if (!(act.commit == "epoch" || (act.commit.is_object() && act.commit.size() == 1 &&
-                                         (act.commit.contains("at_ps") || act.commit.contains("in_ps")))))
+                                        (act.commit.contains("at_ps") || act.commit.contains("in_ps")))))
           bad(act.where + ".commit", "must be \"epoch\", {\"at_ps\": t} or {\"in_ps\": dt}");
         act.expect_error = a.value("expect_error", "");
         act.corrupt = a.value("corrupt", "");
@@ -267,13 +278,15 @@ class Host {
       const Action& a = sc_.actions[i];
       link_.barrier_fs.store(a.at_ps * 1000);
       if (link_.now_fs.load() > a.at_ps * 1000) {
-        errors_.push_back(fmt::format("{}: at_ps {} is already past (the host's previous work ran to {} ps)", a.where,
-                                      a.at_ps, link_.now_fs.load() / 1000));
+        errors_.push_back(fmt::format("{}: at_ps {} is already past (the host's previous work ran to {} ps)",
+                                      a.where, a.at_ps, link_.now_fs.load() / 1000));
         continue;
       }
       while (link_.now_fs.load() < a.at_ps * 1000)
-        if (link_.stop) return;
-        else std::this_thread::sleep_for(std::chrono::microseconds(50));
+        if (link_.stop)
+          return;
+        else
+          std::this_thread::sleep_for(std::chrono::microseconds(50));
       timed({{"action", a.where}, {"do", a.what}, {"at_ps", a.at_ps}}, [&] { return perform(a); });
     }
     link_.barrier_fs.store(std::numeric_limits<uint64_t>::max());
@@ -293,7 +306,8 @@ class Host {
     } catch (const std::exception& e) {
       ok = false;
       entry["error"] = e.what();
-      errors_.push_back(fmt::format("{} ({}): {}", entry["action"].get<std::string>(), entry["do"].get<std::string>(), e.what()));
+      errors_.push_back(fmt::format("{} ({}): {}", entry["action"].get<std::string>(),
+                                    entry["do"].get<std::string>(), e.what()));
     }
     const uint64_t fs1 = link_.now_fs.load();
     entry["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -343,10 +357,12 @@ class Host {
       } catch (const Error& e) {
         if (a.expect_error.empty()) throw;
         if (std::string(e.what()).find(a.expect_error) == std::string::npos)
-          throw std::runtime_error(fmt::format("expected an error containing '{}', got: {}", a.expect_error, e.what()));
+          throw std::runtime_error(
+              fmt::format("expected an error containing '{}', got: {}", a.expect_error, e.what()));
         return json{{"expected_error", e.what()}};
       }
-      if (!a.expect_error.empty()) throw std::runtime_error("expected an error containing '" + a.expect_error + "'");
+      if (!a.expect_error.empty())
+        throw std::runtime_error("expected an error containing '" + a.expect_error + "'");
       return "staged and committed";
     }
     if (a.what == "corrupt_commit") {
@@ -456,23 +472,29 @@ json run_scenario(const Scenario& sc) {
   for (const json& b : report["boards"]) {
     auto need = [&](const char* what, uint64_t have, uint64_t want, bool exact) {
       if (exact ? have != want : have < want)
-        unmet.push_back(fmt::format("board {}: {} {} ({} {})", b["board"].get<int>(), what, have, exact ? "expected" : "want at least", want));
+        unmet.push_back(fmt::format("board {}: {} {} ({} {})", b["board"].get<int>(), what, have,
+                                    exact ? "expected" : "want at least", want));
     };
     if (e.contains("swaps")) need("swaps", b["swaps"].size(), e["swaps"].get<uint64_t>(), true);
     if (e.contains("rejected_banks"))
       need("rejected banks", b["rejected_banks"].size(), e["rejected_banks"].get<uint64_t>(), true);
-    if (e.contains("min_steps")) need("steps", b["steps_executed"].get<uint64_t>(), e["min_steps"].get<uint64_t>(), false);
+    if (e.contains("min_steps"))
+      need("steps", b["steps_executed"].get<uint64_t>(), e["min_steps"].get<uint64_t>(), false);
     if (e.contains("min_switch_events"))
-      need("switch events", b["switch_events"].get<uint64_t>(), e["min_switch_events"].get<uint64_t>(), false);
+      need("switch events", b["switch_events"].get<uint64_t>(), e["min_switch_events"].get<uint64_t>(),
+           false);
   }
   if (report["sync"].is_object()) {
     const json& sy = report["sync"];
     auto stat = [&](const json& st, const char* k) { return st.contains(k) ? st[k].get<double>() : 1e300; };
     auto need_max = [&](const char* what, double have, double limit) {
-      if (!(have <= limit)) unmet.push_back(fmt::format("sync: {} {:.4g} (at most {:.4g})", what, have, limit));
+      if (!(have <= limit))
+        unmet.push_back(fmt::format("sync: {} {:.4g} (at most {:.4g})", what, have, limit));
     };
-    if (e.contains("sync_p99_ps_max")) need_max("p99 |offset| ps", stat(sy["offset_ps"], "p99"), e["sync_p99_ps_max"]);
-    if (e.contains("sync_rms_ps_max")) need_max("rms offset ps", stat(sy["offset_ps"], "rms"), e["sync_rms_ps_max"]);
+    if (e.contains("sync_p99_ps_max"))
+      need_max("p99 |offset| ps", stat(sy["offset_ps"], "p99"), e["sync_p99_ps_max"]);
+    if (e.contains("sync_rms_ps_max"))
+      need_max("rms offset ps", stat(sy["offset_ps"], "rms"), e["sync_rms_ps_max"]);
     if (e.contains("lock_time_us_max"))
       need_max("lock time us", sy["lock_time_us"].is_number() ? sy["lock_time_us"].get<double>() : 1e300,
                e["lock_time_us_max"]);
@@ -485,30 +507,35 @@ json run_scenario(const Scenario& sc) {
     if (e.contains("sync_mean_ps")) {
       const double mean = stat(sy["offset_ps"], "mean");
       const double lo = e["sync_mean_ps"].at(0).get<double>(), hi = e["sync_mean_ps"].at(1).get<double>();
-      if (!(mean >= lo && mean <= hi)) unmet.push_back(fmt::format("sync: mean offset {:.4g} ps not in [{}, {}]", mean, lo, hi));
+      if (!(mean >= lo && mean <= hi))
+        unmet.push_back(fmt::format("sync: mean offset {:.4g} ps not in [{}, {}]", mean, lo, hi));
     }
     if (e.contains("last_hop_p99_ps_max")) {
       double p99 = 1e300;
       for (const json& b : sy["boards"])
-        if (!b["ptp_only"].get<bool>() && b["board"].get<int>() == sc.boards - 1) p99 = stat(b["offset_ps"], "p99");
+        if (!b["ptp_only"].get<bool>() && b["board"].get<int>() == sc.boards - 1)
+          p99 = stat(b["offset_ps"], "p99");
       need_max("last hop p99 |offset| ps", p99, e["last_hop_p99_ps_max"]);
     }
     if (e.contains("slot_skew_p99_ps_max"))
-      need_max("step-boundary skew p99 ps", sy["slot_skew_ps_p99"].is_number() ? sy["slot_skew_ps_p99"].get<double>() : 1e300,
+      need_max("step-boundary skew p99 ps",
+               sy["slot_skew_ps_p99"].is_number() ? sy["slot_skew_ps_p99"].get<double>() : 1e300,
                e["slot_skew_p99_ps_max"]);
     if (e.value("holdover_within_prediction", false)) {
-      if (!sy.contains("holdover")) unmet.push_back("sync: no holdover happened");
+      if (!sy.contains("holdover"))
+        unmet.push_back("sync: no holdover happened");
       else
         for (const json& h : sy["holdover"]["events"])
           if (!h["within_prediction"].get<bool>())
-            unmet.push_back(fmt::format("sync: board {} drifted {:.4g} ps in holdover (predicted at most {:.4g})",
-                                        h["board"].get<int>(), h["max_drift_ps"].get<double>(),
-                                        h["predicted_max_ps"].get<double>()));
+            unmet.push_back(fmt::format(
+                "sync: board {} drifted {:.4g} ps in holdover (predicted at most {:.4g})",
+                h["board"].get<int>(), h["max_drift_ps"].get<double>(), h["predicted_max_ps"].get<double>()));
     }
     if (e.contains("relock_us_max") && sy.contains("holdover"))
       for (const json& h : sy["holdover"]["events"])
         if (!h["relocked"].get<bool>() || h["relock_us"].get<double>() > e["relock_us_max"].get<double>())
-          unmet.push_back(fmt::format("sync: board {} re-locked after {} us", h["board"].get<int>(), h["relock_us"].dump()));
+          unmet.push_back(fmt::format("sync: board {} re-locked after {} us", h["board"].get<int>(),
+                                      h["relock_us"].dump()));
   }
   report["unmet_expectations"] = unmet;
   report["ok"] = report["ok"].get<bool>() && host.ok() && unmet.empty();

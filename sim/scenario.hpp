@@ -4,23 +4,22 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "board.hpp"
-#include "sync.hpp"
 #include "lightrail/schedule.hpp"
+#include "sync.hpp"
 
 namespace lightrail::sim {
 
 struct Action {
-  uint64_t at_ps = 0;     // simulated time at which the host acts
-  int board = -1;         // -1: every board
-  std::string what;       // upload | corrupt_commit | drop_mid_stage | trigger | stop
-  std::string schedule;   // name in Scenario::schedules
-  nlohmann::json commit;  // "epoch" | {"at_ps": t} | {"in_ps": dt} (board time now + dt)
+  uint64_t at_ps = 0;        // simulated time at which the host acts
+  int board = -1;            // -1: every board
+  std::string what;          // upload | corrupt_commit | drop_mid_stage | trigger | stop
+  std::string schedule;      // name in Scenario::schedules
+  nlohmann::json commit;     // "epoch" | {"at_ps": t} | {"in_ps": dt} (board time now + dt)
   std::string expect_error;  // upload: the error must occur and contain this
   std::string corrupt;       // corrupt_commit: magic | version | bounds | crc
   std::string where;         // "actions[3]" for messages

@@ -1,11 +1,11 @@
 #include "server.hpp"
 
-#include <utility>  // before asio (TOOLCHAIN.md)
+#include <fmt/format.h>
 
 #include <boost/asio.hpp>
-#include <fmt/format.h>
 #include <mutex>
 #include <sstream>
+#include <utility>  // before asio (TOOLCHAIN.md)
 
 namespace lightrail::sim {
 
@@ -30,7 +30,9 @@ struct BoardServer::Impl {
   std::atomic<bool> stopping{false};
 
   Impl(std::vector<Board*> b, uint16_t port, HostLink& l)
-      : boards(std::move(b)), link(l), acceptor(io, tcp::endpoint(boost::asio::ip::address_v4::loopback(), port)) {}
+      : boards(std::move(b)),
+        link(l),
+        acceptor(io, tcp::endpoint(boost::asio::ip::address_v4::loopback(), port)) {}
 
   // Runs one request on the board's bus and waits for its simulated cycles.
   BusRequest::Result execute(Board& board, BusRequest& req) {

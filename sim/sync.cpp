@@ -1,10 +1,10 @@
 #include "sync.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "lightrail/hwdef.hpp"
 
@@ -52,7 +52,7 @@ struct SyncEngine::Node {
   double lock_us = -1;
   double max_slew_ns_per_s = 0;
   std::deque<std::pair<uint64_t, int64_t>> pps;  // waiting for the grandmaster's
-  std::vector<double> offsets;                    // ps, while locked after measure_from
+  std::vector<double> offsets;                   // ps, while locked after measure_from
 };
 
 SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boards) {
@@ -73,15 +73,19 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
     clock::OscillatorConfig oc = clock::oscillator_for_board(o.profile, mirror);
     // Boot-time coarse time set: every follower starts within
     // +-initial_offset of the grandmaster (its counter starts that much late).
-    if (mirror > 0) oc.start_fs = int64_t((o.profile.seed * 7919 + uint64_t(mirror) * 104729) % uint64_t(o.initial_offset_ps_max)) * 1000;
+    if (mirror > 0)
+      oc.start_fs =
+          int64_t((o.profile.seed * 7919 + uint64_t(mirror) * 104729) % uint64_t(o.initial_offset_ps_max)) *
+          1000;
     n->osc = std::make_unique<clock::Oscillator>(oc);
     n->fibre = std::make_unique<clock::Fibre>(fc);
     // How long the exchange reaches back must fit the edge history.
     if (n->parent >= 0 && 3 * n->fibre->mean_delay_fs() + 2 * kExchangeGapFs >
                               double(EdgeHistory::kEdges - 16) * double(kPeriodFs))
-      throw std::invalid_argument(fmt::format("sync.profile.fibre.length_m: {} m is longer than the co-simulation "
-                                              "keeps clock history for (about 6 km)",
-                                              o.profile.fibre.length_m));
+      throw std::invalid_argument(
+          fmt::format("sync.profile.fibre.length_m: {} m is longer than the co-simulation "
+                      "keeps clock history for (about 6 km)",
+                      o.profile.fibre.length_m));
     n->cfg.enable = n->parent >= 0;
     n->cfg.use_ddmtd = !n->baseline;
     // A PTP-only loop never gets within the DDMTD's lock threshold.
@@ -93,7 +97,8 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
   }
   for (const RefLoss& r : o.ref_loss) {
     if (r.board <= 0 || r.board >= boards)
-      throw std::invalid_argument(fmt::format("sync.ref_loss.board: {} is not a follower (1..{})", r.board, boards - 1));
+      throw std::invalid_argument(
+          fmt::format("sync.ref_loss.board: {} is not a follower (1..{})", r.board, boards - 1));
     holdovers_.push_back({r.board, r.at_ps * 1000, (r.at_ps + r.for_ps) * 1000});
   }
 }
@@ -135,10 +140,12 @@ void SyncEngine::servo_update(Node& n, int64_t now) {
     }
     // Two-way exchange, finished before now: Sync at T1 (parent), arrives T2;
     // Delay_Req leaves T3, arrives T4 (parent).
-    const int64_t T3 = now - d_bwd - kExchangeGapFs / 2, T2 = T3 - kExchangeGapFs, T1 = T2 - d_fwd, T4 = T3 + d_bwd;
+    const int64_t T3 = now - d_bwd - kExchangeGapFs / 2, T2 = T3 - kExchangeGapFs, T1 = T2 - d_fwd,
+                  T4 = T3 + d_bwd;
     const bool fine = !n.baseline;
-    in.exchange_valid = p.history.board_time_fs(T1, fine, &in.t1_fs) && n.history.board_time_fs(T2, fine, &in.t2_fs) &&
-                        n.history.board_time_fs(T3, fine, &in.t3_fs) && p.history.board_time_fs(T4, fine, &in.t4_fs);
+    in.exchange_valid =
+        p.history.board_time_fs(T1, fine, &in.t1_fs) && n.history.board_time_fs(T2, fine, &in.t2_fs) &&
+        n.history.board_time_fs(T3, fine, &in.t3_fs) && p.history.board_time_fs(T4, fine, &in.t4_fs);
     if (fine && in.exchange_valid) {
       // DDMTD-refined timestamps resolve period/N, not a femtosecond.
       const int64_t q = kPeriodFs / int64_t(hwdef::DDMTD_N);
@@ -155,11 +162,12 @@ void SyncEngine::servo_update(Node& n, int64_t now) {
     left -= chunk;
   }
   const double interval_s = double(kUpdateCycles) * double(kPeriodFs) * 1e-15;
-  n.max_slew_ns_per_s =
-      std::max(n.max_slew_ns_per_s, std::fabs(n.out.phase_steps * n.osc->phase_step_fs()) * 1e-6 / interval_s);
+  n.max_slew_ns_per_s = std::max(n.max_slew_ns_per_s,
+                                 std::fabs(n.out.phase_steps * n.osc->phase_step_fs()) * 1e-6 / interval_s);
   if ((n.out.status & hwdef::SYNC_STATUS_LOCKED_MASK) && n.lock_us < 0) n.lock_us = double(now) * 1e-9;
   for (Holdover& h : holdovers_)
-    if (h.board == n.id && now >= h.end_fs && !h.relocked && (n.out.status & hwdef::SYNC_STATUS_LOCKED_MASK)) {
+    if (h.board == n.id && now >= h.end_fs && !h.relocked &&
+        (n.out.status & hwdef::SYNC_STATUS_LOCKED_MASK)) {
       h.relocked = true;
       h.relock_us = double(now - h.end_fs) * 1e-9;
     }
@@ -184,8 +192,9 @@ void SyncEngine::record_pps(int b, uint64_t index, int64_t fs) {
         const Node& p = *nodes_[size_t(n.parent)];
         const double gap_s = double(h.end_fs - t) * 1e-15;
         const double dy = n.osc->fractional_frequency() - p.osc->fractional_frequency();
-        h.predicted_ps = std::fabs(dy) * gap_s * 1e12 + clock::holdover_walk_bound_fs(opt_.profile, gap_s) / 1000.0 +
-                         6 * opt_.profile.oscillator.jitter_rms_fs / 1000.0 + double(n.cfg.phase_step_fs) / 1000.0;
+        h.predicted_ps =
+            std::fabs(dy) * gap_s * 1e12 + clock::holdover_walk_bound_fs(opt_.profile, gap_s) / 1000.0 +
+            6 * opt_.profile.oscillator.jitter_rms_fs / 1000.0 + double(n.cfg.phase_step_fs) / 1000.0;
       }
       h.max_drift_ps = std::max(h.max_drift_ps, std::fabs(offset_ps - h.offset_at_start_ps));
     }

@@ -14,10 +14,9 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "clock/fibre.hpp"
 #include "clock/impairment_profile.hpp"
@@ -39,7 +38,7 @@ struct SyncOptions {
   bool baseline = true;             // PTP-only copies of every follower, in the same run
   bool calibrate_asymmetry = true;  // the fibre asymmetry written to the servo's calibration
   int64_t pps_period_ps = 1000000;
-  int64_t measure_from_ps = 2000000;   // statistics from here on (the lock deadline)
+  int64_t measure_from_ps = 2000000;       // statistics from here on (the lock deadline)
   int64_t initial_offset_ps_max = 100000;  // boot-time coarse time set leaves |offset| below this
   std::vector<RefLoss> ref_loss;
 };

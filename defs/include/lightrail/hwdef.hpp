@@ -1,4 +1,5 @@
 // Generated from defs/regmap.json by defs/hwdef_gen; do not edit.
+// clang-format off
 #pragma once
 
 #include <cstdint>
