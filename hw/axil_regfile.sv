@@ -1,5 +1,6 @@
 // AXI4-Lite register file of the board: capability block, commands, status,
-// board time, the tune(a,b) window and the two bank windows (docs/registers.md).
+// board time, the clock-sync servo's SYNC_* block, the tune(a,b) window and the
+// two bank windows (docs/registers.md).
 //
 // One transaction at a time per channel. A write is taken when AWVALID and
 // WVALID are both high (the slave may wait for both). A read takes three
@@ -58,7 +59,32 @@ module axil_regfile #(
   output logic [                                    3:0]   bank_be_o,
   output logic [                                   31:0]   bank_wdata_o,
   input  logic [                                   31:0]   bank0_rdata_i,
-  input  logic [                                   31:0]   bank1_rdata_i
+  input  logic [                                   31:0]   bank1_rdata_i,
+  // clock-sync servo (hls/clock_sync beside the top): SYNC_* rw registers as
+  // levels, one port per register (layout of the register of the same name)
+  output logic [                                   31:0]   sync_ctrl_o,
+  output logic [                                   31:0]   sync_cal_delay_ms_ps_o,
+  output logic [                                   31:0]   sync_cal_delay_sm_ps_o,
+  output logic [                                   31:0]   sync_cal_asym_ps_o,
+  output logic [                                   31:0]   sync_kp_o,
+  output logic [                                   31:0]   sync_ki_o,
+  output logic [                                   31:0]   sync_lock_thresh_ps_o,
+  output logic [                                   31:0]   sync_lock_samples_o,
+  output logic [                                   31:0]   sync_slew_max_ns_per_s_o,
+  output logic [                                   31:0]   sync_dac_pull_ppb_o,
+  output logic [                                   31:0]   sync_phase_step_fs_o,
+  output logic [                                   31:0]   sync_clear_errors_o,  // SYNC_ERROR write-1s, one cycle
+  // clock-sync servo status (read-only registers; SYNC_ERROR is the sticky flags)
+  input  logic [                                   31:0]   sync_status_i,
+  input  logic [                                   31:0]   sync_error_i,
+  input  logic [                                   31:0]   sync_offset_ps_i,
+  input  logic [                                   31:0]   sync_rtt_ps_i,
+  input  logic [                                   31:0]   sync_delay_ms_ps_i,
+  input  logic [                                   31:0]   sync_servo_p_ps_i,
+  input  logic [                                   31:0]   sync_servo_i_ppt_i,
+  input  logic [                                   31:0]   sync_dac_i,
+  input  logic [                                   31:0]   sync_phase_steps_i,
+  input  logic [                                   31:0]   sync_holdover_us_i
 );
   localparam int AddrBits = lightrail_hwdef_pkg::AXI_ADDR_BITS;
   localparam int TuneBits = $clog2(lightrail_hwdef_pkg::MEM_TUNE_WORDS);
@@ -74,10 +100,22 @@ module axil_regfile #(
   localparam logic [1:0] SrcBank0 = 2'd2;
   localparam logic [1:0] SrcBank1 = 2'd3;
 
+  // SYNC_CTRL keeps only its defined fields. Reset: servo off, DDMTD on (the
+  // defaults of hls/clock_sync/clock_sync_io.hpp's ClockSyncConfig).
+  localparam logic [31:0] SyncCtrlFields = lightrail_hwdef_pkg::SYNC_CTRL_ENABLE_MASK |
+                                           lightrail_hwdef_pkg::SYNC_CTRL_USE_DDMTD_MASK;
+  localparam logic [31:0] SyncCtrlReset = lightrail_hwdef_pkg::SYNC_CTRL_USE_DDMTD_MASK;
+
   // Byte address inside [base, base + 4*words).
   function automatic logic in_window(input logic [31:0] addr, input logic [31:0] base,
                                      input logic [31:0] words);
     in_window = (addr >= base) && (addr < base + (words << 2));
+  endfunction
+
+  // A rw register after a write: the enabled bytes (mask) take the new bits.
+  function automatic logic [31:0] merge(input logic [31:0] old, input logic [31:0] mask,
+                                        input logic [31:0] bits);
+    merge = (old & ~mask) | (bits & mask);
   endfunction
 
   // Is this bank the one the sequencer executes right now?
@@ -96,6 +134,19 @@ module axil_regfile #(
   logic [            31:0] last_swap_hi_q;
   logic [TuneDataBits-1:0] tune_shadow[0:lightrail_hwdef_pkg::MEM_TUNE_WORDS-1];
   logic [TuneDataBits-1:0] tune_rdata_q;
+  // SYNC_* rw registers (calibration values are passed as written: the servo
+  // clamps and flags SYNC_ERROR.CAL_CLAMPED, so the host reads back its value)
+  logic [            31:0] sync_ctrl_q;
+  logic [            31:0] sync_cal_delay_ms_ps_q;
+  logic [            31:0] sync_cal_delay_sm_ps_q;
+  logic [            31:0] sync_cal_asym_ps_q;
+  logic [            31:0] sync_kp_q;
+  logic [            31:0] sync_ki_q;
+  logic [            31:0] sync_lock_thresh_ps_q;
+  logic [            31:0] sync_lock_samples_q;
+  logic [            31:0] sync_slew_max_ns_per_s_q;
+  logic [            31:0] sync_dac_pull_ppb_q;
+  logic [            31:0] sync_phase_step_fs_q;
 
   // ---------------------------------------------------------------- write channel
   logic              wr_fire;
@@ -152,6 +203,18 @@ module axil_regfile #(
       seq_tune_we_o      <= 1'b0;
       seq_tune_addr_o    <= '0;
       seq_tune_wdata_o   <= '0;
+      sync_clear_errors_o      <= '0;
+      sync_ctrl_q              <= SyncCtrlReset;
+      sync_cal_delay_ms_ps_q   <= '0;
+      sync_cal_delay_sm_ps_q   <= '0;
+      sync_cal_asym_ps_q       <= '0;
+      sync_kp_q                <= lightrail_hwdef_pkg::SYNC_DEFAULT_KP_Q16;
+      sync_ki_q                <= lightrail_hwdef_pkg::SYNC_DEFAULT_KI_Q16;
+      sync_lock_thresh_ps_q    <= lightrail_hwdef_pkg::SYNC_DEFAULT_LOCK_THRESH_PS;
+      sync_lock_samples_q      <= lightrail_hwdef_pkg::SYNC_DEFAULT_LOCK_SAMPLES;
+      sync_slew_max_ns_per_s_q <= lightrail_hwdef_pkg::SYNC_DEFAULT_SLEW_MAX_NS_PER_S;
+      sync_dac_pull_ppb_q      <= lightrail_hwdef_pkg::SYNC_DEFAULT_DAC_PULL_PPB;
+      sync_phase_step_fs_q     <= lightrail_hwdef_pkg::SYNC_DEFAULT_PHASE_STEP_FS;
     end else begin
       // command outputs are pulses
       seq_commit_o       <= 1'b0;
@@ -159,6 +222,7 @@ module axil_regfile #(
       seq_stop_o         <= 1'b0;
       seq_clear_errors_o <= '0;
       seq_tune_we_o      <= 1'b0;
+      sync_clear_errors_o <= '0;
       if (bvalid_q && s_axil_bready) begin
         bvalid_q <= 1'b0;
       end
@@ -203,6 +267,27 @@ module axil_regfile #(
                 active_write_q <= 1'b0;
               end
             end
+            lightrail_hwdef_pkg::REG_SYNC_CTRL:
+              sync_ctrl_q <= merge(sync_ctrl_q, wr_mask & SyncCtrlFields, wr_bits);
+            lightrail_hwdef_pkg::REG_SYNC_ERROR: sync_clear_errors_o <= wr_bits;
+            lightrail_hwdef_pkg::REG_SYNC_CAL_DELAY_MS_PS:
+              sync_cal_delay_ms_ps_q <= merge(sync_cal_delay_ms_ps_q, wr_mask, wr_bits);
+            lightrail_hwdef_pkg::REG_SYNC_CAL_DELAY_SM_PS:
+              sync_cal_delay_sm_ps_q <= merge(sync_cal_delay_sm_ps_q, wr_mask, wr_bits);
+            lightrail_hwdef_pkg::REG_SYNC_CAL_ASYM_PS:
+              sync_cal_asym_ps_q <= merge(sync_cal_asym_ps_q, wr_mask, wr_bits);
+            lightrail_hwdef_pkg::REG_SYNC_KP: sync_kp_q <= merge(sync_kp_q, wr_mask, wr_bits);
+            lightrail_hwdef_pkg::REG_SYNC_KI: sync_ki_q <= merge(sync_ki_q, wr_mask, wr_bits);
+            lightrail_hwdef_pkg::REG_SYNC_LOCK_THRESH_PS:
+              sync_lock_thresh_ps_q <= merge(sync_lock_thresh_ps_q, wr_mask, wr_bits);
+            lightrail_hwdef_pkg::REG_SYNC_LOCK_SAMPLES:
+              sync_lock_samples_q <= merge(sync_lock_samples_q, wr_mask, wr_bits);
+            lightrail_hwdef_pkg::REG_SYNC_SLEW_MAX_NS_PER_S:
+              sync_slew_max_ns_per_s_q <= merge(sync_slew_max_ns_per_s_q, wr_mask, wr_bits);
+            lightrail_hwdef_pkg::REG_SYNC_DAC_PULL_PPB:
+              sync_dac_pull_ppb_q <= merge(sync_dac_pull_ppb_q, wr_mask, wr_bits);
+            lightrail_hwdef_pkg::REG_SYNC_PHASE_STEP_FS:
+              sync_phase_step_fs_q <= merge(sync_phase_step_fs_q, wr_mask, wr_bits);
             // read-only registers and holes
             default: bresp_q <= RespSlvErr;
           endcase
@@ -213,6 +298,17 @@ module axil_regfile #(
 
   assign seq_commit_at_time_o = commit_at_time_q;
   assign seq_commit_ticks_o = {commit_hi_q, commit_lo_q};
+  assign sync_ctrl_o = sync_ctrl_q;
+  assign sync_cal_delay_ms_ps_o = sync_cal_delay_ms_ps_q;
+  assign sync_cal_delay_sm_ps_o = sync_cal_delay_sm_ps_q;
+  assign sync_cal_asym_ps_o = sync_cal_asym_ps_q;
+  assign sync_kp_o = sync_kp_q;
+  assign sync_ki_o = sync_ki_q;
+  assign sync_lock_thresh_ps_o = sync_lock_thresh_ps_q;
+  assign sync_lock_samples_o = sync_lock_samples_q;
+  assign sync_slew_max_ns_per_s_o = sync_slew_max_ns_per_s_q;
+  assign sync_dac_pull_ppb_o = sync_dac_pull_ppb_q;
+  assign sync_phase_step_fs_o = sync_phase_step_fs_q;
 
   // ---------------------------------------------------------------- read channel
   logic [AddrBits-1:0] rd_addr_q;
@@ -259,37 +355,58 @@ module axil_regfile #(
     rd_reg    = '0;
     rd_reg_ok = 1'b1;
     case (rd_addr)
-      lightrail_hwdef_pkg::REG_CAP_MAGIC:           rd_reg = lightrail_hwdef_pkg::CAP_MAGIC_VALUE;
-      lightrail_hwdef_pkg::REG_CAP_VERSION:         rd_reg = lightrail_hwdef_pkg::REGMAP_VERSION;
-      lightrail_hwdef_pkg::REG_CAP_PORTS:           rd_reg = lightrail_hwdef_pkg::PORTS;
-      lightrail_hwdef_pkg::REG_CAP_WAVELENGTHS:     rd_reg = lightrail_hwdef_pkg::WAVELENGTHS;
-      lightrail_hwdef_pkg::REG_CAP_MAX_STEPS:       rd_reg = lightrail_hwdef_pkg::MAX_STEPS;
-      lightrail_hwdef_pkg::REG_CAP_MAX_CONFIGS:     rd_reg = lightrail_hwdef_pkg::MAX_CONFIGS;
-      lightrail_hwdef_pkg::REG_CAP_FINE_STEPS:      rd_reg = lightrail_hwdef_pkg::FINE_STEPS;
-      lightrail_hwdef_pkg::REG_CAP_CLK_PERIOD_PS:   rd_reg = lightrail_hwdef_pkg::CLK_PERIOD_PS;
-      lightrail_hwdef_pkg::REG_CAP_MIN_STEP_CYCLES: rd_reg = lightrail_hwdef_pkg::MIN_STEP_CYCLES;
-      lightrail_hwdef_pkg::REG_CAP_BOARD_ID:        rd_reg = BOARD_ID;
-      lightrail_hwdef_pkg::REG_CTRL:                rd_reg = '0;  // write-only: reads as 0
+      lightrail_hwdef_pkg::REG_CAP_MAGIC:              rd_reg = lightrail_hwdef_pkg::CAP_MAGIC_VALUE;
+      lightrail_hwdef_pkg::REG_CAP_VERSION:            rd_reg = lightrail_hwdef_pkg::REGMAP_VERSION;
+      lightrail_hwdef_pkg::REG_CAP_PORTS:              rd_reg = lightrail_hwdef_pkg::PORTS;
+      lightrail_hwdef_pkg::REG_CAP_WAVELENGTHS:        rd_reg = lightrail_hwdef_pkg::WAVELENGTHS;
+      lightrail_hwdef_pkg::REG_CAP_MAX_STEPS:          rd_reg = lightrail_hwdef_pkg::MAX_STEPS;
+      lightrail_hwdef_pkg::REG_CAP_MAX_CONFIGS:        rd_reg = lightrail_hwdef_pkg::MAX_CONFIGS;
+      lightrail_hwdef_pkg::REG_CAP_FINE_STEPS:         rd_reg = lightrail_hwdef_pkg::FINE_STEPS;
+      lightrail_hwdef_pkg::REG_CAP_CLK_PERIOD_PS:      rd_reg = lightrail_hwdef_pkg::CLK_PERIOD_PS;
+      lightrail_hwdef_pkg::REG_CAP_MIN_STEP_CYCLES:    rd_reg = lightrail_hwdef_pkg::MIN_STEP_CYCLES;
+      lightrail_hwdef_pkg::REG_CAP_BOARD_ID:           rd_reg = BOARD_ID;
+      lightrail_hwdef_pkg::REG_CTRL:                   rd_reg = '0;  // write-only: reads as 0
       lightrail_hwdef_pkg::REG_COMMIT_MODE:
         rd_reg = commit_at_time_q ? lightrail_hwdef_pkg::COMMIT_MODE_AT_TIME_MASK : '0;
-      lightrail_hwdef_pkg::REG_COMMIT_TIME_LO:      rd_reg = commit_lo_q;
-      lightrail_hwdef_pkg::REG_COMMIT_TIME_HI:      rd_reg = commit_hi_q;
-      lightrail_hwdef_pkg::REG_STATUS:              rd_reg = seq_status_i;
+      lightrail_hwdef_pkg::REG_COMMIT_TIME_LO:         rd_reg = commit_lo_q;
+      lightrail_hwdef_pkg::REG_COMMIT_TIME_HI:         rd_reg = commit_hi_q;
+      lightrail_hwdef_pkg::REG_STATUS:                 rd_reg = seq_status_i;
       lightrail_hwdef_pkg::REG_ERROR:
         rd_reg = seq_errors_i | (active_write_q ? lightrail_hwdef_pkg::ERROR_ACTIVE_WRITE_MASK : '0);
-      lightrail_hwdef_pkg::REG_STEPS_LO:            rd_reg = steps_lo;
-      lightrail_hwdef_pkg::REG_STEPS_HI:            rd_reg = steps_hi_q;
-      lightrail_hwdef_pkg::REG_MISSED:              rd_reg = seq_missed_i;
-      lightrail_hwdef_pkg::REG_CUR_STEP:            rd_reg = seq_cur_step_i;
-      lightrail_hwdef_pkg::REG_CUR_CONFIG:          rd_reg = seq_cur_config_i;
-      lightrail_hwdef_pkg::REG_GENERATION:          rd_reg = seq_generation_i;
-      lightrail_hwdef_pkg::REG_TIME_LO:             rd_reg = time_lo;
-      lightrail_hwdef_pkg::REG_TIME_HI:             rd_reg = time_hi_q;
-      lightrail_hwdef_pkg::REG_EPOCHS:              rd_reg = seq_epochs_i;
-      lightrail_hwdef_pkg::REG_SWAPS:               rd_reg = seq_swaps_i;
-      lightrail_hwdef_pkg::REG_LAST_SWAP_LO:        rd_reg = last_swap_lo;
-      lightrail_hwdef_pkg::REG_LAST_SWAP_HI:        rd_reg = last_swap_hi_q;
-      default:                                      rd_reg_ok = 1'b0;
+      lightrail_hwdef_pkg::REG_STEPS_LO:               rd_reg = steps_lo;
+      lightrail_hwdef_pkg::REG_STEPS_HI:               rd_reg = steps_hi_q;
+      lightrail_hwdef_pkg::REG_MISSED:                 rd_reg = seq_missed_i;
+      lightrail_hwdef_pkg::REG_CUR_STEP:               rd_reg = seq_cur_step_i;
+      lightrail_hwdef_pkg::REG_CUR_CONFIG:             rd_reg = seq_cur_config_i;
+      lightrail_hwdef_pkg::REG_GENERATION:             rd_reg = seq_generation_i;
+      lightrail_hwdef_pkg::REG_TIME_LO:                rd_reg = time_lo;
+      lightrail_hwdef_pkg::REG_TIME_HI:                rd_reg = time_hi_q;
+      lightrail_hwdef_pkg::REG_EPOCHS:                 rd_reg = seq_epochs_i;
+      lightrail_hwdef_pkg::REG_SWAPS:                  rd_reg = seq_swaps_i;
+      lightrail_hwdef_pkg::REG_LAST_SWAP_LO:           rd_reg = last_swap_lo;
+      lightrail_hwdef_pkg::REG_LAST_SWAP_HI:           rd_reg = last_swap_hi_q;
+      lightrail_hwdef_pkg::REG_SYNC_CTRL:              rd_reg = sync_ctrl_q;
+      lightrail_hwdef_pkg::REG_SYNC_STATUS:            rd_reg = sync_status_i;
+      lightrail_hwdef_pkg::REG_SYNC_ERROR:             rd_reg = sync_error_i;
+      lightrail_hwdef_pkg::REG_SYNC_OFFSET_PS:         rd_reg = sync_offset_ps_i;
+      lightrail_hwdef_pkg::REG_SYNC_RTT_PS:            rd_reg = sync_rtt_ps_i;
+      lightrail_hwdef_pkg::REG_SYNC_DELAY_MS_PS:       rd_reg = sync_delay_ms_ps_i;
+      lightrail_hwdef_pkg::REG_SYNC_SERVO_P_PS:        rd_reg = sync_servo_p_ps_i;
+      lightrail_hwdef_pkg::REG_SYNC_SERVO_I_PPT:       rd_reg = sync_servo_i_ppt_i;
+      lightrail_hwdef_pkg::REG_SYNC_DAC:               rd_reg = sync_dac_i;
+      lightrail_hwdef_pkg::REG_SYNC_PHASE_STEPS:       rd_reg = sync_phase_steps_i;
+      lightrail_hwdef_pkg::REG_SYNC_HOLDOVER_US:       rd_reg = sync_holdover_us_i;
+      lightrail_hwdef_pkg::REG_SYNC_CAL_DELAY_MS_PS:   rd_reg = sync_cal_delay_ms_ps_q;
+      lightrail_hwdef_pkg::REG_SYNC_CAL_DELAY_SM_PS:   rd_reg = sync_cal_delay_sm_ps_q;
+      lightrail_hwdef_pkg::REG_SYNC_CAL_ASYM_PS:       rd_reg = sync_cal_asym_ps_q;
+      lightrail_hwdef_pkg::REG_SYNC_KP:                rd_reg = sync_kp_q;
+      lightrail_hwdef_pkg::REG_SYNC_KI:                rd_reg = sync_ki_q;
+      lightrail_hwdef_pkg::REG_SYNC_LOCK_THRESH_PS:    rd_reg = sync_lock_thresh_ps_q;
+      lightrail_hwdef_pkg::REG_SYNC_LOCK_SAMPLES:      rd_reg = sync_lock_samples_q;
+      lightrail_hwdef_pkg::REG_SYNC_SLEW_MAX_NS_PER_S: rd_reg = sync_slew_max_ns_per_s_q;
+      lightrail_hwdef_pkg::REG_SYNC_DAC_PULL_PPB:      rd_reg = sync_dac_pull_ppb_q;
+      lightrail_hwdef_pkg::REG_SYNC_PHASE_STEP_FS:     rd_reg = sync_phase_step_fs_q;
+      default:                                         rd_reg_ok = 1'b0;
     endcase
   end
 

@@ -1,9 +1,14 @@
-// Board top: the host register file and memories, board time, and the
-// fine-edge output stages. The sequencer kernel (hls/sequencer, Vitis HLS)
-// sits beside this top, not inside it: its per-cycle ports
-// (hls/sequencer/sequencer_io.hpp) are this module's seq_* ports.
+// Board top: the host register file and memories, board time, the PPS
+// output and the fine-edge output stages. The sequencer kernel
+// (hls/sequencer) and the clock-sync servo (hls/clock_sync), both Vitis HLS,
+// sit beside this top, not inside it: the sequencer's per-cycle ports
+// (hls/sequencer/sequencer_io.hpp) are this module's seq_* ports, the servo's
+// registers (ClockSyncConfig in, ClockSyncOut status out) its sync_* ports.
 module lightrail_board_top #(
-  parameter logic [31:0] BOARD_ID = 0
+  parameter logic [31:0] BOARD_ID = 0,
+  // PPS / epoch period in ticks (default 1 us = 8000 ticks of 125 ps); the
+  // pulses fall on the multiples of it of board time.
+  parameter logic [63:0] PPS_PERIOD_TICKS = 64'd8000
 ) (
   input  logic                                                            clk_i,
   input  logic                                                            rst_ni,
@@ -64,7 +69,36 @@ module lightrail_board_top #(
   output logic [lightrail_hwdef_pkg::PORTS*lightrail_hwdef_pkg::FINE_STEPS-1:0] gate_ser_o,
   output logic [lightrail_hwdef_pkg::PORTS*lightrail_hwdef_pkg::WAVELENGTH_BITS-1:0] sel_o,
   output logic [lightrail_hwdef_pkg::PORTS-1:0]                           sel_stb_o,
-  output logic [lightrail_hwdef_pkg::PORTS*lightrail_hwdef_pkg::FINE_BITS-1:0] sel_fine_o
+  output logic [lightrail_hwdef_pkg::PORTS*lightrail_hwdef_pkg::FINE_BITS-1:0] sel_fine_o,
+  // to the clock-sync servo: the SYNC_* rw registers (levels) and the
+  // SYNC_ERROR write-1s (one-cycle mask)
+  output logic [31:0]                                                     sync_ctrl_o,
+  output logic [31:0]                                                     sync_cal_delay_ms_ps_o,
+  output logic [31:0]                                                     sync_cal_delay_sm_ps_o,
+  output logic [31:0]                                                     sync_cal_asym_ps_o,
+  output logic [31:0]                                                     sync_kp_o,
+  output logic [31:0]                                                     sync_ki_o,
+  output logic [31:0]                                                     sync_lock_thresh_ps_o,
+  output logic [31:0]                                                     sync_lock_samples_o,
+  output logic [31:0]                                                     sync_slew_max_ns_per_s_o,
+  output logic [31:0]                                                     sync_dac_pull_ppb_o,
+  output logic [31:0]                                                     sync_phase_step_fs_o,
+  output logic [31:0]                                                     sync_clear_errors_o,
+  // from the clock-sync servo: status, layout of the SYNC_* registers
+  input  logic [31:0]                                                     sync_status_i,
+  input  logic [31:0]                                                     sync_error_i,
+  input  logic [31:0]                                                     sync_offset_ps_i,
+  input  logic [31:0]                                                     sync_rtt_ps_i,
+  input  logic [31:0]                                                     sync_delay_ms_ps_i,
+  input  logic [31:0]                                                     sync_servo_p_ps_i,
+  input  logic [31:0]                                                     sync_servo_i_ppt_i,
+  input  logic [31:0]                                                     sync_dac_i,
+  input  logic [31:0]                                                     sync_phase_steps_i,
+  input  logic [31:0]                                                     sync_holdover_us_i,
+  // PPS / epoch: high in the cycle whose tick window holds a multiple of
+  // PPS_PERIOD_TICKS; pps_fine_o is that boundary's tick within the cycle
+  output logic                                                            pps_o,
+  output logic [lightrail_hwdef_pkg::FINE_BITS-1:0]                       pps_fine_o
 );
   localparam int Ports = lightrail_hwdef_pkg::PORTS;
   localparam int FineBits = lightrail_hwdef_pkg::FINE_BITS;
@@ -137,8 +171,54 @@ module lightrail_board_top #(
     .bank_be_o(bank_be),
     .bank_wdata_o(bank_wdata),
     .bank0_rdata_i(bank0_rdata),
-    .bank1_rdata_i(bank1_rdata)
+    .bank1_rdata_i(bank1_rdata),
+    .sync_ctrl_o,
+    .sync_cal_delay_ms_ps_o,
+    .sync_cal_delay_sm_ps_o,
+    .sync_cal_asym_ps_o,
+    .sync_kp_o,
+    .sync_ki_o,
+    .sync_lock_thresh_ps_o,
+    .sync_lock_samples_o,
+    .sync_slew_max_ns_per_s_o,
+    .sync_dac_pull_ppb_o,
+    .sync_phase_step_fs_o,
+    .sync_clear_errors_o,
+    .sync_status_i,
+    .sync_error_i,
+    .sync_offset_ps_i,
+    .sync_rtt_ps_i,
+    .sync_delay_ms_ps_i,
+    .sync_servo_p_ps_i,
+    .sync_servo_i_ppt_i,
+    .sync_dac_i,
+    .sync_phase_steps_i,
+    .sync_holdover_us_i
   );
+
+  // ---------------------------------------------------------------- PPS / epoch
+  // Taken from board time, so boards on one synchronised time base pulse on
+  // the same boundary. The boundary itself and the alignment state are not
+  // needed outside: the pulse and its fine tick are the board output.
+  logic [63:0] pps_time;
+  logic        pps_aligned;
+  logic        pps_period_error;
+
+  pps_out u_pps (
+    .clk_i,
+    .rst_ni,
+    .time_i        (seq_now_ticks_o),
+    .enable_i      (1'b1),
+    .period_i      (PPS_PERIOD_TICKS),
+    .pps_o,
+    .pps_fine_o,
+    .pps_time_o    (pps_time),
+    .aligned_o     (pps_aligned),
+    .period_error_o(pps_period_error)
+  );
+
+  logic unused_pps;
+  assign unused_pps = ^{pps_time, pps_aligned, pps_period_error};
 
   // ---------------------------------------------------------------- bank memories
   bank_ram u_bank0 (

@@ -3,7 +3,10 @@
 //
 // Phase 1 checks the host interface through AXI4-Lite (capabilities, tune
 // table, banks, error flags, latched 64-bit reads) and a few directed
-// fine-edge words. Phase 2 runs +cycles=N cycles (default 100000) of a fixed
+// fine-edge words, then the SYNC_* block of the clock-sync servo (reset
+// values, write/readback to the sync_*_o ports, status inputs, SYNC_ERROR
+// rw1c). Throughout, every PPS pulse is checked to sit on a multiple of the
+// period with consecutive pulses one period apart. Phase 2 runs +cycles=N cycles (default 100000) of a fixed
 // event pattern (every 4 cycles each port changes wavelength with a fall and
 // a rise) and checks a few serializer words; it is the workload of the
 // Icarus vs Verilator speed comparison, so nothing is printed per cycle.
@@ -66,6 +69,15 @@ module board_tb;
   logic [Ports-1:0] sel_stb;
   logic [Ports*FineBits-1:0] sel_fine_out;
 
+  // clock-sync servo side
+  localparam logic [63:0] PpsPeriod = 64'd8000;  // the top's default: 1 us
+  logic [31:0] sync_ctrl, sync_cal_delay_ms, sync_cal_delay_sm, sync_cal_asym, sync_kp, sync_ki;
+  logic [31:0] sync_lock_thresh, sync_lock_samples, sync_slew_max, sync_dac_pull, sync_phase_step;
+  logic [31:0] sync_clear_errors;
+  logic [31:0] sync_status = '0, sync_error = '0, sync_offset = '0, sync_rtt = '0;
+  logic pps;
+  logic [FineBits-1:0] pps_fine;
+
   lightrail_board_top #(
     .BOARD_ID(BoardId)
   ) dut (
@@ -122,7 +134,31 @@ module board_tb;
     .gate_ser_o          (gate_ser),
     .sel_o               (sel),
     .sel_stb_o           (sel_stb),
-    .sel_fine_o          (sel_fine_out)
+    .sel_fine_o          (sel_fine_out),
+    .sync_ctrl_o             (sync_ctrl),
+    .sync_cal_delay_ms_ps_o  (sync_cal_delay_ms),
+    .sync_cal_delay_sm_ps_o  (sync_cal_delay_sm),
+    .sync_cal_asym_ps_o      (sync_cal_asym),
+    .sync_kp_o               (sync_kp),
+    .sync_ki_o               (sync_ki),
+    .sync_lock_thresh_ps_o   (sync_lock_thresh),
+    .sync_lock_samples_o     (sync_lock_samples),
+    .sync_slew_max_ns_per_s_o(sync_slew_max),
+    .sync_dac_pull_ppb_o     (sync_dac_pull),
+    .sync_phase_step_fs_o    (sync_phase_step),
+    .sync_clear_errors_o     (sync_clear_errors),
+    .sync_status_i           (sync_status),
+    .sync_error_i            (sync_error),
+    .sync_offset_ps_i        (sync_offset),
+    .sync_rtt_ps_i           (sync_rtt),
+    .sync_delay_ms_ps_i      (32'd0),
+    .sync_servo_p_ps_i       (32'd0),
+    .sync_servo_i_ppt_i      (32'd0),
+    .sync_dac_i              (32'h0000_8000),
+    .sync_phase_steps_i      (32'd0),
+    .sync_holdover_us_i      (32'd0),
+    .pps_o                   (pps),
+    .pps_fine_o              (pps_fine)
   );
 
   int errors = 0;
@@ -131,6 +167,7 @@ module board_tb;
   // Command outputs seen in the cycle after the last write was taken.
   logic pulse_commit, pulse_trigger, pulse_stop, pulse_tune_we;
   logic [31:0] pulse_clear_errors;
+  logic [31:0] pulse_sync_clear_errors;
   logic [TuneBits-1:0] pulse_tune_addr;
   logic [15:0] pulse_tune_wdata;
 
@@ -164,6 +201,7 @@ module board_tb;
     pulse_trigger      = trigger;
     pulse_stop         = stop;
     pulse_clear_errors = clear_errors;
+    pulse_sync_clear_errors = sync_clear_errors;
     pulse_tune_we      = tune_we;
     pulse_tune_addr    = tune_addr;
     pulse_tune_wdata   = tune_wdata;
@@ -249,6 +287,21 @@ module board_tb;
             64'(p));
     end
   endtask
+
+  // PPS: each pulse's boundary (board time of the cycle + its fine tick) is a
+  // multiple of the period, and no boundary is skipped once pulses started.
+  int pps_count = 0;
+  logic [63:0] pps_last = '0;
+  always @(posedge clk) begin
+    if (rst_n && pps) begin
+      logic [63:0] boundary;
+      boundary = now_ticks + 64'(pps_fine);
+      check("PPS on a multiple of the period", boundary % PpsPeriod, 64'd0);
+      if (pps_count > 0) check("PPS one period after the last", boundary - pps_last, PpsPeriod);
+      pps_last = boundary;
+      pps_count++;
+    end
+  end
 
   initial begin
     logic [31:0] data;
@@ -340,6 +393,78 @@ module board_tb;
     axi_write(lightrail_hwdef_pkg::REG_CAP_MAGIC, 32'h0, 4'hF, resp);
     check("write to read-only", 64'(resp), 64'(RespSlvErr));
 
+    // ---- SYNC_* block: reset values are the servo's defaults, on the ports too
+    read_expect("SYNC_CTRL reset", lightrail_hwdef_pkg::REG_SYNC_CTRL,
+                lightrail_hwdef_pkg::SYNC_CTRL_USE_DDMTD_MASK);
+    check("sync_ctrl_o reset (servo off)", 64'(sync_ctrl), 64'(lightrail_hwdef_pkg::SYNC_CTRL_USE_DDMTD_MASK));
+    read_expect("SYNC_KP reset", lightrail_hwdef_pkg::REG_SYNC_KP, lightrail_hwdef_pkg::SYNC_DEFAULT_KP_Q16);
+    read_expect("SYNC_LOCK_SAMPLES reset", lightrail_hwdef_pkg::REG_SYNC_LOCK_SAMPLES,
+                lightrail_hwdef_pkg::SYNC_DEFAULT_LOCK_SAMPLES);
+    read_expect("SYNC_PHASE_STEP_FS reset", lightrail_hwdef_pkg::REG_SYNC_PHASE_STEP_FS,
+                lightrail_hwdef_pkg::SYNC_DEFAULT_PHASE_STEP_FS);
+    read_expect("SYNC_CAL_ASYM_PS reset", lightrail_hwdef_pkg::REG_SYNC_CAL_ASYM_PS, 32'd0);
+    check("sync_ki_o reset", 64'(sync_ki), 64'(lightrail_hwdef_pkg::SYNC_DEFAULT_KI_Q16));
+    check("sync_slew_max_ns_per_s_o reset", 64'(sync_slew_max),
+          64'(lightrail_hwdef_pkg::SYNC_DEFAULT_SLEW_MAX_NS_PER_S));
+    check("sync_dac_pull_ppb_o reset", 64'(sync_dac_pull), 64'(lightrail_hwdef_pkg::SYNC_DEFAULT_DAC_PULL_PPB));
+    check("sync_lock_thresh_ps_o reset", 64'(sync_lock_thresh),
+          64'(lightrail_hwdef_pkg::SYNC_DEFAULT_LOCK_THRESH_PS));
+
+    // write/readback, and the value on the servo's port (signed calibration)
+    write_ok("SYNC_CAL_ASYM_PS write", lightrail_hwdef_pkg::REG_SYNC_CAL_ASYM_PS, 32'hFFFF_FC18);  // -1000 ps
+    read_expect("SYNC_CAL_ASYM_PS readback", lightrail_hwdef_pkg::REG_SYNC_CAL_ASYM_PS, 32'hFFFF_FC18);
+    check("sync_cal_asym_ps_o", 64'(sync_cal_asym), 64'hFFFF_FC18);
+    write_ok("SYNC_CAL_DELAY_MS_PS write", lightrail_hwdef_pkg::REG_SYNC_CAL_DELAY_MS_PS, 32'd2100);
+    write_ok("SYNC_CAL_DELAY_SM_PS write", lightrail_hwdef_pkg::REG_SYNC_CAL_DELAY_SM_PS, 32'd1900);
+    check("sync_cal_delay_ms_ps_o", 64'(sync_cal_delay_ms), 64'd2100);
+    check("sync_cal_delay_sm_ps_o", 64'(sync_cal_delay_sm), 64'd1900);
+    read_expect("SYNC_CAL_DELAY_MS_PS readback", lightrail_hwdef_pkg::REG_SYNC_CAL_DELAY_MS_PS, 32'd2100);
+    axi_write(lightrail_hwdef_pkg::REG_SYNC_KI, 32'h0000_AB00, 4'h2, resp);  // byte 1 only
+    check("SYNC_KI byte write bresp", 64'(resp), 64'(RespOkay));
+    check("sync_ki_o byte merge", 64'(sync_ki), 64'((lightrail_hwdef_pkg::SYNC_DEFAULT_KI_Q16 & 32'hFFFF_00FF) | 32'h0000_AB00));
+    write_ok("SYNC_PHASE_STEP_FS write", lightrail_hwdef_pkg::REG_SYNC_PHASE_STEP_FS, 32'd4464);
+    check("sync_phase_step_fs_o", 64'(sync_phase_step), 64'd4464);
+    check("sync_kp_o untouched", 64'(sync_kp), 64'(lightrail_hwdef_pkg::SYNC_DEFAULT_KP_Q16));
+    check("sync_lock_samples_o untouched", 64'(sync_lock_samples), 64'(lightrail_hwdef_pkg::SYNC_DEFAULT_LOCK_SAMPLES));
+    // SYNC_CTRL keeps its defined fields only
+    write_ok("SYNC_CTRL write", lightrail_hwdef_pkg::REG_SYNC_CTRL, 32'hFFFF_FFFF);
+    read_expect("SYNC_CTRL fields only", lightrail_hwdef_pkg::REG_SYNC_CTRL,
+                lightrail_hwdef_pkg::SYNC_CTRL_ENABLE_MASK | lightrail_hwdef_pkg::SYNC_CTRL_USE_DDMTD_MASK);
+    write_ok("SYNC_CTRL enable, PTP only", lightrail_hwdef_pkg::REG_SYNC_CTRL, lightrail_hwdef_pkg::SYNC_CTRL_ENABLE_MASK);
+    check("sync_ctrl_o", 64'(sync_ctrl), 64'(lightrail_hwdef_pkg::SYNC_CTRL_ENABLE_MASK));
+
+    // status inputs read through (signed offset passes bit for bit)
+    sync_status <= (32'd5 << lightrail_hwdef_pkg::SYNC_STATUS_STATE_LSB) | lightrail_hwdef_pkg::SYNC_STATUS_LOCKED_MASK |
+                   lightrail_hwdef_pkg::SYNC_STATUS_REF_OK_MASK;
+    sync_offset <= 32'hFFFF_FFDB;  // -37 ps
+    sync_rtt <= 32'd98_765;
+    read_expect("SYNC_STATUS", lightrail_hwdef_pkg::REG_SYNC_STATUS,
+                (32'd5 << lightrail_hwdef_pkg::SYNC_STATUS_STATE_LSB) | lightrail_hwdef_pkg::SYNC_STATUS_LOCKED_MASK |
+                lightrail_hwdef_pkg::SYNC_STATUS_REF_OK_MASK);
+    read_expect("SYNC_OFFSET_PS", lightrail_hwdef_pkg::REG_SYNC_OFFSET_PS, 32'hFFFF_FFDB);
+    read_expect("SYNC_RTT_PS", lightrail_hwdef_pkg::REG_SYNC_RTT_PS, 32'd98_765);
+    read_expect("SYNC_DAC", lightrail_hwdef_pkg::REG_SYNC_DAC, 32'h0000_8000);
+    axi_write(lightrail_hwdef_pkg::REG_SYNC_STATUS, 32'h0, 4'hF, resp);
+    check("write to SYNC_STATUS (read-only)", 64'(resp), 64'(RespSlvErr));
+    axi_write(lightrail_hwdef_pkg::REG_SYNC_CAL_ASYM_PS + 4, 32'h0, 4'hF, resp);
+    check("write to the hole after SYNC_CAL_ASYM_PS", 64'(resp), 64'(RespSlvErr));
+    axi_read(lightrail_hwdef_pkg::REG_SYNC_CAL_ASYM_PS + 4, data, resp);
+    check("read of the hole after SYNC_CAL_ASYM_PS", 64'(resp), 64'(RespSlvErr));
+
+    // SYNC_ERROR: rw1c on the servo's sticky flags; the sequencer's are not touched
+    sync_error <= lightrail_hwdef_pkg::SYNC_ERROR_REF_LOST_MASK | lightrail_hwdef_pkg::SYNC_ERROR_CAL_CLAMPED_MASK;
+    read_expect("SYNC_ERROR", lightrail_hwdef_pkg::REG_SYNC_ERROR,
+                lightrail_hwdef_pkg::SYNC_ERROR_REF_LOST_MASK | lightrail_hwdef_pkg::SYNC_ERROR_CAL_CLAMPED_MASK);
+    write_ok("SYNC_ERROR rw1c", lightrail_hwdef_pkg::REG_SYNC_ERROR, lightrail_hwdef_pkg::SYNC_ERROR_REF_LOST_MASK);
+    check("sync_clear_errors pulse", 64'(pulse_sync_clear_errors), 64'(lightrail_hwdef_pkg::SYNC_ERROR_REF_LOST_MASK));
+    check("no sequencer clear on SYNC_ERROR", 64'(pulse_clear_errors), 64'd0);
+    @(posedge clk);
+    check("sync_clear_errors pulse is one cycle", 64'(sync_clear_errors), 64'd0);
+    write_ok("ERROR rw1c again", lightrail_hwdef_pkg::REG_ERROR, lightrail_hwdef_pkg::ERROR_ACTIVE_WRITE_MASK);
+    check("no servo clear on ERROR", 64'(pulse_sync_clear_errors), 64'd0);
+    sync_status <= '0;
+    sync_error <= '0;
+
     // ---- directed fine edges on port 0 (level low after reset)
     edge_case("rise@3 fall@10", 1'b1, 10, 1'b1, 3, 32'h0000_03F8);
     edge_case("fall@12 rise@12", 1'b1, 12, 1'b1, 12, 32'hFFFF_F000);
@@ -376,6 +501,9 @@ module board_tb;
       end
     end
 
+    // 1 us period: a pulse every 250 cycles once aligned (~66 cycles after reset)
+    check("PPS pulses seen", 64'(pps_count >= int'((now_ticks - 64'd100 * FineSteps) / PpsPeriod)), 64'd1);
+    $display("PPS pulses=%0d", pps_count);
     $display("TB_DONE cycles=%0d errors=%0d", cycles, errors);
     $finish;
   end
