@@ -6,11 +6,10 @@
 // WVALID are both high (the slave may wait for both). A read takes three
 // cycles: issue (memories read), capture, RVALID. Writes wait while a read
 // issues because the memory windows share one host port.
-module axil_regfile #(
-  parameter logic [31:0] BOARD_ID = 0
-) (
+module axil_regfile (
   input  logic                                             clk_i,
   input  logic                                             rst_ni,
+  input  logic [31:0]                                      board_id_i,  // CAP_BOARD_ID
   // AXI4-Lite slave
   input  logic [lightrail_hwdef_pkg::AXI_ADDR_BITS-1:0]    s_axil_awaddr,
   input  logic                                             s_axil_awvalid,
@@ -364,7 +363,7 @@ module axil_regfile #(
       lightrail_hwdef_pkg::REG_CAP_FINE_STEPS:         rd_reg = lightrail_hwdef_pkg::FINE_STEPS;
       lightrail_hwdef_pkg::REG_CAP_CLK_PERIOD_PS:      rd_reg = lightrail_hwdef_pkg::CLK_PERIOD_PS;
       lightrail_hwdef_pkg::REG_CAP_MIN_STEP_CYCLES:    rd_reg = lightrail_hwdef_pkg::MIN_STEP_CYCLES;
-      lightrail_hwdef_pkg::REG_CAP_BOARD_ID:           rd_reg = BOARD_ID;
+      lightrail_hwdef_pkg::REG_CAP_BOARD_ID:           rd_reg = board_id_i;
       lightrail_hwdef_pkg::REG_CTRL:                   rd_reg = '0;  // write-only: reads as 0
       lightrail_hwdef_pkg::REG_COMMIT_MODE:
         rd_reg = commit_at_time_q ? lightrail_hwdef_pkg::COMMIT_MODE_AT_TIME_MASK : '0;

@@ -5,13 +5,15 @@
 // (hls/sequencer/sequencer_io.hpp) are this module's seq_* ports, the servo's
 // registers (ClockSyncConfig in, ClockSyncOut status out) its sync_* ports.
 module lightrail_board_top #(
-  parameter logic [31:0] BOARD_ID = 0,
   // PPS / epoch period in ticks (default 1 us = 8000 ticks of 125 ps); the
   // pulses fall on the multiples of it of board time.
   parameter logic [63:0] PPS_PERIOD_TICKS = 64'd8000
 ) (
   input  logic                                                            clk_i,
   input  logic                                                            rst_ni,
+  // Board index (CAP_BOARD_ID): strapped by the board wrapper (DIP switch,
+  // pins or a constant), so one bitstream serves every board of a testbed.
+  input  logic [31:0]                                                     board_id_i,
   // AXI4-Lite slave (host), on clk_i
   input  logic [lightrail_hwdef_pkg::AXI_ADDR_BITS-1:0]                   s_axil_awaddr,
   input  logic                                                            s_axil_awvalid,
@@ -123,11 +125,10 @@ module lightrail_board_top #(
   logic [            31:0] bank0_rdata;
   logic [            31:0] bank1_rdata;
 
-  axil_regfile #(
-    .BOARD_ID(BOARD_ID)
-  ) u_regs (
+  axil_regfile u_regs (
     .clk_i,
     .rst_ni,
+    .board_id_i,
     .s_axil_awaddr,
     .s_axil_awvalid,
     .s_axil_awready,

@@ -5,6 +5,7 @@
 #include <verilated_fst_c.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "lightrail/hwdef.hpp"
 
@@ -53,6 +54,7 @@ Board::Board(int id, const BoardOptions& options)
       tune_(TUNE_ENTRIES, 0),
       ref_(tune_, options.margin_ticks, options.packet_ticks),
       probe_(ref_, tune_) {
+  m_->board_id_i = uint32_t(id);
   bank_[0].assign(MEM_BANK0_WORDS, 0);
   bank_[1].assign(MEM_BANK1_WORDS, 0);
   if (!opt_.waveform.empty()) {
@@ -162,6 +164,7 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
     in_.bank_rdata[0][w] = m.seq_bank0_rdata_o[w];
     in_.bank_rdata[1][w] = m.seq_bank1_rdata_o[w];
   }
+  sync_clear_ |= m.sync_clear_errors_o;
   in_.tune_we = m.seq_tune_we_o;
   in_.tune_addr = m.seq_tune_addr_o;
   in_.tune_wdata = m.seq_tune_wdata_o;
@@ -183,6 +186,40 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
     ref_.generate_until(now_ticks_ + 2 * FINE_STEPS);
     if ((cycles_ & 7) == 0) probe_.settle(now_ticks_);  // matching waits anyway; batch it
   }
+}
+
+sync::ClockSyncConfig Board::sync_config() {
+  const auto& m = *m_;
+  sync::ClockSyncConfig c;
+  c.enable = m.sync_ctrl_o & SYNC_CTRL_ENABLE_MASK;
+  c.use_ddmtd = m.sync_ctrl_o & SYNC_CTRL_USE_DDMTD_MASK;
+  c.cal_delay_ms_ps = int32_t(m.sync_cal_delay_ms_ps_o);
+  c.cal_delay_sm_ps = int32_t(m.sync_cal_delay_sm_ps_o);
+  c.cal_asym_ps = int32_t(m.sync_cal_asym_ps_o);
+  c.kp_q16 = m.sync_kp_o;
+  c.ki_q16 = m.sync_ki_o;
+  c.lock_thresh_ps = m.sync_lock_thresh_ps_o;
+  c.lock_samples = m.sync_lock_samples_o;
+  c.slew_max_ns_per_s = m.sync_slew_max_ns_per_s_o;
+  c.dac_pull_ppb = m.sync_dac_pull_ppb_o;
+  c.phase_step_fs = m.sync_phase_step_fs_o;
+  return c;
+}
+
+uint32_t Board::take_sync_clear() { return std::exchange(sync_clear_, 0u); }
+
+void Board::set_sync_status(const sync::ClockSyncOut& o) {
+  auto& m = *m_;
+  m.sync_status_i = o.status;
+  m.sync_error_i = o.errors;
+  m.sync_offset_ps_i = uint32_t(o.offset_ps);
+  m.sync_rtt_ps_i = o.rtt_ps;
+  m.sync_delay_ms_ps_i = o.delay_ms_ps;
+  m.sync_servo_p_ps_i = uint32_t(o.servo_p_ps);
+  m.sync_servo_i_ppt_i = uint32_t(o.servo_i_ppt);
+  m.sync_dac_i = o.dac_word;
+  m.sync_phase_steps_i = uint32_t(o.phase_steps_total);
+  m.sync_holdover_us_i = o.holdover_us;
 }
 
 void Board::inject_fault() {

@@ -16,6 +16,7 @@
 #include "probe.hpp"
 #include "reference.hpp"
 #include "sequencer/sequencer.hpp"
+#include "sync.hpp"
 
 class Vlightrail_board_top;
 class VerilatedFstC;
@@ -36,10 +37,10 @@ struct BoardOptions {
   std::string waveform;        // FST file, empty: none
 };
 
-class Board {
+class Board : public SyncPort {
  public:
   Board(int id, const BoardOptions& options);
-  ~Board();
+  ~Board() override;
   Board(const Board&) = delete;
   Board& operator=(const Board&) = delete;
 
@@ -55,6 +56,10 @@ class Board {
   void fail_pending(const std::string& why);  // answers every queued request
   bool correct() const;                       // every correctness figure is zero
   Probe& probe() { return probe_; }
+
+  sync::ClockSyncConfig sync_config() override;
+  uint32_t take_sync_clear() override;
+  void set_sync_status(const sync::ClockSyncOut& out) override;
 
  private:
   void start_request(BusRequest* r);
@@ -72,6 +77,7 @@ class Board {
   AxiMaster<Vlightrail_board_top> axi_;
   BusQueue bus_;
   uint64_t cycles_ = 0, now_ticks_ = 0, sel_seen_ = 0;
+  uint32_t sync_clear_ = 0;  // SYNC_ERROR clear pulses since the servo last ran
 
   // The host's writes as the board should have taken them: the independent
   // side of every check.

@@ -69,7 +69,10 @@ Cosim::Cosim(const CosimOptions& options) {
     BoardOptions bo = options.board;
     if (!options.waveform_prefix.empty()) bo.waveform = options.waveform_prefix + std::to_string(b) + ".fst";
     boards_.push_back(std::make_unique<Board>(b, bo));
-    if (sync_) boards_.back()->probe().record_boundaries();
+    if (sync_) {
+      boards_.back()->probe().record_boundaries();
+      sync_->attach(b, boards_.back().get());
+    }
     raw.push_back(boards_.back().get());
     clocks_.push_back(std::make_unique<Clock>(("board" + std::to_string(b)).c_str(), *boards_.back(), link_,
                                               uint64_t(hwdef::CLK_PERIOD_PS) * 1000, sync_.get()));
@@ -84,14 +87,35 @@ Cosim::Cosim(const CosimOptions& options) {
 // connects.
 void Cosim::calibrate() {
   const auto table = reference_tune_ticks(hwdef::WAVELENGTHS, hwdef::TICK_PS);
-  std::vector<BusRequest> reqs(boards_.size());
+  std::vector<BusRequest> reqs(boards_.size() * 3);
   std::vector<std::future<BusRequest::Result>> done;
+  auto write = [&](size_t b, size_t slot, uint32_t addr, std::vector<uint32_t> words) {
+    BusRequest& r = reqs[3 * b + slot];
+    r.kind = BusRequest::Kind::kWrite;
+    r.addr = addr;
+    r.data = std::move(words);
+    done.push_back(r.done.get_future());
+    boards_[b]->bus().push(&r);
+  };
   for (size_t b = 0; b < boards_.size(); ++b) {
-    reqs[b].kind = BusRequest::Kind::kWrite;
-    reqs[b].addr = hwdef::MEM_TUNE_BASE;
-    reqs[b].data.assign(table.begin(), table.end());
-    done.push_back(reqs[b].done.get_future());
-    boards_[b]->bus().push(&reqs[b]);
+    write(b, 0, hwdef::MEM_TUNE_BASE, std::vector<uint32_t>(table.begin(), table.end()));
+    if (!sync_) continue;
+    // The servo's settings, as a board's bring-up script would write them
+    // (the host may change them later: `lightrail sync calibrate`).
+    const sync::ClockSyncConfig c = sync_->initial_config(int(b));
+    write(b, 1, hwdef::REG_SYNC_CAL_DELAY_MS_PS,
+          {uint32_t(c.cal_delay_ms_ps), uint32_t(c.cal_delay_sm_ps), uint32_t(c.cal_asym_ps)});
+    write(b, 2, hwdef::REG_SYNC_KP,
+          {c.kp_q16, c.ki_q16, c.lock_thresh_ps, c.lock_samples, c.slew_max_ns_per_s, c.dac_pull_ppb, c.phase_step_fs});
+  }
+  std::vector<BusRequest> ctrl(sync_ ? boards_.size() : 0);
+  for (size_t b = 0; b < ctrl.size(); ++b) {
+    const sync::ClockSyncConfig c = sync_->initial_config(int(b));
+    ctrl[b].kind = BusRequest::Kind::kWrite;
+    ctrl[b].addr = hwdef::REG_SYNC_CTRL;
+    ctrl[b].data = {(c.enable ? hwdef::SYNC_CTRL_ENABLE_MASK : 0u) | (c.use_ddmtd ? hwdef::SYNC_CTRL_USE_DDMTD_MASK : 0u)};
+    done.push_back(ctrl[b].done.get_future());
+    boards_[b]->bus().push(&ctrl[b]);
   }
   for (auto& d : done) {
     // A few bus cycles per word; a board that takes far longer is broken.

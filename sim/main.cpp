@@ -56,11 +56,18 @@ void print_summary(const json& r) {
 }
 
 int serve(int boards, int port, const std::string& port_file, const std::string& report,
-          const std::string& wave) {
+          const std::string& wave, const std::string& sync) {
   CosimOptions o;
   o.boards = boards;
   o.port = uint16_t(port);
   o.waveform_prefix = wave;
+  if (!sync.empty()) {
+    // Board 0 is the grandmaster; the servos run under the reference
+    // impairment profile, with no PTP-only copies.
+    o.sync.enabled = true;
+    o.sync.topology = sync;
+    o.sync.baseline = false;
+  }
   Cosim cosim(o);
   g_link = &cosim.link();
   std::signal(SIGINT, on_signal);
@@ -113,6 +120,9 @@ int sc_main(int argc, char** argv) {
   s->add_option("--port-file", port_file, "write the port here once listening");
   s->add_option("--report", report, "write the JSON report here at the end");
   s->add_option("--waveform", wave, "FST waveform per board: PREFIX<board>.fst");
+  std::string sync;
+  s->add_option("--sync", sync, "clock distribution from board 0: star or chain (default: ideal clocks)")
+      ->check(CLI::IsMember({"star", "chain"}));
 
   auto* r = app.add_subcommand("run", "run a scenario file to its end");
   r->add_option("scenario", scenario, "scenario JSON (docs/cosim.md)")->required()->check(CLI::ExistingFile);
@@ -145,7 +155,7 @@ int sc_main(int argc, char** argv) {
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);  // "stopped by user"
 
   try {
-    if (*s) return serve(boards, port, port_file, report, wave);
+    if (*s) return serve(boards, port, port_file, report, wave, sync);
     if (*st) return stop(port);
     if (*g) {
       json doc;

@@ -44,6 +44,7 @@ struct SyncEngine::Node {
   std::unique_ptr<clock::Oscillator> osc;
   std::unique_ptr<clock::Fibre> fibre;  // to the parent
   EdgeHistory history;
+  SyncPort* port = nullptr;
   sync::ClockSyncState servo{};
   sync::ClockSyncConfig cfg;
   sync::ClockSyncOut out;
@@ -105,6 +106,10 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
 
 SyncEngine::~SyncEngine() = default;
 
+void SyncEngine::attach(int b, SyncPort* port) { nodes_[size_t(b)]->port = port; }
+
+sync::ClockSyncConfig SyncEngine::initial_config(int b) const { return nodes_[size_t(b)]->cfg; }
+
 int64_t SyncEngine::next_edge_fs(int b) { return nodes_[size_t(b)]->osc->next_edge_fs(); }
 
 void SyncEngine::on_edge(int b, int64_t edge_fs, uint64_t ticks) {
@@ -118,7 +123,8 @@ void SyncEngine::on_edge(int b, int64_t edge_fs, uint64_t ticks) {
 void SyncEngine::servo_update(Node& n, int64_t now) {
   const Node& p = *nodes_[size_t(n.parent)];
   sync::ClockSyncIn in;
-  in.cfg = n.cfg;
+  in.cfg = n.port ? n.port->sync_config() : n.cfg;
+  if (n.port) in.clear_errors = n.port->take_sync_clear();
   const uint64_t ticks = n.history.last_ticks();
   in.elapsed_fs = int64_t(ticks - n.ticks_at_update) * kTickFs;
   n.ticks_at_update = ticks;
@@ -153,6 +159,7 @@ void SyncEngine::servo_update(Node& n, int64_t now) {
     }
   }
   sync::clock_sync_step(n.servo, in, n.out);
+  if (n.port) n.port->set_sync_status(n.out);
   n.osc->set_dac(n.out.dac_word);
   // > 0 advances board time: the clock's edges come earlier.
   const int32_t quarter = int32_t(double(kPeriodFs) / 4 / n.osc->phase_step_fs());

@@ -26,6 +26,15 @@
 
 namespace lightrail::sim {
 
+// Where a board's servo meets its registers: the SYNC_* settings the host
+// wrote, and the status the host reads (hw/ register file ports).
+struct SyncPort {
+  virtual ~SyncPort() = default;
+  virtual sync::ClockSyncConfig sync_config() = 0;
+  virtual uint32_t take_sync_clear() = 0;  // SYNC_ERROR bits the host cleared since the last call
+  virtual void set_sync_status(const sync::ClockSyncOut& out) = 0;
+};
+
 struct RefLoss {
   int board;  // follower whose reference link goes down
   int64_t at_ps, for_ps;
@@ -51,6 +60,11 @@ class SyncEngine {
   ~SyncEngine();
   int total_boards() const { return int(nodes_.size()); }
   bool is_baseline(int b) const { return b >= boards_; }
+
+  // The registers board b's servo takes its settings from and reports to.
+  void attach(int b, SyncPort* port);
+  // The SYNC_* settings each board is brought up with (written over its bus).
+  sync::ClockSyncConfig initial_config(int b) const;
 
   // The next rising edge of board b's oscillator (fs of simulated time).
   int64_t next_edge_fs(int b);

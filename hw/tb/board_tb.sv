@@ -78,11 +78,10 @@ module board_tb;
   logic pps;
   logic [FineBits-1:0] pps_fine;
 
-  lightrail_board_top #(
-    .BOARD_ID(BoardId)
-  ) dut (
+  lightrail_board_top dut (
     .clk_i               (clk),
     .rst_ni              (rst_n),
+    .board_id_i          (BoardId),
     .s_axil_awaddr       (awaddr),
     .s_axil_awvalid      (awvalid),
     .s_axil_awready      (awready),
