@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "lightrail/hwdef.hpp"
+#include "lightrail/image.hpp"
 
 namespace lightrail {
 namespace {
@@ -133,16 +134,21 @@ std::vector<Problem> validate(const Schedule& s, const DeviceCapabilities& caps)
     }
     return false;
   };
+  // The board runs the durations rounded to ticks (cumulatively, see
+  // boundary_ticks), which can be a tick shorter than the file's: judge
+  // what it runs.
+  bool all_ok = !period_overflow && n > 0;
+  for (size_t i = 0; i < n; ++i) all_ok = all_ok && step_ok[i];
+  const std::vector<int64_t> bounds = all_ok ? boundary_ticks(s.steps, tick) : std::vector<int64_t>{};
   for (size_t i = 0; i < n; ++i) {
     if (!step_ok[i]) continue;
     bool guarded = false;
     if (i > 0) {
       guarded = step_ok[i - 1] && switched_into(i - 1, i);
-    } else if (s.cyclic && n > 1) {
-      guarded = step_ok[n - 1] && switched_into(n - 1, 0);
     } else {
-      // The first step of a one-shot follows whatever ran before: any lit
-      // port may have switched at its start.
+      // Step 0 follows whatever ran before (idle, or the schedule it takes
+      // over from), so any lit port may switch at its start; a cyclic wrap
+      // switches no more than that.
       for (int w : config_of(0)) guarded = guarded || w != kDark;
     }
     const bool has_next = i + 1 < n || (s.cyclic && n > 1);
@@ -161,15 +167,21 @@ std::vector<Problem> validate(const Schedule& s, const DeviceCapabilities& caps)
       }
     }
     const int64_t guard = guarded ? guard_ps : 0;
-    if (guard + worst >= s.steps[i].duration_ps) {
+    const int64_t runs_ps = all_ok ? (bounds[i + 1] - bounds[i]) * tick : s.steps[i].duration_ps;
+    if (guard + worst >= runs_ps) {
       const auto& a = config_of(i);
       std::string tune =
           worst > 0
               ? fmt::format("tune {}->{} ({} ps, port {}, into steps[{}])", wavelength_name(a[worst_port]),
                             wavelength_name(config_of(next)[worst_port]), worst, worst_port, next)
               : std::string("tune 0 ps");
-      fail(fmt::format("steps[{}]", i), fmt::format("{} + guard {} ps = {} ps does not fit in duration {} ps",
-                                                    tune, guard, guard + worst, s.steps[i].duration_ps));
+      const std::string runs =
+          runs_ps == s.steps[i].duration_ps
+              ? std::string()
+              : fmt::format(" (the board runs it as {} ticks = {} ps)", runs_ps / tick, runs_ps);
+      fail(fmt::format("steps[{}]", i),
+           fmt::format("{} + guard {} ps = {} ps does not fit in duration {} ps{}", tune, guard,
+                       guard + worst, s.steps[i].duration_ps, runs));
     }
   }
   return problems;

@@ -76,7 +76,9 @@ TEST(Validate, TuneAndGuardMustFitTheStep) {
   EXPECT_EQ(p.message,
             "tune 63->0 (875 ps, port 0, into steps[0]) + guard 15500 ps = 16375 ps does not fit in duration "
             "16000 ps");
-  s.steps[1].duration_ps = 16376;
+  s.steps[1].duration_ps = 16376;  // runs as 131 ticks = 16375 ps: still no room
+  EXPECT_EQ(only_problem(s).where, "steps[1]");
+  s.steps[1].duration_ps = 16500;  // 132 ticks
   EXPECT_TRUE(validate(s, kCaps).empty());
 }
 
@@ -89,6 +91,20 @@ TEST(Validate, TuneFitChecksTheWrapOnlyWhenCyclic) {
   EXPECT_EQ(only_problem(s).where, "steps[1]");
   s.cyclic = false;  // one-shot: ends dark, nothing to retune
   EXPECT_TRUE(validate(s, kCaps).empty());
+}
+
+// 16100 ps steps run as 128 or 129 ticks of 125 ps (cumulative rounding):
+// 875 ps of tuning plus a 15125 ps guard fits 16100 ps but not 128 ticks.
+TEST(Validate, TuneFitIsJudgedOnTheTicksTheBoardRuns) {
+  Schedule s;
+  s.guard_ps = 15125;
+  s.configs = {uniform("low", 0), uniform("high", 63)};
+  for (int i = 0; i < 10; ++i) s.steps.push_back({uint32_t(i % 2), 16100, false});
+  const auto problems = validate(s, kCaps);
+  ASSERT_FALSE(problems.empty());
+  for (const Problem& p : problems) EXPECT_NE(p.message.find("128 ticks"), std::string::npos) << p.message;
+  s.guard_ps = 15000;  // one tick of slack: fits every rounded step
+  EXPECT_TRUE(validate(s, kCaps).empty()) << to_string(validate(s, kCaps));
 }
 
 TEST(Validate, ComingFromDarkUsesWorstCaseTune) {

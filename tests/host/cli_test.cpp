@@ -32,11 +32,12 @@ TEST(Cli, ValidExamplesPass) {
 TEST(Cli, InvalidExampleListsEveryProblem) {
   const CliRun r = lightrail("validate " + example("invalid.json"));
   EXPECT_EQ(r.code, 1);
-  for (const char* where : {"configs[2].ports:", "configs[3].ports[4]:", "steps[2].duration_ps:",
-                            "steps[3].config:", "steps[4].duration_ps:", "steps[1]: tune 63->0"}) {
+  for (const char* where :
+       {"configs[2].ports:", "configs[3].ports[4]:", "steps[2].duration_ps:", "steps[3].config:",
+        "steps[4].duration_ps:", "steps[0]: tune 0->63", "steps[1]: tune 63->0"}) {
     EXPECT_NE(r.err.find(where), std::string::npos) << where << "\n" << r.err;
   }
-  EXPECT_NE(r.err.find("7 problems"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("8 problems"), std::string::npos) << r.err;
 }
 
 TEST(Cli, ValidateJsonIsMachineReadable) {
@@ -44,7 +45,7 @@ TEST(Cli, ValidateJsonIsMachineReadable) {
   EXPECT_EQ(r.code, 1);
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_FALSE(doc["ok"].get<bool>());
-  ASSERT_EQ(doc["problems"].size(), 7u);
+  ASSERT_EQ(doc["problems"].size(), 8u);
   EXPECT_EQ(doc["problems"][0]["where"], "configs[2].ports");
 }
 
