@@ -170,6 +170,7 @@ void Device::commit(CommitAt when) {
   } else {
     transport_->write32(hw::REG_COMMIT_MODE, 0);
   }
+  const uint32_t swaps_before = transport_->read32(hw::REG_SWAPS);
   transport_->write32(hw::REG_CTRL, hw::CTRL_COMMIT_MASK);
 
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(commit_timeout_ms_);
@@ -195,6 +196,15 @@ void Device::commit(CommitAt when) {
       detail += fmt::format("{}{} ({})", detail.empty() ? "" : ", ", f.name, f.meaning);
     }
     throw CommitError(fmt::format("{}: the board refused the commit: {}", uri_, detail), std::move(names));
+  }
+  // Accepted means waiting for its boundary, or already swapped in. The
+  // sequencer drops a commit while a STOP or another commit is pending.
+  const bool pending = transport_->read32(hw::REG_STATUS) & hw::STATUS_COMMIT_PENDING_MASK;
+  if (!pending && transport_->read32(hw::REG_SWAPS) == swaps_before) {
+    throw CommitError(fmt::format("{}: the board ignored the commit (a STOP or another commit is pending; "
+                                  "wait for it, then commit again)",
+                                  uri_),
+                      {"IGNORED"});
   }
 }
 

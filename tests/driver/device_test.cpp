@@ -140,6 +140,20 @@ TEST(Device, CommitErrorNamesTheFlagsAndClearsThem) {
   EXPECT_EQ(board.error, 0u);
 }
 
+TEST(Device, ACommitTheBoardIgnoresIsAnError) {
+  FakeBoard board;
+  Device dev = open_fake(board);
+  dev.stage(test::two_shifts());
+  board.ignore_commits = true;
+  try {
+    dev.commit(CommitAt::epoch());
+    FAIL() << "an ignored commit was reported as done";
+  } catch (const CommitError& e) {
+    EXPECT_EQ(e.flags(), std::vector<std::string>{"IGNORED"});
+  }
+  EXPECT_EQ(board.swaps, 0u);
+}
+
 TEST(Device, CommitOfACorruptedBankRaisesBadCrc) {
   FakeBoard board;
   Device dev = open_fake(board);

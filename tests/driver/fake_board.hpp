@@ -48,6 +48,7 @@ class FakeBoard {
   bool running = false;
   uint32_t error = 0;
   uint32_t force_commit_error = 0;  // ERROR bits the next commit raises
+  bool ignore_commits = false;      // as the sequencer does while a STOP or a commit is pending
   int verify_busy_reads = 0;        // STATUS reads that still show VERIFY_BUSY after a commit
   uint64_t time_ticks = 1000;
   uint64_t stuck_addr = ~0ull;  // writes here keep bit 0 set
@@ -145,6 +146,7 @@ class FakeBoard {
   void commit() {
     namespace hw = hwdef;
     ++commits;
+    if (ignore_commits) return;
     const uint32_t bank = 1 - active_bank;
     uint32_t flags = force_commit_error;
     force_commit_error = 0;
