@@ -40,6 +40,9 @@ bool in_window(uint32_t addr, uint32_t base, uint32_t words) {
   return addr >= base && addr < base + 4 * words;
 }
 
+// One 32-bit serializer word per port and cycle.
+static_assert(FINE_STEPS == 32, "gate_ser_o is read as one 32-bit word per port");
+
 constexpr uint32_t kBadBank =
     ERROR_BAD_MAGIC_MASK | ERROR_BAD_VERSION_MASK | ERROR_BAD_BOUNDS_MASK | ERROR_BAD_CRC_MASK;
 constexpr int kResetCycles = 4;
@@ -97,6 +100,11 @@ void Board::start_request(BusRequest* r) {
         commit_ticks_ = (commit_ticks_ & ~0xFFFFFFFFull) | v;
       } else if (a == REG_COMMIT_TIME_HI) {
         commit_ticks_ = (commit_ticks_ & 0xFFFFFFFFull) | (uint64_t(v) << 32);
+      } else if (a == REG_CTRL && (v & CTRL_STOP_MASK)) {
+        // The board stops at its next boundary and drops a pending commit;
+        // the model does not follow when exactly, so it stops judging.
+        ref_.stop_judging(now_ticks_);
+        pending_.reset();
       }
     }
   }
@@ -253,10 +261,14 @@ void Board::on_swap() {
   const uint64_t at = out_.last_swap_ticks;
   std::string rule;
   uint64_t expected = at;
+  // Judged on the model as it stood at `at`: it may have generated a
+  // boundary or two beyond it (a one-shot's end, say).
+  bool epoch_end = false;
+  const bool at_boundary = ref_.is_boundary(at, &epoch_end);
   if (!image->valid) {
     ++verify_mismatches_;  // the kernel activated a bank that fails its checks
     rule = "invalid bank activated: " + image->problem;
-  } else if (!ref_.running()) {
+  } else if (!ref_.running() && !at_boundary) {
     if (commit_at_time_) {
       expected = commit_ticks_;
       rule = "idle, at time";
@@ -268,8 +280,7 @@ void Board::on_swap() {
     expected = ref_.first_boundary_at_or_after(commit_ticks_, false);
     rule = "first boundary at or after the commit time";
   } else {
-    bool epoch_end = false;
-    if (!ref_.is_boundary(at, &epoch_end) || !epoch_end) expected = ~0ull;
+    if (!at_boundary || !epoch_end) expected = ~0ull;
     rule = "epoch boundary";
   }
   const bool ok = image->valid && expected == at;
@@ -280,7 +291,10 @@ void Board::on_swap() {
                     {"ok", ok},
                     {"expected_ps", expected == ~0ull ? nlohmann::json(nullptr)
                                                       : nlohmann::json(int64_t(expected * TICK_PS))}});
-  if (image->valid) ref_.start(image, at);
+  if (image->valid) {
+    if (ref_.select_unknown()) ref_.adopt_select(probe_.select());
+    ref_.start(image, at);
+  }
 }
 
 void Board::fail_pending(const std::string& why) {

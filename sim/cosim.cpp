@@ -106,14 +106,16 @@ void Cosim::calibrate() {
     write(b, 1, hwdef::REG_SYNC_CAL_DELAY_MS_PS,
           {uint32_t(c.cal_delay_ms_ps), uint32_t(c.cal_delay_sm_ps), uint32_t(c.cal_asym_ps)});
     write(b, 2, hwdef::REG_SYNC_KP,
-          {c.kp_q16, c.ki_q16, c.lock_thresh_ps, c.lock_samples, c.slew_max_ns_per_s, c.dac_pull_ppb, c.phase_step_fs});
+          {c.kp_q16, c.ki_q16, c.lock_thresh_ps, c.lock_samples, c.slew_max_ns_per_s, c.dac_pull_ppb,
+           c.phase_step_fs});
   }
   std::vector<BusRequest> ctrl(sync_ ? boards_.size() : 0);
   for (size_t b = 0; b < ctrl.size(); ++b) {
     const sync::ClockSyncConfig c = sync_->initial_config(int(b));
     ctrl[b].kind = BusRequest::Kind::kWrite;
     ctrl[b].addr = hwdef::REG_SYNC_CTRL;
-    ctrl[b].data = {(c.enable ? hwdef::SYNC_CTRL_ENABLE_MASK : 0u) | (c.use_ddmtd ? hwdef::SYNC_CTRL_USE_DDMTD_MASK : 0u)};
+    ctrl[b].data = {(c.enable ? hwdef::SYNC_CTRL_ENABLE_MASK : 0u) |
+                    (c.use_ddmtd ? hwdef::SYNC_CTRL_USE_DDMTD_MASK : 0u)};
     done.push_back(ctrl[b].done.get_future());
     boards_[b]->bus().push(&ctrl[b]);
   }

@@ -12,7 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <systemc>
-#include <utility>  // before asio (TOOLCHAIN.md)
+#include <utility>
 
 #include "bench.hpp"
 #include "cosim.hpp"

@@ -18,8 +18,7 @@ Reference::Reference(const std::vector<uint16_t>& tune, uint64_t margin_ticks, u
   s_.window_start.fill(-1);
 }
 
-void Reference::start(std::shared_ptr<const DecodedImage> image, uint64_t tick) {
-  // Withdraw what was generated for boundaries at or after `tick`.
+void Reference::withdraw_from(uint64_t tick) {
   while (!history_.empty() && history_.back().tick >= tick) {
     const Record& r = history_.back();
     s_ = r.before;
@@ -35,7 +34,20 @@ void Reference::start(std::shared_ptr<const DecodedImage> image, uint64_t tick) 
   packets.erase(
       std::remove_if(packets.begin(), packets.end(), [&](const Packet& p) { return p.boundary >= tick; }),
       packets.end());
+}
 
+void Reference::stop_judging(uint64_t tick) {
+  withdraw_from(tick);
+  // The board ends dark: every gate down, no window open.
+  s_.config.fill(kDarkPort);
+  s_.window_start.fill(-1);
+  running_ = false;
+  checked_ = false;
+  select_unknown_ = true;
+}
+
+void Reference::start(std::shared_ptr<const DecodedImage> image, uint64_t tick) {
+  withdraw_from(tick);
   max_tune_ = *std::max_element(tune_.begin(), tune_.end());
   image_ = std::move(image);
   s_.next_step = 0;
@@ -72,8 +84,9 @@ void Reference::emit_boundary() {
   } else {
     next = img.configs[img.steps[s_.next_step].config];
   }
-  // A boundary that starts step 0 ends an epoch (or starts the first).
-  history_.push_back({T, s_.next_step == 0, s_, image_, running_, checked_});
+  // A boundary that starts step 0 ends an epoch (or starts the first); a
+  // one-shot's end ends its only pass.
+  history_.push_back({T, s_.next_step == 0 || ends, s_, image_, running_, checked_});
   if (history_.size() > kHistory) history_.pop_front();
   ++boundaries;
 
@@ -120,7 +133,7 @@ bool Reference::is_boundary(uint64_t tick, bool* epoch_end) const {
     if (it->tick < tick) break;
   }
   if (running_ && s_.next_tick == tick) {
-    if (epoch_end) *epoch_end = s_.next_step == 0;
+    if (epoch_end) *epoch_end = s_.next_step == 0 || s_.next_step >= image_->steps.size();
     return true;
   }
   return false;

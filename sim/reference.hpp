@@ -38,6 +38,17 @@ class Reference {
   // The image starts (from idle) or takes over (a swap) at boundary `tick`:
   // everything generated for boundaries at or after it is withdrawn first.
   void start(std::shared_ptr<const DecodedImage> image, uint64_t tick);
+  // From boundary `tick` on, what the board does depends on things the
+  // model does not follow (a STOP): withdraw and stop judging until the next
+  // start().
+  void stop_judging(uint64_t tick);
+  // After a stop the lasers' selects are whatever the board left them at;
+  // the next start takes them from what the outputs showed.
+  bool select_unknown() const { return select_unknown_; }
+  void adopt_select(const PortConfig& select) {
+    s_.select = select;
+    select_unknown_ = false;
+  }
   // Generates every boundary up to `tick`.
   void generate_until(uint64_t tick);
 
@@ -67,6 +78,7 @@ class Reference {
     std::shared_ptr<const DecodedImage> image;
     bool running, checked;
   };
+  void withdraw_from(uint64_t tick);
   void emit_boundary();
   void close_window(int port, uint64_t end, uint64_t boundary);
   uint64_t tune(int a, int b) const { return tune_[size_t(a) * hwdef::WAVELENGTHS + size_t(b)]; }
@@ -75,7 +87,7 @@ class Reference {
   uint64_t margin_, packet_ticks_, max_tune_ = 0;
   std::shared_ptr<const DecodedImage> image_;
   State s_{};
-  bool running_ = false, checked_ = true;
+  bool running_ = false, checked_ = true, select_unknown_ = false;
   std::deque<Record> history_;
 };
 

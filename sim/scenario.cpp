@@ -10,7 +10,7 @@
 #include <random>
 #include <stdexcept>
 #include <thread>
-#include <utility>  // before asio (TOOLCHAIN.md)
+#include <utility>
 
 #include "cosim.hpp"
 #include "lightrail/device.hpp"

@@ -3,9 +3,10 @@
 #include <fmt/format.h>
 
 #include <boost/asio.hpp>
+#include <list>
 #include <mutex>
 #include <sstream>
-#include <utility>  // before asio (TOOLCHAIN.md)
+#include <utility>
 
 namespace lightrail::sim {
 
@@ -25,8 +26,14 @@ struct BoardServer::Impl {
   tcp::acceptor acceptor;
   std::thread accept_thread;
   std::mutex mu;
-  std::vector<std::shared_ptr<tcp::socket>> sockets;
-  std::vector<std::thread> sessions;
+  // One thread per connection; finished ones are joined and dropped as new
+  // connections arrive, so a long-running server does not pile them up.
+  struct Session {
+    std::shared_ptr<tcp::socket> socket;
+    std::thread thread;
+    std::atomic<bool> done{false};
+  };
+  std::list<Session> sessions;
   std::atomic<bool> stopping{false};
 
   Impl(std::vector<Board*> b, uint16_t port, HostLink& l)
@@ -111,7 +118,8 @@ struct BoardServer::Impl {
 
   // A request runs only once its whole line has arrived: a connection
   // dropped mid-line changes nothing.
-  void session(std::shared_ptr<tcp::socket> sock) {
+  void session(Session& me) {
+    tcp::socket* sock = me.socket.get();
     int board = -1;
     boost::asio::streambuf buf(kMaxLine);
     boost::system::error_code ec;
@@ -126,6 +134,19 @@ struct BoardServer::Impl {
       boost::asio::write(*sock, boost::asio::buffer(reply), ec);
       if (ec) break;
     }
+    sock->close(ec);
+    me.done = true;
+  }
+
+  void reap() {  // with mu held
+    for (auto it = sessions.begin(); it != sessions.end();) {
+      if (!it->done) {
+        ++it;
+        continue;
+      }
+      it->thread.join();
+      it = sessions.erase(it);
+    }
   }
 
   void accept_loop() {
@@ -133,10 +154,17 @@ struct BoardServer::Impl {
       auto sock = std::make_shared<tcp::socket>(io);
       boost::system::error_code ec;
       acceptor.accept(*sock, ec);
-      if (ec || stopping) break;
+      if (stopping) break;
+      if (ec) {
+        // Out of descriptors or an aborted handshake: serve on once it passes.
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        continue;
+      }
       std::lock_guard<std::mutex> lock(mu);
-      sockets.push_back(sock);
-      sessions.emplace_back([this, sock] { session(sock); });
+      reap();
+      Session& s = sessions.emplace_back();
+      s.socket = sock;
+      s.thread = std::thread([this, &s] { session(s); });
     }
   }
 };
@@ -163,15 +191,13 @@ void BoardServer::stop() {
   impl_->acceptor.close(ec);
   {
     std::lock_guard<std::mutex> lock(impl_->mu);
-    for (auto& s : impl_->sockets) {
-      s->shutdown(tcp::socket::shutdown_both, ec);
-      s->close(ec);
-    }
+    for (auto& s : impl_->sessions) s.socket->shutdown(tcp::socket::shutdown_both, ec);
   }
   if (impl_->accept_thread.joinable()) impl_->accept_thread.join();
   std::lock_guard<std::mutex> lock(impl_->mu);
-  for (auto& t : impl_->sessions)
-    if (t.joinable()) t.join();
+  for (auto& s : impl_->sessions)
+    if (s.thread.joinable()) s.thread.join();
+  impl_->sessions.clear();
 }
 
 }  // namespace lightrail::sim

@@ -183,8 +183,9 @@ void SyncEngine::servo_update(Node& n, int64_t now) {
 void SyncEngine::record_pps(int b, uint64_t index, int64_t fs) {
   auto match = [&](Node& n, uint64_t k, int64_t t) {
     const double offset_ps = double(gm_pps_.at(k) - t) / 1000.0;  // > 0: the board is ahead
-    const bool locked = n.out.status & hwdef::SYNC_STATUS_LOCKED_MASK;
-    if (t >= opt_.measure_from_ps * 1000 && locked) {
+    // Every sample from the lock deadline on, whatever the servo thinks of
+    // itself: the truth does not ask.
+    if (t >= opt_.measure_from_ps * 1000) {
       n.offsets.push_back(offset_ps);
       (n.baseline ? baseline_offsets_ : offsets_).push_back(offset_ps);
     }
