@@ -330,14 +330,16 @@ nlohmann::json Board::figures() const {
           {"steps_executed", out_.steps},
           {"epochs", out_.epochs},
           {"error_flags", out_.errors},
-          {"timing_checked", ref_.checked()}};
+          {"timing_checked", ref_.checked()},
+          {"board_timed_boundaries", ref_.board_timed_boundaries},
+          {"event_rule_errors", ref_.event_rule_errors}};
 }
 
 bool Board::correct() const {
   const ProbeFigures& f = probe_.figures();
   return f.missed_events == 0 && f.unexpected_events == 0 && f.misdelivered_packets == 0 &&
          f.dark_violations == 0 && out_.missed == 0 && swap_errors_ == 0 && verify_mismatches_ == 0 &&
-         f.timing_error_fs_max <= int64_t(TICK_PS) * 1000;
+         ref_.event_rule_errors == 0 && f.timing_error_fs_max <= int64_t(TICK_PS) * 1000;
 }
 
 }  // namespace lightrail::sim

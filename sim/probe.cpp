@@ -1,6 +1,7 @@
 #include "probe.hpp"
 
 #include <cstdlib>
+#include <limits>
 
 #include "fabric.hpp"
 
@@ -33,6 +34,7 @@ void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, con
         const Seen s{tick + k, edge_fs + k * fine_fs, fine_fs, bit ? kRise : kFall, int(bit), 0};
         seen_[p][s.kind].push_back(s);
         history_[p].push_back(s);
+        resume_event(int(p), s);
       }
       level_[p] = level;
     }
@@ -42,9 +44,18 @@ void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, con
       select_[p] = sel_value[p];
       seen_[p][kSel].push_back(s);
       history_[p].push_back(s);
+      resume_event(int(p), s);
     }
     if (history_[p].size() > kHistoryEdges) history_[p].pop_front();
   }
+}
+
+// The first edge of the boundary that ends an event-triggered step says when
+// the board ended it; the reference resumes from there.
+void Probe::resume_event(int port, const Seen& s) {
+  if (!ref_.waiting_event()) return;
+  const uint64_t boundary = ref_.boundary_from_edge(port, s.kind, s.tick);
+  if (boundary != std::numeric_limits<uint64_t>::max()) ref_.resume_at(boundary);
 }
 
 void Probe::match(int port, int kind, uint64_t before) {

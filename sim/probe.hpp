@@ -61,6 +61,7 @@ class Probe {
     int prev_value;  // kSel: select before
   };
   void match(int port, int kind, uint64_t before);
+  void resume_event(int port, const Seen& s);
   void check_packet(const Packet& p);
 
   Reference& ref_;

@@ -57,7 +57,42 @@ void Reference::start(std::shared_ptr<const DecodedImage> image, uint64_t tick) 
 }
 
 void Reference::generate_until(uint64_t tick) {
-  while (running_ && checked_ && s_.next_tick <= tick) emit_boundary();
+  while (running_ && checked_ && !s_.waiting_event && s_.next_tick <= tick) emit_boundary();
+}
+
+PortConfig Reference::next_config() const {
+  PortConfig next;
+  if (s_.next_step >= image_->steps.size()) {
+    next.fill(kDarkPort);
+  } else {
+    next = image_->configs[image_->steps[s_.next_step].config];
+  }
+  return next;
+}
+
+uint64_t Reference::boundary_from_edge(int port, int kind, uint64_t tick) const {
+  const int a = s_.config[port], b = next_config()[port];
+  const uint64_t none = std::numeric_limits<uint64_t>::max();
+  // Edges before the step's minimum end (less the earliest tuning) belong to
+  // boundaries already judged, such as the guard after its own start.
+  if (tick + max_tune_ < s_.event_min_tick) return none;
+  if (a != kDarkPort && b != kDarkPort && a != b) {
+    if (kind == kRise) return tick - image_->guard_ticks;
+    return tick + tune(a, b);  // select and fall, tune early
+  }
+  if (a != kDarkPort && b == kDarkPort) return kind == kFall ? tick : none;
+  if (a == kDarkPort && b != kDarkPort) {
+    if (kind == kRise) return tick - image_->guard_ticks;
+    if (kind == kSel) return tick + tune(s_.select[port], b);
+  }
+  return none;
+}
+
+void Reference::resume_at(uint64_t tick) {
+  s_.waiting_event = false;
+  s_.next_tick = tick;
+  ++board_timed_boundaries;
+  if (tick < s_.event_min_tick) ++event_rule_errors;
 }
 
 void Reference::close_window(int port, uint64_t end, uint64_t boundary) {
@@ -119,8 +154,11 @@ void Reference::emit_boundary() {
     return;
   }
   const auto& step = img.steps[s_.next_step];
-  if (step.event) checked_ = false;  // its end depends on a run-time trigger
   s_.next_tick = T + step.duration_ticks;
+  if (step.event) {  // ends at the board's boundary after a trigger
+    s_.waiting_event = true;
+    s_.event_min_tick = s_.next_tick;
+  }
   if (++s_.next_step == img.steps.size() && img.cyclic) s_.next_step = 0;
 }
 

@@ -53,6 +53,16 @@ class Reference {
   void generate_until(uint64_t tick);
 
   bool running() const { return running_; }
+  // An event-triggered step is running: its end is the board's (trigger time
+  // plus the kernel's lead), so the first edge of the next boundary tells
+  // when it is; everything is then judged against that boundary.
+  bool waiting_event() const { return running_ && s_.waiting_event; }
+  // The boundary an edge of `port` implies for the pending transition, or
+  // UINT64_MAX when the transition has no such edge.
+  uint64_t boundary_from_edge(int port, int kind, uint64_t tick) const;
+  void resume_at(uint64_t tick);
+  uint64_t board_timed_boundaries = 0;
+  uint64_t event_rule_errors = 0;            // ended before its minimum duration
   bool checked() const { return checked_; }  // false once timing depends on run-time triggers
   // Boundaries generated so far that are still in the history window.
   bool is_boundary(uint64_t tick, bool* epoch_end) const;
@@ -70,7 +80,10 @@ class Reference {
     std::array<int64_t, hwdef::PORTS> window_start;  // open send window start, -1 if none
     uint32_t next_step = 0;
     uint64_t next_tick = 0;
+    bool waiting_event = false;  // next_tick unknown until the board ends the step
+    uint64_t event_min_tick = 0;
   };
+  PortConfig next_config() const;
   struct Record {
     uint64_t tick;
     bool epoch_end;

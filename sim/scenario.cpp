@@ -114,7 +114,8 @@ const Schedule& Scenario::schedule(const std::string& name) const {
 }
 
 Schedule generate_schedule(const json& r, const std::string& where) {
-  check_keys(r, where, {"steps", "step_ps", "configs", "guard_ps", "cyclic", "seed", "generation"});
+  check_keys(r, where,
+             {"steps", "step_ps", "configs", "guard_ps", "cyclic", "seed", "generation", "event_every"});
   Schedule s;
   const uint64_t steps = positive(r, "steps", where, 0, true);
   const uint64_t step_ps = positive(r, "step_ps", where, 0, true);
@@ -134,7 +135,11 @@ Schedule generate_schedule(const json& r, const std::string& where) {
     s.configs.push_back(std::move(cfg));
   }
   // Consecutive steps always change configuration, so every boundary switches.
-  for (uint64_t i = 0; i < steps; ++i) s.steps.push_back({uint32_t(i % configs), int64_t(step_ps), false});
+  // Every event_every-th step waits for a trigger (0: none).
+  const uint64_t event_every = positive(r, "event_every", where, 0, false);
+  for (uint64_t i = 0; i < steps; ++i)
+    s.steps.push_back(
+        {uint32_t(i % configs), int64_t(step_ps), event_every > 0 && i % event_every == event_every - 1});
   return s;
 }
 
