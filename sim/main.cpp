@@ -114,7 +114,7 @@ int sc_main(int argc, char** argv) {
 
   int boards = 1, port = 0;
   std::string port_file, report, wave, scenario;
-  auto* s = app.add_subcommand("serve", "serve N simulated boards on 127.0.0.1 until `stop`");
+  auto* s = app.add_subcommand("serve", "Serve N simulated boards on 127.0.0.1 until `stop`");
   s->add_option("--boards", boards, "number of boards")->check(CLI::Range(1, 64));
   s->add_option("--port", port, "TCP port (0: any free one)")->check(CLI::Range(0, 65535));
   s->add_option("--port-file", port_file, "write the port here once listening");
@@ -124,13 +124,14 @@ int sc_main(int argc, char** argv) {
   s->add_option("--sync", sync, "clock distribution from board 0: star or chain (default: ideal clocks)")
       ->check(CLI::IsMember({"star", "chain"}));
 
-  auto* r = app.add_subcommand("run", "run a scenario file to its end");
+  auto* r = app.add_subcommand("run", "Run a scenario file to its end");
   r->add_option("scenario", scenario, "scenario JSON (docs/cosim.md)")->required()->check(CLI::ExistingFile);
   r->add_option("--report", report, "write the JSON report here");
 
   bool as_json = false;
   BenchOptions bo;
-  auto* b = app.add_subcommand("bench", "co-simulation vs Icarus speed, full-bank upload time");
+  auto* b = app.add_subcommand(
+      "bench", "Co-simulation vs Icarus speed, full-bank upload time, clock-distribution scaling");
   b->add_flag("--json", as_json, "print JSON");
   b->add_option("--cycles", bo.cycles, "board cycles per speed figure")->check(CLI::Range(1000, 100000000));
   b->add_option("--sync-us", bo.sync_us, "simulated time of each clock-distribution figure")
@@ -139,11 +140,11 @@ int sc_main(int argc, char** argv) {
       ->check(CLI::Range(2, 64));
 
   std::string recipe, out_file;
-  auto* g = app.add_subcommand("generate", "write a schedule made from a recipe (docs/cosim.md)");
+  auto* g = app.add_subcommand("generate", "Write a schedule made from a recipe (docs/cosim.md)");
   g->add_option("recipe", recipe, R"(JSON, e.g. '{"steps": 1000, "step_ps": 20000}')")->required();
   g->add_option("-o,--output", out_file, "schedule file to write")->required();
 
-  auto* st = app.add_subcommand("stop", "tell a serving simulation to finish and write its report");
+  auto* st = app.add_subcommand("stop", "Tell a serving simulation to finish and write its report");
   st->add_option("--port", port, "its TCP port")->required();
 
   try {

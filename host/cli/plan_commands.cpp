@@ -128,7 +128,7 @@ void add_planner_commands(CLI::App& app, Action& action) {
   };
   auto o = std::make_shared<Options>();
   CLI::App* plan =
-      app.add_subcommand("plan", "plan photonic-rail circuits for a job and model its iteration");
+      app.add_subcommand("plan", "Plan photonic-rail circuits for a job and model its iteration");
   plan->add_option("job", o->job, "job JSON (see docs/control-plane.md)")->required();
   plan->add_option("--fabric", o->fabric, "fabric JSON")->required();
   plan->add_flag("--json", o->json, "machine-readable output");
@@ -136,7 +136,7 @@ void add_planner_commands(CLI::App& app, Action& action) {
   plan->callback([o, &action] {
     action = [o] { return guarded([o] { return run_plan(o->job, o->fabric, o->json, o->schedules); }); };
   });
-  CLI::App* eval = app.add_subcommand("eval", "run an experiment (experiments/*.json)");
+  CLI::App* eval = app.add_subcommand("eval", "Run an experiment (experiments/*.json)");
   eval->add_option("experiment", o->experiment, "experiment JSON")->required();
   eval->add_flag("--json", o->json, "machine-readable output");
   eval->callback(
