@@ -75,6 +75,7 @@ Board::~Board() {
 
 void Board::start_request(BusRequest* r) {
   if (r->kind == BusRequest::Kind::kTime || r->kind == BusRequest::Kind::kReport) {
+    answered_now_ = true;
     BusRequest::Result res;
     res.data = {uint32_t(now_ticks_), uint32_t(now_ticks_ >> 32)};
     if (r->kind == BusRequest::Kind::kReport) res.text = figures().dump();
@@ -155,8 +156,11 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   if (trace_) trace_->dump(edge_fs / 1000);
   ++cycles_;
 
-  axi_.advance(edge_fs);
-  if (m.rst_ni && !axi_.busy())
+  // A request is taken no sooner than the cycle after the last one was
+  // answered, however fast the host sends it: runs stay deterministic.
+  const bool answered = axi_.advance(edge_fs) != nullptr || answered_now_;
+  answered_now_ = false;
+  if (m.rst_ni && !axi_.busy() && !answered)
     if (BusRequest* r = bus_.pop()) start_request(r);
 
   // The top's outputs to the kernel, then one kernel cycle.

@@ -77,7 +77,9 @@ class Board : public SyncPort {
   AxiMaster<Vlightrail_board_top> axi_;
   BusQueue bus_;
   uint64_t cycles_ = 0, now_ticks_ = 0, sel_seen_ = 0;
-  uint32_t sync_clear_ = 0;  // SYNC_ERROR clear pulses since the servo last ran
+  uint32_t sync_clear_ = 0;
+  bool answered_now_ = false;  // a request was answered without bus cycles  // SYNC_ERROR clear pulses since
+                               // the servo last ran
 
   // The host's writes as the board should have taken them: the independent
   // side of every check.

@@ -39,10 +39,14 @@ inline void answer(BusRequest* r, BusRequest::Result result) {
 // `pending` flag keeps the per-cycle cost of an idle queue to one load.
 class BusQueue {
  public:
+  // Counts the request in flight in the same step that makes it visible, so
+  // a simulation waiting for host work never runs a cycle before it can see
+  // the request (runs stay deterministic).
   void push(BusRequest* r) {
     std::lock_guard<std::mutex> lock(mu_);
     items_.push_back(r);
     pending_.store(true, std::memory_order_release);
+    if (r->in_flight) r->in_flight->fetch_add(1, std::memory_order_acq_rel);
   }
   // Takes a request back that no cycle has started yet.
   bool remove(BusRequest* r) {
@@ -50,6 +54,7 @@ class BusQueue {
     for (auto it = items_.begin(); it != items_.end(); ++it) {
       if (*it != r) continue;
       items_.erase(it);
+      if (r->in_flight) r->in_flight->fetch_sub(1, std::memory_order_acq_rel);
       pending_.store(!items_.empty(), std::memory_order_release);
       return true;
     }

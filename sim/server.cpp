@@ -49,14 +49,10 @@ struct BoardServer::Impl {
     if (link.ended) return r;
     auto done = req.done.get_future();
     req.in_flight = &link.outstanding;
-    link.outstanding.fetch_add(1, std::memory_order_acq_rel);
     board.bus().push(&req);
     while (done.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
       // The simulation ended under this request: take it back.
-      if (link.ended && board.bus().remove(&req)) {
-        link.outstanding.fetch_sub(1, std::memory_order_acq_rel);
-        return r;
-      }
+      if (link.ended && board.bus().remove(&req)) return r;
     }
     return done.get();
   }
