@@ -159,6 +159,77 @@ TEST(PlannerExperiments, FastConvReachesNinetyPercentSooner) {
   EXPECT_LT(mean[2].get<double>(), mean[1].get<double>());  // PAS beats EPS alone
 }
 
+namespace {
+json parts(double radix) {
+  return {{"eps_switch_w_per_port", {{"value", 4}}},     {"eps_transceiver_w_per_port", {{"value", 8}}},
+          {"nic_transceiver_w", {{"value", 9}}},         {"ocs_w_per_port", {{"value", 1}}},
+          {"eps_switch_usd_per_port", {{"value", 500}}}, {"eps_transceiver_usd_per_port", {{"value", 700}}},
+          {"ocs_usd_per_port", {{"value", 2000}}},       {"eps_switch_radix", {{"value", radix}}}};
+}
+}  // namespace
+
+TEST(PlannerExperiments, PowerCostCountsTheSwitchTiersARailNeeds) {
+  // 2,048 GPUs on 8 rails: 256 ports a rail. Radix 256 is one tier (one
+  // switch port and optic per GPU); radix 128 needs two (leaf down, leaf up,
+  // spine: three each).
+  for (const auto& [radix, tiers] : {std::pair{256.0, 1}, std::pair{128.0, 2}, std::pair{8.0, 4}}) {
+    const json r =
+        lp::run_experiment({{"kind", "power_cost"}, {"gpus", 2048}, {"rails", 8}, {"parts", parts(radix)}});
+    const json& base = r["rows"][0];
+    ASSERT_EQ(base[0], "baseline");
+    EXPECT_EQ(base[1], tiers) << radix;
+    const double ports = 2.0 * tiers - 1;
+    EXPECT_DOUBLE_EQ(base[4].get<double>(), ports * (4 + 8) / 1.0) << radix;
+    EXPECT_DOUBLE_EQ(base[5].get<double>(), (2048 * ports * 12 + 2048 * 9) / (2048 * 1.0 + 2048 * 9))
+        << radix;
+    EXPECT_DOUBLE_EQ(base[8].get<double>(), ports * (500 + 700) / 2000.0) << radix;
+  }
+  // Each figure's x0.5 / x2 rows move the ratios it enters.
+  const json r = lp::run_experiment({{"kind", "power_cost"}, {"parts", parts(128)}});
+  auto row = [&](const std::string& label) {
+    for (const auto& x : r["rows"])
+      if (x[0] == label) return x;
+    ADD_FAILURE() << "no row " << label;
+    return json::array();
+  };
+  EXPECT_DOUBLE_EQ(row("ocs_w_per_port x2")[4].get<double>(), row("baseline")[4].get<double>() / 2);
+  EXPECT_DOUBLE_EQ(row("ocs_usd_per_port x0.5")[8].get<double>(), row("baseline")[8].get<double>() * 2);
+  EXPECT_EQ(row("eps_switch_radix x2")[1], 1);
+}
+
+TEST(PlannerExperiments, EveryShippedPartHasAPublicSource) {
+  std::ifstream in(std::string(LIGHTRAIL_EXPERIMENTS_DIR) + "/parts.json");
+  const json parts = json::parse(in);
+  ASSERT_FALSE(parts.empty());
+  for (const auto& [name, part] : parts.items()) {
+    const std::string source = part.value("source", "");
+    EXPECT_NE(source.find("https://"), std::string::npos) << name << " cites no public address";
+    EXPECT_EQ(part.value("status", "").rfind("assumption", 0), std::string::npos)
+        << name << " is an assumption";
+  }
+  // The shipped experiment runs on them.
+  std::ifstream spec(std::string(LIGHTRAIL_EXPERIMENTS_DIR) + "/power_cost.json");
+  const json r = lp::run_experiment(json::parse(spec), LIGHTRAIL_EXPERIMENTS_DIR);
+  EXPECT_GT(r["rows"][0][4].get<double>(), 1.0);  // the OCS side draws less
+}
+
+TEST(PlannerErrors, PowerCostNamesTheField) {
+  EXPECT_NE(error_of([] {
+              lp::run_experiment({{"kind", "power_cost"}, {"rails", 3}, {"parts", parts(128)}});
+            }).find("experiment.rails"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              lp::run_experiment({{"kind", "power_cost"}, {"parts", parts(2)}});
+            }).find("experiment.parts.eps_switch_radix"),
+            std::string::npos);
+  json missing = parts(128);
+  missing.erase("ocs_w_per_port");
+  EXPECT_NE(error_of([&] {
+              lp::run_experiment({{"kind", "power_cost"}, {"parts", missing}});
+            }).find("experiment.parts.ocs_w_per_port: is required"),
+            std::string::npos);
+}
+
 TEST(PlannerErrors, BadJobsNameTheField) {
   EXPECT_NE(error_of([] {
               lp::Job j = lp::gpt_preset(256);

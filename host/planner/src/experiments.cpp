@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <fstream>
 #include <stdexcept>
 
@@ -167,6 +168,10 @@ json power_cost(const json& spec, const std::string& base_dir) {
     }
   }
   const int gpus = get<int>(spec, "gpus", 2048);
+  const int rails = get<int>(spec, "rails", 8);
+  if (gpus <= 0) fail("gpus", fmt::format("must be positive (got {})", gpus));
+  if (rails <= 0 || gpus % rails != 0)
+    fail("rails", fmt::format("must be positive and divide gpus {} (got {})", gpus, rails));
   auto figure = [&](const char* key) {
     if (!parts.contains(key) || !parts[key].contains("value"))
       fail(std::string("parts.") + key, "is required");
@@ -175,23 +180,34 @@ json power_cost(const json& spec, const std::string& base_dir) {
     return v;
   };
   struct Figures {
-    double switch_w, xcvr_switch_w, xcvr_nic_w, ocs_w, switch_usd, xcvr_switch_usd, ocs_usd;
+    double switch_w, xcvr_switch_w, xcvr_nic_w, ocs_w, switch_usd, xcvr_switch_usd, ocs_usd, radix;
   } base{figure("eps_switch_w_per_port"),   figure("eps_transceiver_w_per_port"),
          figure("nic_transceiver_w"),       figure("ocs_w_per_port"),
          figure("eps_switch_usd_per_port"), figure("eps_transceiver_usd_per_port"),
-         figure("ocs_usd_per_port")};
-  // One rail port per GPU. The electrical rail needs a switch port and a
-  // switch-side transceiver per GPU; the photonic rail an OCS port (the
-  // light passes through). NIC-side optics are the same in both.
+         figure("ocs_usd_per_port"),        figure("eps_switch_radix")};
+  if (base.radix < 4) fail("parts.eps_switch_radix", fmt::format("must be at least 4 (got {})", base.radix));
+  // Each GPU has one rail port. An electrical rail of radix-R switches is a
+  // non-blocking folded Clos: k tiers serve 2 (R/2)^k hosts, and each host
+  // costs 2k - 1 switch ports, each with a switch-side transceiver. A
+  // photonic rail gives each host one OCS port the light passes through.
+  // NIC-side optics are the same in both.
+  const double per_rail = double(gpus) / rails;
+  auto tiers = [&](double radix) {
+    int k = 1;
+    for (double served = radix; served < per_rail; served *= radix / 2) ++k;
+    return k;
+  };
   auto ratios = [&](const Figures& f) {
-    const double ep = gpus * (f.switch_w + f.xcvr_switch_w), op = gpus * f.ocs_w, nic = gpus * f.xcvr_nic_w;
-    const double ec = gpus * (f.switch_usd + f.xcvr_switch_usd), oc = gpus * f.ocs_usd;
-    return std::array<double, 6>{ep, op, ep / op, (ep + nic) / (op + nic), ec, ec / oc};
+    const int k = tiers(f.radix);
+    const double ports = gpus * (2.0 * k - 1);
+    const double ep = ports * (f.switch_w + f.xcvr_switch_w), op = gpus * f.ocs_w, nic = gpus * f.xcvr_nic_w;
+    const double ec = ports * (f.switch_usd + f.xcvr_switch_usd), oc = gpus * f.ocs_usd;
+    return std::array<double, 8>{double(k), ep, op, ep / op, (ep + nic) / (op + nic), ec, oc, ec / oc};
   };
   json rows = json::array();
   auto add = [&](const std::string& label, const Figures& f) {
     const auto r = ratios(f);
-    rows.push_back({label, r[0] / 1e3, r[1] / 1e3, r[2], r[3], r[4] / 1e6, r[5]});
+    rows.push_back({label, int(r[0]), r[1] / 1e3, r[2] / 1e3, r[3], r[4], r[5] / 1e6, r[6] / 1e6, r[7]});
   };
   add("baseline", base);
   const std::pair<const char*, double Figures::*> knobs[] = {
@@ -201,7 +217,8 @@ json power_cost(const json& spec, const std::string& base_dir) {
       {"ocs_w_per_port", &Figures::ocs_w},
       {"eps_switch_usd_per_port", &Figures::switch_usd},
       {"eps_transceiver_usd_per_port", &Figures::xcvr_switch_usd},
-      {"ocs_usd_per_port", &Figures::ocs_usd}};
+      {"ocs_usd_per_port", &Figures::ocs_usd},
+      {"eps_switch_radix", &Figures::radix}};
   for (const auto& [name, member] : knobs) {
     for (double k : {0.5, 2.0}) {
       Figures f = base;
@@ -210,11 +227,13 @@ json power_cost(const json& spec, const std::string& base_dir) {
     }
   }
   return {{"columns",
-           {"case", "eps_switch_kw", "ocs_kw", "switch_power_ratio", "power_ratio_with_nic_optics",
-            "eps_switch_musd", "switch_cost_ratio"}},
+           {"case", "eps_tiers", "eps_switch_kw", "ocs_kw", "switch_power_ratio",
+            "power_ratio_with_nic_optics", "eps_switch_musd", "ocs_musd", "switch_cost_ratio"}},
           {"rows", rows},
-          {"notes",
-           fmt::format("{} GPUs, one 400G rail port each; figures and sources in the parts table", gpus)}};
+          {"notes", fmt::format("{} GPUs on {} rails, one 400G rail port each; an electrical rail of k tiers "
+                                "uses 2k-1 switch ports and switch-side optics per GPU; figures and sources "
+                                "in the parts table",
+                                gpus, rails)}};
 }
 
 }  // namespace
