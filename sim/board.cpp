@@ -101,11 +101,6 @@ void Board::start_request(BusRequest* r) {
         commit_ticks_ = (commit_ticks_ & ~0xFFFFFFFFull) | v;
       } else if (a == REG_COMMIT_TIME_HI) {
         commit_ticks_ = (commit_ticks_ & 0xFFFFFFFFull) | (uint64_t(v) << 32);
-      } else if (a == REG_CTRL && (v & CTRL_STOP_MASK)) {
-        // The board stops at its next boundary and drops a pending commit;
-        // the model does not follow when exactly, so it stops judging.
-        ref_.stop_judging(now_ticks_);
-        pending_.reset();
       }
     }
   }
@@ -171,6 +166,12 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   in_.commit_ticks = m.seq_commit_ticks_o;
   in_.trigger = m.seq_trigger_o;
   in_.stop = m.seq_stop_o;
+  if (m.rst_ni && in_.stop) {
+    // The kernel stops at its next boundary and drops a pending commit.
+    ref_.stop(now_ticks_ + uint64_t{OUTPUT_LATENCY_CYCLES} * FINE_STEPS);
+    pending_.reset();
+    if (opt_.fault.ignore_stop) in_.stop = false;
+  }
   in_.clear_errors = m.seq_clear_errors_o;
   for (unsigned w = 0; w < BANK_LINE_WORDS; ++w) {
     in_.bank_rdata[0][w] = m.seq_bank0_rdata_o[w];
@@ -296,7 +297,6 @@ void Board::on_swap() {
                     {"expected_ps", expected == ~0ull ? nlohmann::json(nullptr)
                                                       : nlohmann::json(int64_t(expected * TICK_PS))}});
   if (image->valid) {
-    if (ref_.select_unknown()) ref_.adopt_select(probe_.select());
     ref_.start(image, at);
   }
 }
@@ -334,7 +334,8 @@ nlohmann::json Board::figures() const {
           {"steps_executed", out_.steps},
           {"epochs", out_.epochs},
           {"error_flags", out_.errors},
-          {"timing_checked", ref_.checked()},
+          {"stops", ref_.stops},
+          {"stops_mid_retune", ref_.stops_mid_retune},
           {"board_timed_boundaries", ref_.board_timed_boundaries},
           {"event_rule_errors", ref_.event_rule_errors}};
 }

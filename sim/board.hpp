@@ -28,6 +28,7 @@ struct FaultInjection {
   int port = -1;                // port whose events are disturbed (-1: none)
   int fall_shift_ticks = 0;     // gate falls this many ticks late (within the cycle)
   uint64_t drop_every_sel = 0;  // drop every n-th wavelength change (0: none)
+  bool ignore_stop = false;     // the kernel never sees STOP (the reference does)
 };
 
 struct BoardOptions {

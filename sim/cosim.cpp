@@ -154,13 +154,15 @@ uint64_t Cosim::sim_fs() const { return sc_core::sc_time_stamp().value(); }
 
 nlohmann::json Cosim::report() const {
   nlohmann::json boards = nlohmann::json::array();
-  uint64_t cycles = 0, switch_events = 0, missed = 0, misdelivered = 0, dark = 0, packets = 0, delivered = 0;
+  uint64_t cycles = 0, switch_events = 0, missed = 0, unexpected = 0, misdelivered = 0, dark = 0, packets = 0,
+           delivered = 0;
   double err = 0;
   for (const auto& b : boards_) {
     nlohmann::json f = b->figures();
     cycles += b->cycles();
     switch_events += f["switch_events"].get<uint64_t>();
     missed += f["missed_steps"].get<uint64_t>();
+    unexpected += f["unexpected_events"].get<uint64_t>();
     misdelivered += f["misdelivered_packets"].get<uint64_t>();
     dark += f["dark_violations"].get<uint64_t>();
     packets += f["packets_sent"].get<uint64_t>();
@@ -171,6 +173,7 @@ nlohmann::json Cosim::report() const {
   return {{"switch_events", switch_events},
           {"timing_error_ps_max", err},
           {"missed_steps", missed},
+          {"unexpected_edges", unexpected},
           {"misdelivered_packets", misdelivered},
           {"dark_violations", dark},
           {"packets_sent", packets},

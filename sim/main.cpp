@@ -38,13 +38,13 @@ void write_report(const json& report, const std::string& path) {
 
 void print_summary(const json& r) {
   std::cout << fmt::format(
-      "{}: {} switch events, timing error max {} ps, {} missed steps, {} of {} packets delivered, "
-      "{} misdelivered, {} dark violations; {:.3g} board cycles/s\n",
+      "{}: {} switch events, timing error max {} ps, {} missed steps, {} unexpected edges, {} of {} packets "
+      "delivered, {} misdelivered, {} dark violations; {:.3g} board cycles/s\n",
       r["ok"].get<bool>() ? "PASS" : "FAIL", r["switch_events"].get<uint64_t>(),
       r["timing_error_ps_max"].get<double>(), r["missed_steps"].get<uint64_t>(),
-      r["packets_delivered"].get<uint64_t>(), r["packets_sent"].get<uint64_t>(),
-      r["misdelivered_packets"].get<uint64_t>(), r["dark_violations"].get<uint64_t>(),
-      r["board_cycles_per_s"].get<double>());
+      r["unexpected_edges"].get<uint64_t>(), r["packets_delivered"].get<uint64_t>(),
+      r["packets_sent"].get<uint64_t>(), r["misdelivered_packets"].get<uint64_t>(),
+      r["dark_violations"].get<uint64_t>(), r["board_cycles_per_s"].get<double>());
   for (const auto& u : r.value("unmet_expectations", json::array()))
     std::cout << "  expected: " << u.get<std::string>() << "\n";
   if (r.contains("host"))

@@ -39,12 +39,6 @@ class Probe {
   void settle(uint64_t tick);
 
   const ProbeFigures& figures() const { return f_; }
-  // The wavelength select each laser shows now.
-  PortConfig select() const {
-    PortConfig s;
-    for (size_t p = 0; p < s.size(); ++p) s[p] = select_[p];
-    return s;
-  }
   // With record_boundaries(): when each boundary happened, in fs of
   // simulated time on this board's serializer grid (from its first matched
   // wavelength change), for cross-board skew.

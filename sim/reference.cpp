@@ -23,7 +23,6 @@ void Reference::withdraw_from(uint64_t tick) {
     const Record& r = history_.back();
     s_ = r.before;
     running_ = r.running;
-    checked_ = r.checked;
     image_ = r.image;
     history_.pop_back();
     --boundaries;
@@ -36,14 +35,54 @@ void Reference::withdraw_from(uint64_t tick) {
       packets.end());
 }
 
-void Reference::stop_judging(uint64_t tick) {
-  withdraw_from(tick);
-  // The board ends dark: every gate down, no window open.
+void Reference::stop(uint64_t window) {
+  if (!running_) return;  // idle: a STOP only cancels a queued activation
+  if (s_.waiting_event) {
+    s_.stop_pending = true;
+    s_.event_min_tick = std::max(s_.event_min_tick, window);
+    return;
+  }
+  const uint64_t b = first_boundary_at_or_after(window, false);
+  if (b == std::numeric_limits<uint64_t>::max()) return;
+  Kept kept;
+  bool any_kept = false;
+  for (int p = 0; p < int(PORTS); ++p)
+    for (int k = 0; k < kEventKinds; ++k)
+      for (const ExpectedEvent& e : events[p][k])
+        if (e.boundary == b && e.tick < window) {
+          kept[p][k].push_back(e);
+          any_kept = true;
+        }
+  stops_mid_retune += any_kept;
+  withdraw_from(b);
+  emit_stop(b, kept);
+}
+
+void Reference::emit_stop(uint64_t T, const Kept& kept) {
+  history_.push_back({T, false, s_, image_, running_});
+  if (history_.size() > kHistory) history_.pop_front();
+  ++boundaries;
+  ++stops;
+  for (int p = 0; p < int(PORTS); ++p) {
+    for (const ExpectedEvent& e : kept[p][kSel]) {
+      events[p][kSel].push_back(e);
+      s_.select[p] = e.value;
+    }
+    if (s_.config[p] == kDarkPort) continue;
+    uint64_t fall = T;
+    if (!kept[p][kFall].empty()) {
+      events[p][kFall].push_back(kept[p][kFall].front());
+      fall = kept[p][kFall].front().tick;
+    } else {
+      events[p][kFall].push_back({T, T, 0});
+    }
+    close_window(p, fall, T);
+  }
   s_.config.fill(kDarkPort);
   s_.window_start.fill(-1);
+  s_.waiting_event = false;
+  s_.stop_pending = false;
   running_ = false;
-  checked_ = false;
-  select_unknown_ = true;
 }
 
 void Reference::start(std::shared_ptr<const DecodedImage> image, uint64_t tick) {
@@ -52,17 +91,18 @@ void Reference::start(std::shared_ptr<const DecodedImage> image, uint64_t tick) 
   image_ = std::move(image);
   s_.next_step = 0;
   s_.next_tick = tick;
+  s_.waiting_event = false;
+  s_.stop_pending = false;
   running_ = true;
-  checked_ = true;
 }
 
 void Reference::generate_until(uint64_t tick) {
-  while (running_ && checked_ && !s_.waiting_event && s_.next_tick <= tick) emit_boundary();
+  while (running_ && !s_.waiting_event && s_.next_tick <= tick) emit_boundary();
 }
 
 PortConfig Reference::next_config() const {
   PortConfig next;
-  if (s_.next_step >= image_->steps.size()) {
+  if (s_.stop_pending || s_.next_step >= image_->steps.size()) {
     next.fill(kDarkPort);
   } else {
     next = image_->configs[image_->steps[s_.next_step].config];
@@ -111,6 +151,7 @@ void Reference::close_window(int port, uint64_t end, uint64_t boundary) {
 
 void Reference::emit_boundary() {
   const uint64_t T = s_.next_tick;
+  if (s_.stop_pending) return emit_stop(T, {});
   const DecodedImage& img = *image_;
   PortConfig next;
   const bool ends = s_.next_step >= img.steps.size();  // one-shot program finished
@@ -121,7 +162,7 @@ void Reference::emit_boundary() {
   }
   // A boundary that starts step 0 ends an epoch (or starts the first); a
   // one-shot's end ends its only pass.
-  history_.push_back({T, s_.next_step == 0 || ends, s_, image_, running_, checked_});
+  history_.push_back({T, s_.next_step == 0 || ends, s_, image_, running_});
   if (history_.size() > kHistory) history_.pop_front();
   ++boundaries;
 

@@ -38,17 +38,15 @@ class Reference {
   // The image starts (from idle) or takes over (a swap) at boundary `tick`:
   // everything generated for boundaries at or after it is withdrawn first.
   void start(std::shared_ptr<const DecodedImage> image, uint64_t tick);
-  // From boundary `tick` on, what the board does depends on things the
-  // model does not follow (a STOP): withdraw and stop judging until the next
-  // start().
-  void stop_judging(uint64_t tick);
-  // After a stop the lasers' selects are whatever the board left them at;
-  // the next start takes them from what the outputs showed.
-  bool select_unknown() const { return select_unknown_; }
-  void adopt_select(const PortConfig& select) {
-    s_.select = select;
-    select_unknown_ = false;
-  }
+  // STOP reached the kernel in the cycle whose outputs start at tick
+  // `window`: the first boundary at or after it (the next one the board has
+  // not taken) ends the schedule. Its edges already out (an early retune)
+  // stand, every port still lit falls exactly at it, nothing rises. During
+  // an event step that boundary is the board's, taken from its first fall,
+  // and may not come before the step's minimum end or `window`.
+  void stop(uint64_t window);
+  uint64_t stops = 0;             // STOP boundaries generated
+  uint64_t stops_mid_retune = 0;  // ... of which some edges were already out
   // Generates every boundary up to `tick`.
   void generate_until(uint64_t tick);
 
@@ -62,8 +60,7 @@ class Reference {
   uint64_t boundary_from_edge(int port, int kind, uint64_t tick) const;
   void resume_at(uint64_t tick);
   uint64_t board_timed_boundaries = 0;
-  uint64_t event_rule_errors = 0;            // ended before its minimum duration
-  bool checked() const { return checked_; }  // false once timing depends on run-time triggers
+  uint64_t event_rule_errors = 0;  // ended before its minimum duration
   // Boundaries generated so far that are still in the history window.
   bool is_boundary(uint64_t tick, bool* epoch_end) const;
   uint64_t first_boundary_at_or_after(uint64_t tick, bool epoch_only) const;  // UINT64_MAX if unknown
@@ -82,6 +79,7 @@ class Reference {
     uint64_t next_tick = 0;
     bool waiting_event = false;  // next_tick unknown until the board ends the step
     uint64_t event_min_tick = 0;
+    bool stop_pending = false;  // the boundary the board ends the event step at is a STOP
   };
   PortConfig next_config() const;
   struct Record {
@@ -89,10 +87,12 @@ class Reference {
     bool epoch_end;
     State before;
     std::shared_ptr<const DecodedImage> image;
-    bool running, checked;
+    bool running;
   };
+  using Kept = std::array<std::array<std::vector<ExpectedEvent>, kEventKinds>, hwdef::PORTS>;
   void withdraw_from(uint64_t tick);
   void emit_boundary();
+  void emit_stop(uint64_t tick, const Kept& kept);
   void close_window(int port, uint64_t end, uint64_t boundary);
   uint64_t tune(int a, int b) const { return tune_[size_t(a) * hwdef::WAVELENGTHS + size_t(b)]; }
 
@@ -100,7 +100,7 @@ class Reference {
   uint64_t margin_, packet_ticks_, max_tune_ = 0;
   std::shared_ptr<const DecodedImage> image_;
   State s_{};
-  bool running_ = false, checked_ = true, select_unknown_ = false;
+  bool running_ = false;
   std::deque<Record> history_;
 };
 

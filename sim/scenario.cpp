@@ -51,11 +51,6 @@ void check_keys(const json& doc, const std::string& where, std::initializer_list
   }
 }
 
-double number(const json& doc, const std::string& key, const std::string& where) {
-  if (!doc.at(key).is_number()) bad(where + "." + key, "must be a number");
-  return doc.at(key).get<double>();
-}
-
 SyncOptions parse_sync(const json& s, const Scenario& sc) {
   SyncOptions o;
   o.enabled = true;
@@ -179,19 +174,27 @@ Scenario load_scenario(const std::string& path) {
     if (doc.contains("expect")) {
       sc.expect = doc["expect"];
       if (!sc.expect.is_object()) bad("expect", "must be an object");
-      check_keys(
-          sc.expect, "expect",
-          {"swaps", "rejected_banks", "min_steps", "min_switch_events", "sync_p99_ps_max", "sync_rms_ps_max",
-           "lock_time_us_max", "baseline_p99_ratio_min", "sync_mean_ps", "last_hop_p99_ps_max",
-           "holdover_within_prediction", "relock_us_max", "slot_skew_p99_ps_max"});
-      for (const char* k : {"swaps", "rejected_banks", "min_steps", "min_switch_events"})
+      check_keys(sc.expect, "expect",
+                 {"swaps", "rejected_banks", "min_steps", "min_switch_events", "sync_p99_ps_max",
+                  "sync_rms_ps_max", "lock_time_us_max", "baseline_p99_ratio_min", "sync_mean_ps",
+                  "last_hop_p99_ps_max", "holdover_within_prediction", "relock_us_max",
+                  "slot_skew_p99_ps_max", "stops", "min_stops_mid_retune", "min_board_timed_boundaries"});
+      for (const char* k : {"swaps", "rejected_banks", "min_steps", "min_switch_events", "stops",
+                            "min_stops_mid_retune", "min_board_timed_boundaries"})
         if (sc.expect.contains(k)) positive(sc.expect, k, "expect", 0, true);
     }
     if (doc.contains("inject_fault")) {
       const json& f = doc["inject_fault"];
-      check_keys(f, "inject_fault", {"port", "fall_shift_ticks", "drop_every_sel"});
-      sc.fault.port = int(positive(f, "port", "inject_fault", 0, true));
-      if (sc.fault.port >= int(hwdef::PORTS)) bad("inject_fault.port", "no such port");
+      check_keys(f, "inject_fault", {"port", "fall_shift_ticks", "drop_every_sel", "ignore_stop"});
+      if (f.contains("ignore_stop")) {
+        if (!f["ignore_stop"].is_boolean()) bad("inject_fault.ignore_stop", "must be true or false");
+        sc.fault.ignore_stop = f["ignore_stop"].get<bool>();
+      }
+      // A port names whose edges are disturbed; a STOP fault needs none.
+      if (f.contains("port") || !sc.fault.ignore_stop) {
+        sc.fault.port = int(positive(f, "port", "inject_fault", 0, true));
+        if (sc.fault.port >= int(hwdef::PORTS)) bad("inject_fault.port", "no such port");
+      }
       sc.fault.fall_shift_ticks = int(positive(f, "fall_shift_ticks", "inject_fault", 0, false));
       sc.fault.drop_every_sel = positive(f, "drop_every_sel", "inject_fault", 0, false);
     }
@@ -488,6 +491,13 @@ json run_scenario(const Scenario& sc) {
     if (e.contains("min_switch_events"))
       need("switch events", b["switch_events"].get<uint64_t>(), e["min_switch_events"].get<uint64_t>(),
            false);
+    if (e.contains("stops")) need("stops", b["stops"].get<uint64_t>(), e["stops"].get<uint64_t>(), true);
+    if (e.contains("min_stops_mid_retune"))
+      need("stops mid-retune", b["stops_mid_retune"].get<uint64_t>(),
+           e["min_stops_mid_retune"].get<uint64_t>(), false);
+    if (e.contains("min_board_timed_boundaries"))
+      need("board-timed boundaries", b["board_timed_boundaries"].get<uint64_t>(),
+           e["min_board_timed_boundaries"].get<uint64_t>(), false);
   }
   if (report["sync"].is_object()) {
     const json& sy = report["sync"];
