@@ -1,5 +1,7 @@
 // Board top: the host register file and memories, board time, the PPS
-// output and the fine-edge output stages. The sequencer kernel
+// output, the fine-edge output stages and the clock-sync hardware (DDMTD
+// phase detector, message timestamps, oscillator control; docs/hw-clock-sync.md).
+// The sequencer kernel
 // (hls/sequencer) and the clock-sync servo (hls/clock_sync), both Vitis HLS,
 // sit beside this top, not inside it: the sequencer's per-cycle ports
 // (hls/sequencer/sequencer_io.hpp) are this module's seq_* ports, the servo's
@@ -97,6 +99,39 @@ module lightrail_board_top #(
   input  logic [31:0]                                                     sync_dac_i,
   input  logic [31:0]                                                     sync_phase_steps_i,
   input  logic [31:0]                                                     sync_holdover_us_i,
+  // Clock-sync hardware. The DDMTD helper clock, f * N / (N + 1) from a PLL on
+  // the board oscillator, with its own reset (synchronous to it, released
+  // with rst_ni); the reference clock the link transceiver recovers.
+  input  logic                                                            clk_dmtd_i,
+  input  logic                                                            rst_dmtd_ni,
+  input  logic                                                            clk_rx_i,
+  // to the servo: one DDMTD phase per beat (every N + 1 cycles), how far
+  // clk_i lags clk_rx_i in units of CLK_PERIOD_PS / N
+  output logic                                                            sync_phase_valid_o,
+  output logic [lightrail_hwdef_pkg::DDMTD_TAG_BITS-1:0]                  sync_ddmtd_phase_o,
+  // Sync-message timestamp points from the link, one clk_i cycle each; board
+  // time captured at them, held until cleared, for the message engine
+  input  logic                                                            link_tx_strobe_i,
+  input  logic                                                            link_rx_strobe_i,
+  input  logic                                                            link_tx_clear_i,
+  input  logic                                                            link_rx_clear_i,
+  output logic [63:0]                                                     link_tx_ticks_o,
+  output logic                                                            link_tx_valid_o,
+  output logic [63:0]                                                     link_rx_ticks_o,
+  output logic                                                            link_rx_valid_o,
+  // from the servo: its actuators (ClockSyncOut.dac_word, .phase_steps), each
+  // with a one-cycle load
+  input  logic [lightrail_hwdef_pkg::SYNC_DAC_BITS-1:0]                   sync_dac_word_i,
+  input  logic                                                            sync_dac_load_i,
+  input  logic signed [31:0]                                              sync_phase_steps_req_i,
+  input  logic                                                            sync_phase_load_i,
+  // VCXO tuning DAC (AD5662 3-wire) and MMCM dynamic phase shift (PSCLK = clk_i)
+  output logic                                                            dac_sclk_o,
+  output logic                                                            dac_sync_no,
+  output logic                                                            dac_din_o,
+  output logic                                                            mmcm_psen_o,
+  output logic                                                            mmcm_psincdec_o,
+  input  logic                                                            mmcm_psdone_i,
   // PPS / epoch: high in the cycle whose tick window holds a multiple of
   // PPS_PERIOD_TICKS; pps_fine_o is that boundary's tick within the cycle
   output logic                                                            pps_o,
@@ -220,6 +255,75 @@ module lightrail_board_top #(
 
   logic unused_pps;
   assign unused_pps = ^{pps_time, pps_aligned, pps_period_error};
+
+  // ---------------------------------------------------------------- clock sync
+  localparam int TagBits = lightrail_hwdef_pkg::DDMTD_TAG_BITS;
+  logic               dmtd_tag_valid;
+  logic [TagBits-1:0] dmtd_tag_ref, dmtd_tag_local, dmtd_sys_tag_ref, dmtd_sys_tag_local;
+
+  ddmtd u_ddmtd (
+    .clk_dmtd_i,
+    .rst_dmtd_ni,
+    .clk_ref_i      (clk_rx_i),
+    .clk_local_i    (clk_i),
+    .tag_valid_o    (dmtd_tag_valid),
+    .tag_ref_o      (dmtd_tag_ref),
+    .tag_local_o    (dmtd_tag_local),
+    .clk_sys_i      (clk_i),
+    .rst_sys_ni     (rst_ni),
+    .sys_valid_o    (sync_phase_valid_o),
+    .sys_tag_ref_o  (dmtd_sys_tag_ref),
+    .sys_tag_local_o(dmtd_sys_tag_local),
+    .sys_phase_o    (sync_ddmtd_phase_o)
+  );
+
+  logic link_tx_overrun, link_rx_overrun;
+
+  sync_timestamp u_timestamp (
+    .clk_i,
+    .rst_ni,
+    .time_i      (seq_now_ticks_o),
+    .tx_strobe_i (link_tx_strobe_i),
+    .rx_strobe_i (link_rx_strobe_i),
+    .tx_clear_i  (link_tx_clear_i),
+    .rx_clear_i  (link_rx_clear_i),
+    .tx_time_o   (link_tx_ticks_o),
+    .tx_valid_o  (link_tx_valid_o),
+    .tx_overrun_o(link_tx_overrun),
+    .rx_time_o   (link_rx_ticks_o),
+    .rx_valid_o  (link_rx_valid_o),
+    .rx_overrun_o(link_rx_overrun)
+  );
+
+  logic               dac_busy, dac_done, ps_timeout;
+  logic signed [31:0] ps_pending, ps_done_total;
+
+  osc_ctrl u_osc (
+    .clk_i,
+    .rst_ni,
+    .dac_word_i        (sync_dac_word_i),
+    .dac_load_i        (sync_dac_load_i),
+    .dac_sclk_o,
+    .dac_sync_no,
+    .dac_din_o,
+    .dac_busy_o        (dac_busy),
+    .dac_done_o        (dac_done),
+    .phase_steps_i     (sync_phase_steps_req_i),
+    .phase_load_i      (sync_phase_load_i),
+    .psen_o            (mmcm_psen_o),
+    .psincdec_o        (mmcm_psincdec_o),
+    .psdone_i          (mmcm_psdone_i),
+    .steps_pending_o   (ps_pending),
+    .steps_done_total_o(ps_done_total),
+    .ps_timeout_o      (ps_timeout)
+  );
+
+  // The servo reports through its own SYNC_* status; these are for
+  // waveforms and the ILA.
+  logic unused_sync;
+  assign unused_sync = ^{dmtd_tag_valid, dmtd_tag_ref, dmtd_tag_local, dmtd_sys_tag_ref, dmtd_sys_tag_local,
+                         link_tx_overrun, link_rx_overrun, dac_busy, dac_done, ps_timeout, ps_pending,
+                         ps_done_total};
 
   // ---------------------------------------------------------------- bank memories
   bank_ram u_bank0 (

@@ -25,8 +25,9 @@ synth_design -top $top -part $part -mode out_of_context
 
 # The top's ports face on-chip neighbours (sequencer kernel, GTY lanes, host
 # bridge), all registered on the same clock: give them 1 ns of the 4 ns.
-set data_in [get_ports -filter {DIRECTION == IN && NAME != clk_i}]
+set data_in [get_ports -filter {DIRECTION == IN && NAME !~ clk_* && NAME != rst_dmtd_ni}]
 set_input_delay -clock sys_clk 1.0 $data_in
+set_input_delay -clock dmtd_clk 1.0 [get_ports rst_dmtd_ni]
 set_output_delay -clock sys_clk 1.0 [all_outputs]
 
 opt_design
