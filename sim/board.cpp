@@ -150,6 +150,8 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   m.eval();
   if (trace_) trace_->dump(edge_fs / 1000);
   ++cycles_;
+  ddmtd_valid_ = m.sync_phase_valid_o;
+  ddmtd_phase_ = m.sync_ddmtd_phase_o;
 
   // A request is taken no sooner than the cycle after the last one was
   // answered, however fast the host sends it: runs stay deterministic.
@@ -220,6 +222,27 @@ sync::ClockSyncConfig Board::sync_config() {
 }
 
 uint32_t Board::take_sync_clear() { return std::exchange(sync_clear_, 0u); }
+
+void Board::dmtd_edge(bool ref_level, bool local_level) {
+  auto& m = *m_;
+  m.rst_dmtd_ni = m.rst_ni;  // released with the system reset
+  m.clk_dmtd_i = 0;
+  m.eval();
+  m.clk_rx_i = ref_level;
+  // clk_i is sampled as data here. Between system edges the model holds it
+  // high; lowering it in its low phase is no edge hw/ uses (nothing runs on
+  // negedge), and the next cycle raises it again.
+  if (!local_level) m.clk_i = 0;
+  m.clk_dmtd_i = 1;
+  m.eval();
+}
+
+bool Board::take_ddmtd_phase(uint32_t* phase) {
+  if (!ddmtd_valid_) return false;
+  ddmtd_valid_ = false;
+  *phase = ddmtd_phase_;
+  return true;
+}
 
 void Board::set_sync_status(const sync::ClockSyncOut& o) {
   auto& m = *m_;

@@ -61,6 +61,8 @@ class Board : public SyncPort {
   sync::ClockSyncConfig sync_config() override;
   uint32_t take_sync_clear() override;
   void set_sync_status(const sync::ClockSyncOut& out) override;
+  void dmtd_edge(bool ref_level, bool local_level) override;
+  bool take_ddmtd_phase(uint32_t* phase) override;
 
  private:
   void start_request(BusRequest* r);
@@ -79,6 +81,8 @@ class Board : public SyncPort {
   BusQueue bus_;
   uint64_t cycles_ = 0, now_ticks_ = 0, sel_seen_ = 0;
   uint32_t sync_clear_ = 0;
+  bool ddmtd_valid_ = false;  // the top reported a DDMTD phase in the last cycle
+  uint32_t ddmtd_phase_ = 0;
   bool answered_now_ = false;  // a request was answered without bus cycles  // SYNC_ERROR clear pulses since
                                // the servo last ran
 

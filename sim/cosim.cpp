@@ -31,6 +31,14 @@ struct Cosim::Clock : sc_core::sc_module {
         period(double(period_fs_), sc_core::SC_FS) {
     SC_METHOD(tick);
     if (sync) next_fs = uint64_t(sync->next_edge_fs(board.id()));
+    if (sync && sync->has_ddmtd(board.id())) SC_METHOD(dmtd_tick);
+  }
+
+  // The DDMTD helper clock: its own process, one activation per edge.
+  void dmtd_tick() {
+    const int64_t now = int64_t(sc_core::sc_time_stamp().value());
+    if (now >= sync->next_dmtd_edge_fs(board.id())) sync->on_dmtd_edge(board.id(), now);
+    next_trigger(sc_core::sc_time(double(sync->next_dmtd_edge_fs(board.id()) - now), sc_core::SC_FS));
   }
 
   void tick() {

@@ -49,6 +49,9 @@ struct SyncEngine::Node {
   sync::ClockSyncConfig cfg;
   sync::ClockSyncOut out;
   uint64_t cycles = 0, ticks_at_update = 0;
+  int64_t last_edge_fs = 0, period_fs = kPeriodFs;  // of the board's clock
+  int64_t dmtd_edge_fs = 0;                         // the next helper edge
+  uint64_t ddmtd_phases = 0;                        // phases the top's DDMTD reported
   bool first_edge_taken = false;
   double lock_us = -1;
   double max_slew_ns_per_s = 0;
@@ -112,15 +115,67 @@ sync::ClockSyncConfig SyncEngine::initial_config(int b) const { return nodes_[si
 
 int64_t SyncEngine::next_edge_fs(int b) { return nodes_[size_t(b)]->osc->next_edge_fs(); }
 
+bool SyncEngine::has_ddmtd(int b) const {
+  const Node& n = *nodes_[size_t(b)];
+  return n.parent >= 0 && !n.baseline;
+}
+
+// The helper PLL runs off the board's oscillator: N/(N+1) of its frequency.
+int64_t SyncEngine::next_dmtd_edge_fs(int b) {
+  Node& n = *nodes_[size_t(b)];
+  if (n.dmtd_edge_fs == 0) n.dmtd_edge_fs = n.osc->next_edge_fs() + kPeriodFs / 3;
+  return n.dmtd_edge_fs;
+}
+
+void SyncEngine::on_dmtd_edge(int b, int64_t t) {
+  Node& n = *nodes_[size_t(b)];
+  const Node& p = *nodes_[size_t(n.parent)];
+  // A PLL tracks the oscillator's frequency, not its edge-to-edge jitter,
+  // and sits before the MMCM, so phase steps do not move the helper.
+  const double period = n.osc->nominal_period_fs() / (1.0 + n.osc->fractional_frequency());
+  n.dmtd_edge_fs = t + int64_t(std::llround(period * double(hwdef::DDMTD_N + 1) / double(hwdef::DDMTD_N)));
+  if (!n.port) return;
+  // Levels at t, high for the first half of each period: the recovered
+  // reference is the parent's clock one fibre later (stuck low while the
+  // link is down); the local clock is the board's own.
+  int64_t e;
+  uint64_t ticks;
+  const int64_t at_parent = t - n.fibre->forward_delay_fs(t);
+  const bool ref =
+      ref_ok(n, t) && p.history.edge_before(at_parent, &e, &ticks) && at_parent - e < kPeriodFs / 2;
+  const bool local = n.history.edge_before(t, &e, &ticks) && t - e < n.period_fs / 2;
+  n.port->dmtd_edge(ref, local);
+}
+
+bool SyncEngine::ref_ok(const Node& n, int64_t now) const {
+  for (const Holdover& h : holdovers_)
+    if (h.board == n.id && now >= h.start_fs && now < h.end_fs) return false;
+  return true;
+}
+
 void SyncEngine::on_edge(int b, int64_t edge_fs, uint64_t ticks) {
   Node& n = *nodes_[size_t(b)];
   n.history.push(edge_fs, ticks);
-  if (n.parent >= 0 && ++n.cycles % kUpdateCycles == 0) servo_update(n, edge_fs);
+  if (n.last_edge_fs > 0) n.period_fs = edge_fs - n.last_edge_fs;
+  n.last_edge_fs = edge_fs;
+  if (n.parent >= 0) {
+    // A follower's servo runs once per DDMTD beat: on each phase its top
+    // reports, or (PTP-only copies) every N + 1 cycles.
+    uint32_t phase = 0;
+    if (!n.baseline && n.port) {
+      if (n.port->take_ddmtd_phase(&phase)) {
+        ++n.ddmtd_phases;
+        servo_update(n, edge_fs, true, phase);
+      }
+    } else if (++n.cycles % kUpdateCycles == 0) {
+      servo_update(n, edge_fs, false, 0);
+    }
+  }
   const uint64_t pps_ticks = uint64_t(opt_.pps_period_ps / hwdef::TICK_PS);
   if (ticks > 0 && ticks % pps_ticks == 0) record_pps(b, ticks / pps_ticks, edge_fs);
 }
 
-void SyncEngine::servo_update(Node& n, int64_t now) {
+void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t phase) {
   const Node& p = *nodes_[size_t(n.parent)];
   sync::ClockSyncIn in;
   in.cfg = n.port ? n.port->sync_config() : n.cfg;
@@ -128,22 +183,11 @@ void SyncEngine::servo_update(Node& n, int64_t now) {
   const uint64_t ticks = n.history.last_ticks();
   in.elapsed_fs = int64_t(ticks - n.ticks_at_update) * kTickFs;
   n.ticks_at_update = ticks;
-  in.ref_ok = true;
-  for (const Holdover& h : holdovers_)
-    if (h.board == n.id && now >= h.start_fs && now < h.end_fs) in.ref_ok = false;
+  in.ref_ok = ref_ok(n, now);
   if (in.ref_ok) {
     const int64_t d_fwd = n.fibre->forward_delay_fs(now), d_bwd = n.fibre->backward_delay_fs(now);
-    if (!n.baseline) {
-      // DDMTD: how far this edge lags the last edge of the recovered
-      // reference clock (the parent's clock, one fibre later).
-      int64_t e;
-      uint64_t t;
-      if (p.history.edge_before(now - d_fwd, &e, &t)) {
-        const int64_t lag = (now - (e + d_fwd)) % kPeriodFs;
-        in.phase_valid = true;
-        in.ddmtd_phase = uint32_t((lag * int64_t(hwdef::DDMTD_N)) / kPeriodFs) % hwdef::DDMTD_N;
-      }
-    }
+    in.phase_valid = phase_valid;
+    in.ddmtd_phase = phase;
     // Two-way exchange, finished before now: Sync at T1 (parent), arrives T2;
     // Delay_Req leaves T3, arrives T4 (parent).
     const int64_t T3 = now - d_bwd - kExchangeGapFs / 2, T2 = T3 - kExchangeGapFs, T1 = T2 - d_fwd,
@@ -244,6 +288,7 @@ json SyncEngine::report() const {
                       {"servo_offset_ps", n->out.offset_ps},
                       {"rtt_ps", n->out.rtt_ps},
                       {"dac", n->out.dac_word},
+                      {"ddmtd_phases", n->ddmtd_phases},
                       {"max_slew_ns_per_s", n->max_slew_ns_per_s},
                       {"oscillator_ppm", n->osc->fractional_frequency() * 1e6}});
   }

@@ -3,11 +3,14 @@
 // follower, the two-way exchange and DDMTD phase it measures, and the truth:
 // each board's PPS edge against the grandmaster's, in fs of simulated time.
 //
-// Modelled rather than RTL here (docs/cosim.md): the DDMTD reading is the
-// exact phase of the recovered reference against the local clock, quantised
-// to period/DDMTD_N; timestamps are the board time at the message's true
+// The DDMTD is the board top's RTL (hw/ddmtd.sv): each follower's helper
+// clock (its oscillator times N/(N+1)) samples the recovered reference (the
+// parent's clock one fibre later) and the board's own clock, and the servo
+// runs on every phase the top reports. Modelled rather than RTL here
+// (docs/cosim.md): timestamps are the board time at the message's true
 // arrival, on the system clock (PTP-only baseline) or refined to the DDMTD
-// resolution. hw/ddmtd.sv and hw/sync_timestamp.sv are verified on their own.
+// resolution; the DAC word and phase steps act on the oscillator model
+// directly.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +36,11 @@ struct SyncPort {
   virtual sync::ClockSyncConfig sync_config() = 0;
   virtual uint32_t take_sync_clear() = 0;  // SYNC_ERROR bits the host cleared since the last call
   virtual void set_sync_status(const sync::ClockSyncOut& out) = 0;
+  // One helper-clock edge of the board's DDMTD, with the levels the recovered
+  // reference and the board's own clock have at it.
+  virtual void dmtd_edge(bool ref_level, bool local_level) = 0;
+  // The DDMTD phase the top reported in the last cycle, if it reported one.
+  virtual bool take_ddmtd_phase(uint32_t* phase) = 0;
 };
 
 struct RefLoss {
@@ -70,13 +78,19 @@ class SyncEngine {
   int64_t next_edge_fs(int b);
   // Board b's clock edge at `edge_fs`, after which its counter reads `ticks`.
   void on_edge(int b, int64_t edge_fs, uint64_t ticks);
+  // Whether board b runs the DDMTD (a follower that is not a PTP-only
+  // copy); its next helper edge; that edge, played onto the board.
+  bool has_ddmtd(int b) const;
+  int64_t next_dmtd_edge_fs(int b);
+  void on_dmtd_edge(int b, int64_t edge_fs);
 
   nlohmann::json report() const;
   bool correct() const { return true; }  // judged by the scenario's expectations
 
  private:
   struct Node;
-  void servo_update(Node& n, int64_t now_fs);
+  void servo_update(Node& n, int64_t now_fs, bool phase_valid, uint32_t phase);
+  bool ref_ok(const Node& n, int64_t now_fs) const;
   void record_pps(int b, uint64_t index, int64_t fs);
 
   SyncOptions opt_;
