@@ -108,25 +108,39 @@ module ddmtd #(
   assign unused_levels = ref_level ^ local_level;
 
   // ---- helper domain: pairing ------------------------------------------------
-  logic                ref_seen_q;
+  // A reference tag pairs only while it is fresh (younger than two beats,
+  // 2N helper cycles; a beat stays below that for any frequency error the
+  // VCXO can pull) and only if it came one beat after another: when the
+  // reference clock returns after a loss, the beat resumes wherever it is,
+  // and a resume in its high half looks like a rising edge that is none.
+  // So after reset or a loss the first reference tag only re-arms the
+  // pairing, and no local tag pairs with a tag from before the loss.
+  logic [TAG_BITS:0]   ref_age_q;    // helper cycles since the last reference tag, saturating
+  logic                ref_armed_q;  // the last reference tag followed a fresh one
+  logic                ref_fresh;
   logic [TAG_BITS-1:0] last_ref_q;
   logic [TAG_BITS-1:0] pair_ref;
 
-  assign pair_ref = ref_tag_valid ? ref_tag : last_ref_q;
+  assign pair_ref  = ref_tag_valid ? ref_tag : last_ref_q;
+  assign ref_fresh = (ref_age_q != '1) && (ref_tag_valid || ref_armed_q);
 
   always_ff @(posedge clk_dmtd_i) begin
     if (!rst_dmtd_ni) begin
-      ref_seen_q  <= 1'b0;
+      ref_age_q   <= '1;
+      ref_armed_q <= 1'b0;
       last_ref_q  <= '0;
       tag_valid_o <= 1'b0;
       tag_ref_o   <= '0;
       tag_local_o <= '0;
     end else begin
       if (ref_tag_valid) begin
-        ref_seen_q <= 1'b1;
-        last_ref_q <= ref_tag;
+        ref_age_q   <= '0;
+        ref_armed_q <= (ref_age_q != '1);
+        last_ref_q  <= ref_tag;
+      end else if (ref_age_q != '1) begin
+        ref_age_q <= ref_age_q + 1'b1;
       end
-      tag_valid_o <= local_tag_valid && (ref_seen_q || ref_tag_valid);
+      tag_valid_o <= local_tag_valid && ref_fresh;
       if (local_tag_valid) begin
         tag_ref_o   <= pair_ref;
         tag_local_o <= local_tag;

@@ -140,6 +140,13 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
     put_bits(m.seq_rise_fine_i.data(), p * FINE_BITS, FINE_BITS, out_.rise_fine[p]);
   }
 
+  m.sync_dac_word_i = uint16_t(act_dac_);
+  m.sync_dac_load_i = act_dac_load_;
+  m.sync_phase_steps_req_i = uint32_t(act_steps_);
+  m.sync_phase_load_i = act_steps_load_;
+  act_dac_load_ = act_steps_load_ = false;
+  m.mmcm_psdone_i = osc_pins_.psdone();
+
   axi_.drive(m);
   m.clk_i = 0;
   m.eval();
@@ -152,6 +159,7 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   ++cycles_;
   ddmtd_valid_ = m.sync_phase_valid_o;
   ddmtd_phase_ = m.sync_ddmtd_phase_o;
+  osc_pins_.cycle(m.dac_sclk_o, m.dac_sync_no, m.dac_din_o, m.mmcm_psen_o, m.mmcm_psincdec_o);
 
   // A request is taken no sooner than the cycle after the last one was
   // answered, however fast the host sends it: runs stay deterministic.
@@ -235,6 +243,13 @@ void Board::dmtd_edge(bool ref_level, bool local_level) {
   if (!local_level) m.clk_i = 0;
   m.clk_dmtd_i = 1;
   m.eval();
+}
+
+void Board::load_actuators(uint32_t dac_word, bool load_dac, int32_t phase_steps) {
+  act_dac_ = dac_word;
+  act_dac_load_ = load_dac;
+  act_steps_ = phase_steps;
+  act_steps_load_ = phase_steps != 0;
 }
 
 bool Board::take_ddmtd_phase(uint32_t* phase) {
@@ -357,6 +372,7 @@ nlohmann::json Board::figures() const {
           {"steps_executed", out_.steps},
           {"epochs", out_.epochs},
           {"error_flags", out_.errors},
+          {"osc_pin_errors", osc_pins_.protocol_errors()},
           {"stops", ref_.stops},
           {"stops_mid_retune", ref_.stops_mid_retune},
           {"board_timed_boundaries", ref_.board_timed_boundaries},
@@ -367,7 +383,8 @@ bool Board::correct() const {
   const ProbeFigures& f = probe_.figures();
   return f.missed_events == 0 && f.unexpected_events == 0 && f.misdelivered_packets == 0 &&
          f.dark_violations == 0 && out_.missed == 0 && swap_errors_ == 0 && verify_mismatches_ == 0 &&
-         ref_.event_rule_errors == 0 && f.timing_error_fs_max <= int64_t(TICK_PS) * 1000;
+         ref_.event_rule_errors == 0 && osc_pins_.protocol_errors() == 0 &&
+         f.timing_error_fs_max <= int64_t(TICK_PS) * 1000;
 }
 
 }  // namespace lightrail::sim

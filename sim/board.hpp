@@ -13,6 +13,7 @@
 
 #include "axi_master.hpp"
 #include "bus_request.hpp"
+#include "osc_pins.hpp"
 #include "probe.hpp"
 #include "reference.hpp"
 #include "sequencer/sequencer.hpp"
@@ -63,6 +64,9 @@ class Board : public SyncPort {
   void set_sync_status(const sync::ClockSyncOut& out) override;
   void dmtd_edge(bool ref_level, bool local_level) override;
   bool take_ddmtd_phase(uint32_t* phase) override;
+  void load_actuators(uint32_t dac_word, bool load_dac, int32_t phase_steps) override;
+  bool take_dac(uint32_t* word) override { return osc_pins_.take_dac(word); }
+  int take_phase_steps() override { return osc_pins_.take_steps(); }
 
  private:
   void start_request(BusRequest* r);
@@ -83,6 +87,10 @@ class Board : public SyncPort {
   uint32_t sync_clear_ = 0;
   bool ddmtd_valid_ = false;  // the top reported a DDMTD phase in the last cycle
   uint32_t ddmtd_phase_ = 0;
+  OscPins osc_pins_;      // the DAC and MMCM on the top's osc_ctrl pins
+  uint32_t act_dac_ = 0;  // actuator loads for the next cycle
+  int32_t act_steps_ = 0;
+  bool act_dac_load_ = false, act_steps_load_ = false;
   bool answered_now_ = false;  // a request was answered without bus cycles  // SYNC_ERROR clear pulses since
                                // the servo last ran
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <cstdio>
+#include <cstdlib>
 
 #include "lightrail/hwdef.hpp"
 
@@ -52,6 +54,7 @@ struct SyncEngine::Node {
   int64_t last_edge_fs = 0, period_fs = kPeriodFs;  // of the board's clock
   int64_t dmtd_edge_fs = 0;                         // the next helper edge
   uint64_t ddmtd_phases = 0;                        // phases the top's DDMTD reported
+  uint32_t dac_loaded = ~0u;                        // the last DAC word sent to osc_ctrl
   bool first_edge_taken = false;
   double lock_us = -1;
   double max_slew_ns_per_s = 0;
@@ -158,16 +161,29 @@ void SyncEngine::on_edge(int b, int64_t edge_fs, uint64_t ticks) {
   n.history.push(edge_fs, ticks);
   if (n.last_edge_fs > 0) n.period_fs = edge_fs - n.last_edge_fs;
   n.last_edge_fs = edge_fs;
+  if (n.port) {  // what the top's osc_ctrl got to the DAC and the MMCM this cycle
+    uint32_t word;
+    if (n.port->take_dac(&word)) n.osc->set_dac(word);
+    if (const int steps = n.port->take_phase_steps()) n.osc->shift_phase(steps);
+  }
   if (n.parent >= 0) {
     // A follower's servo runs once per DDMTD beat: on each phase its top
     // reports, or (PTP-only copies) every N + 1 cycles.
+    // When the DDMTD falls silent (reference lost: it pairs only fresh
+    // reference tags), a timer keeps the servo running a beat and a quarter
+    // after the last call.
     uint32_t phase = 0;
+    ++n.cycles;
     if (!n.baseline && n.port) {
       if (n.port->take_ddmtd_phase(&phase)) {
         ++n.ddmtd_phases;
+        n.cycles = 0;
         servo_update(n, edge_fs, true, phase);
+      } else if (n.cycles >= kUpdateCycles + kUpdateCycles / 4) {
+        n.cycles = 0;
+        servo_update(n, edge_fs, false, 0);
       }
-    } else if (++n.cycles % kUpdateCycles == 0) {
+    } else if (n.cycles % kUpdateCycles == 0) {
       servo_update(n, edge_fs, false, 0);
     }
   }
@@ -203,14 +219,13 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
     }
   }
   sync::clock_sync_step(n.servo, in, n.out);
-  if (n.port) n.port->set_sync_status(n.out);
-  n.osc->set_dac(n.out.dac_word);
-  // > 0 advances board time: the clock's edges come earlier.
-  const int32_t quarter = int32_t(double(kPeriodFs) / 4 / n.osc->phase_step_fs());
-  for (int32_t left = n.out.phase_steps; left != 0;) {
-    const int32_t chunk = std::clamp(left, -quarter, quarter);
-    n.osc->shift_phase(-chunk);
-    left -= chunk;
+  if (getenv("DBG_SERVO") && n.id == 2 && now > 2100000000000LL && now < 3400000000000LL)
+    fprintf(stderr, "SV %.2f ref=%d pv=%d ph=%u ex=%d steps=%d st=%x off=%d dac=%u\n", now/1e9, in.ref_ok, in.phase_valid, in.ddmtd_phase, in.exchange_valid, n.out.phase_steps, n.out.status, n.out.offset_ps, n.out.dac_word);
+  if (n.port) {
+    n.port->set_sync_status(n.out);
+    // Through the top's osc_ctrl: on_edge applies what reaches the DAC and MMCM.
+    n.port->load_actuators(n.out.dac_word, n.out.dac_word != n.dac_loaded, n.out.phase_steps);
+    n.dac_loaded = n.out.dac_word;
   }
   const double interval_s = double(kUpdateCycles) * double(kPeriodFs) * 1e-15;
   n.max_slew_ns_per_s = std::max(n.max_slew_ns_per_s,

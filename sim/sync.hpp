@@ -6,11 +6,12 @@
 // The DDMTD is the board top's RTL (hw/ddmtd.sv): each follower's helper
 // clock (its oscillator times N/(N+1)) samples the recovered reference (the
 // parent's clock one fibre later) and the board's own clock, and the servo
-// runs on every phase the top reports. Modelled rather than RTL here
+// runs on every phase the top reports. Its DAC word and phase steps go
+// through the top's osc_ctrl (hw/osc_ctrl.sv) to a DAC and MMCM model
+// (osc_pins.hpp) that steer the oscillator. Modelled rather than RTL here
 // (docs/cosim.md): timestamps are the board time at the message's true
 // arrival, on the system clock (PTP-only baseline) or refined to the DDMTD
-// resolution; the DAC word and phase steps act on the oscillator model
-// directly.
+// resolution.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +42,12 @@ struct SyncPort {
   virtual void dmtd_edge(bool ref_level, bool local_level) = 0;
   // The DDMTD phase the top reported in the last cycle, if it reported one.
   virtual bool take_ddmtd_phase(uint32_t* phase) = 0;
+  // The servo's actuators onto the top's oscillator control (loaded in the
+  // next cycle), and what reached the oscillator since the last call: a DAC
+  // word the DAC took, and MMCM fine steps done (+ delays).
+  virtual void load_actuators(uint32_t dac_word, bool load_dac, int32_t phase_steps) = 0;
+  virtual bool take_dac(uint32_t* word) = 0;
+  virtual int take_phase_steps() = 0;
 };
 
 struct RefLoss {

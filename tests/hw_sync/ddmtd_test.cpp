@@ -63,7 +63,7 @@ class DdmtdBench {
       const bool in_reset = t < kResetFs;
       model_.rst_dmtd_ni = !in_reset;
       model_.rst_sys_ni = !in_reset;
-      model_.clk_ref_i = ref_.level();
+      model_.clk_ref_i = ref_.level() && (t < loss_from_fs_ || t >= loss_to_fs_);
       model_.clk_local_i = local_.level();
       model_.clk_sys_i = local_.level();  // on the board the local clock is the system clock
       model_.clk_dmtd_i = dmtd_.level();
@@ -74,6 +74,12 @@ class DdmtdBench {
     }
   }
 
+  // The recovered reference clock stuck low over [from, to): the link down.
+  void LoseReference(int64_t from_fs, int64_t to_fs) {
+    loss_from_fs_ = from_fs;
+    loss_to_fs_ = to_fs;
+  }
+
   const std::vector<Pair>& helper_pairs() const { return helper_; }
   const std::vector<Pair>& sys_pairs() const { return sys_; }
 
@@ -82,6 +88,7 @@ class DdmtdBench {
   Vhw_sync_ddmtd model_{&context_};
   ClockGen ref_, local_, dmtd_;
   std::vector<Pair> helper_, sys_;
+  int64_t loss_from_fs_ = 0, loss_to_fs_ = 0;
 };
 
 TEST(Ddmtd, PhaseSweepAcrossThePeriodMeasuresTheDelayWithinOneLsb) {
@@ -102,7 +109,7 @@ TEST(Ddmtd, PhaseSweepAcrossThePeriodMeasuresTheDelayWithinOneLsb) {
 
 TEST(Ddmtd, EveryHelperPairArrivesInTheSystemDomainUnchanged) {
   DdmtdBench bench(1'500'000, 0, 0.0);
-  bench.RunUntil(kResetFs + 5 * kBeatFs);
+  bench.RunUntil(kResetFs + 6 * kBeatFs);
   const auto& helper = bench.helper_pairs();
   const auto& sys = bench.sys_pairs();
   ASSERT_GE(helper.size(), 4u);
@@ -172,6 +179,28 @@ TEST(Ddmtd, AFrequencyOffsetShowsAsALinearPhaseRamp) {
   EXPECT_NEAR(slope, kPpb * 1e-9, 0.03 * kPpb * 1e-9);
   for (size_t i = 0; i < t.size(); ++i) {
     EXPECT_LE(std::abs(ph[i] - (intercept + slope * t[i])), 1.5 * kLsbFs) << "pair " << i;
+  }
+}
+
+TEST(Ddmtd, AfterTheReferenceReturnsEveryPairMeasuresTheDelayAgain) {
+  // The link drops for three beats and comes back at eight points of a beat:
+  // wherever the beat resumes, no pair uses a reference tag from before the
+  // loss or a resume mistaken for an edge, and pairs come back within three
+  // beats.
+  const int64_t delay_fs = 1'500'000;
+  for (int k = 0; k < 8; ++k) {
+    DdmtdBench bench(delay_fs, 0, 0.0);
+    const int64_t from = kResetFs + 4 * kBeatFs + kBeatFs / 3, to = from + 3 * kBeatFs + k * kBeatFs / 8;
+    bench.LoseReference(from, to);
+    bench.RunUntil(to + 5 * kBeatFs);
+    size_t after = 0;
+    for (const Pair& p : bench.sys_pairs()) {
+      const double err = CircularError(PhaseFs(p.phase), double(delay_fs));
+      EXPECT_LE(std::abs(err), kLsbFs) << "return " << k << "/8 of a beat in, pair at " << p.time_fs << " fs";
+      EXPECT_FALSE(p.time_fs > from + 2 * kBeatFs && p.time_fs < to) << "a pair while the reference is down";
+      after += p.time_fs > to;
+    }
+    EXPECT_GE(after, 2u) << "return " << k << "/8 of a beat in";
   }
 }
 
