@@ -236,6 +236,10 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] SYNC_ERROR_REF_LOST_LSB = 32'd3;
   localparam logic [31:0] SYNC_ERROR_REF_LOST_WIDTH = 32'd1;
   localparam logic [31:0] SYNC_ERROR_REF_LOST_MASK = 32'h8;
+  // in FINE, the DDMTD-refined offset and the two-way offset disagreed by more than an eighth of a period: the DDMTD sample was dropped and the servo re-acquires from TRACK
+  localparam logic [31:0] SYNC_ERROR_PHASE_SLIP_LSB = 32'd4;
+  localparam logic [31:0] SYNC_ERROR_PHASE_SLIP_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_ERROR_PHASE_SLIP_MASK = 32'h10;
   // servo's estimate of local minus reference time, ps, signed (saturates)
   localparam logic [31:0] REG_SYNC_OFFSET_PS = 32'd268;
   // last round-trip delay (t2-t1)+(t4-t3), ps

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "lightrail/hwdef.hpp"
 
@@ -220,7 +220,9 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
   }
   sync::clock_sync_step(n.servo, in, n.out);
   if (getenv("DBG_SERVO") && n.id == 2 && now > 2100000000000LL && now < 3400000000000LL)
-    fprintf(stderr, "SV %.2f ref=%d pv=%d ph=%u ex=%d steps=%d st=%x off=%d dac=%u\n", now/1e9, in.ref_ok, in.phase_valid, in.ddmtd_phase, in.exchange_valid, n.out.phase_steps, n.out.status, n.out.offset_ps, n.out.dac_word);
+    fprintf(stderr, "SV %.2f ref=%d pv=%d ph=%u ex=%d steps=%d st=%x off=%d dac=%u\n", now / 1e9, in.ref_ok,
+            in.phase_valid, in.ddmtd_phase, in.exchange_valid, n.out.phase_steps, n.out.status,
+            n.out.offset_ps, n.out.dac_word);
   if (n.port) {
     n.port->set_sync_status(n.out);
     // Through the top's osc_ctrl: on_edge applies what reaches the DAC and MMCM.
@@ -304,6 +306,7 @@ json SyncEngine::report() const {
                       {"rtt_ps", n->out.rtt_ps},
                       {"dac", n->out.dac_word},
                       {"ddmtd_phases", n->ddmtd_phases},
+                      {"servo_errors", n->out.errors},
                       {"max_slew_ns_per_s", n->max_slew_ns_per_s},
                       {"oscillator_ppm", n->osc->fractional_frequency() * 1e6}});
   }

@@ -20,10 +20,9 @@ struct Flag {
   const char* name;
 };
 constexpr Flag kSyncErrorFlags[] = {
-    {hw::SYNC_ERROR_CAL_CLAMPED_MASK, "CAL_CLAMPED"},
-    {hw::SYNC_ERROR_BAD_EXCHANGE_MASK, "BAD_EXCHANGE"},
-    {hw::SYNC_ERROR_LOST_LOCK_MASK, "LOST_LOCK"},
-    {hw::SYNC_ERROR_REF_LOST_MASK, "REF_LOST"},
+    {hw::SYNC_ERROR_CAL_CLAMPED_MASK, "CAL_CLAMPED"}, {hw::SYNC_ERROR_BAD_EXCHANGE_MASK, "BAD_EXCHANGE"},
+    {hw::SYNC_ERROR_LOST_LOCK_MASK, "LOST_LOCK"},     {hw::SYNC_ERROR_REF_LOST_MASK, "REF_LOST"},
+    {hw::SYNC_ERROR_PHASE_SLIP_MASK, "PHASE_SLIP"},
 };
 
 void check_range(std::vector<Problem>& problems, const char* field, int64_t value, int64_t lo, int64_t hi,

@@ -211,8 +211,16 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
     if (phase) take_phase(s, in.ddmtd_phase);
     if (!in.cfg.use_ddmtd) s.fine = false;
 
-    if (s.fine && phase) {
-      servo_sample(s, l, s.lead_fs - s.delay_ms_fs + s.cycles * kPeriodFs);
+    const int64_t fine_err = s.lead_fs - s.delay_ms_fs + s.cycles * kPeriodFs;
+    if (s.fine && phase && exchange && abs64(fine_err - s.theta_fs) > kPhaseSlipFs) {
+      // The two measure the same offset (both carry the same calibration):
+      // trust the exchange, drop the phase and re-acquire the count.
+      s.errors |= hwdef::SYNC_ERROR_PHASE_SLIP_MASK;
+      s.fine = false;
+      s.phase_init = false;
+      servo_sample(s, l, s.theta_fs);
+    } else if (s.fine && phase) {
+      servo_sample(s, l, fine_err);
     } else if (!s.fine && exchange) {
       // Hand over to the DDMTD once the two-way offset is well inside half
       // a period: it then names the whole-period count unambiguously.

@@ -39,6 +39,9 @@ inline constexpr int kFllShift = 1;
 // The DDMTD cycle count is taken from the two-way offset only when that is
 // this close to zero, so the nearest whole period is unambiguous.
 inline constexpr int64_t kFineAcquireFs = kPeriodFs / 4;
+// In FINE, a DDMTD-refined offset this far from the two-way offset is a slip
+// (a bad phase sample or a lost whole-period count), not a measurement.
+inline constexpr int64_t kPhaseSlipFs = kPeriodFs / 8;
 
 struct ClockSyncState {
   SyncMode mode = SyncMode::kDisabled;

@@ -78,5 +78,31 @@ TEST(HlsSync, ReturnAfterLargeDriftSlewsAtTheBound) {
   EXPECT_LE(loop.max_slew_excess_ps, 0.0);
 }
 
+// A DDMTD sample a quarter period off (a false reference edge, a lost
+// count) while locked: flagged as a slip and dropped, the board keeps its
+// time, and the servo re-acquires FINE.
+TEST(HlsSync, APhaseSampleThatContradictsTheExchangeIsASlipNotAStep) {
+  for (const int32_t off : {1060, -1060, 2048}) {
+    PlantConfig pc;
+    pc.seed = 11;
+    Loop loop(pc);
+    loop.run_us(2000);
+    ASSERT_GT(loop.lock_us, 0);
+    ASSERT_EQ(state_of(loop.out), uint32_t(SyncMode::kLocked));
+    const double x0 = loop.plant.smooth_offset_ps();
+    ClockSyncIn in = loop.plant.measure(loop.cfg, true);
+    in.ddmtd_phase = uint32_t((int64_t(in.ddmtd_phase) + off + int64_t(hwdef::DDMTD_N)) % hwdef::DDMTD_N);
+    clock_sync_step(loop.state, in, loop.out);
+    loop.plant.apply_and_advance(loop.out, loop.cfg);
+    EXPECT_TRUE(loop.out.errors & hwdef::SYNC_ERROR_PHASE_SLIP_MASK) << off;
+    EXPECT_NE(state_of(loop.out), uint32_t(SyncMode::kFine)) << off;
+    loop.run_us(100);
+    EXPECT_LT(std::fabs(loop.plant.smooth_offset_ps() - x0), 30.0) << off;
+    loop.run_us(1000);
+    EXPECT_EQ(state_of(loop.out), uint32_t(SyncMode::kLocked)) << off;
+    EXPECT_LT(std::fabs(loop.plant.smooth_offset_ps()), 30.0) << off;
+  }
+}
+
 }  // namespace
 }  // namespace lightrail::sync::test

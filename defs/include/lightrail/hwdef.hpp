@@ -240,6 +240,10 @@ inline constexpr uint32_t SYNC_ERROR_LOST_LOCK_MASK = 0x4u;
 inline constexpr uint32_t SYNC_ERROR_REF_LOST_LSB = 3u;
 inline constexpr uint32_t SYNC_ERROR_REF_LOST_WIDTH = 1u;
 inline constexpr uint32_t SYNC_ERROR_REF_LOST_MASK = 0x8u;
+// in FINE, the DDMTD-refined offset and the two-way offset disagreed by more than an eighth of a period: the DDMTD sample was dropped and the servo re-acquires from TRACK
+inline constexpr uint32_t SYNC_ERROR_PHASE_SLIP_LSB = 4u;
+inline constexpr uint32_t SYNC_ERROR_PHASE_SLIP_WIDTH = 1u;
+inline constexpr uint32_t SYNC_ERROR_PHASE_SLIP_MASK = 0x10u;
 // servo's estimate of local minus reference time, ps, signed (saturates)
 inline constexpr uint32_t REG_SYNC_OFFSET_PS = 268u;
 // last round-trip delay (t2-t1)+(t4-t3), ps
