@@ -125,6 +125,10 @@ module lightrail_board_top #(
   input  logic                                                            sync_dac_load_i,
   input  logic signed [31:0]                                              sync_phase_steps_req_i,
   input  logic                                                            sync_phase_load_i,
+  // ... and its coarse time set (ClockSyncOut.time_step_ticks): ticks added
+  // to board time once, in the cycle of the load
+  input  logic [63:0]                                                     sync_time_step_i,
+  input  logic                                                            sync_time_step_load_i,
   // VCXO tuning DAC (AD5662 3-wire) and MMCM dynamic phase shift (PSCLK = clk_i)
   output logic                                                            dac_sclk_o,
   output logic                                                            dac_sync_no,
@@ -144,11 +148,12 @@ module lightrail_board_top #(
   localparam int BankWordBits = $clog2(lightrail_hwdef_pkg::MEM_BANK0_WORDS);
 
   // ---------------------------------------------------------------- board time
-  // Seam: the synchronised time base replaces time_counter here.
   time_counter u_time (
     .clk_i,
     .rst_ni,
-    .ticks_o(seq_now_ticks_o)
+    .step_i      (sync_time_step_i),
+    .step_valid_i(sync_time_step_load_i),
+    .ticks_o     (seq_now_ticks_o)
   );
 
   // ---------------------------------------------------------------- registers

@@ -46,6 +46,8 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] SYNC_CAL_ASYM_MAX_PS = 32'hF4240;
   // largest SYNC_SLEW_MAX_NS_PER_S accepted (1000 ppm); beyond it clamped and flagged
   localparam logic [31:0] SYNC_SLEW_MAX_LIMIT = 32'hF4240;
+  // coarse time set: a two-way offset at least this large before the first lock since enable is removed by stepping board time by whole clock cycles instead of slewing
+  localparam logic [31:0] SYNC_TIME_STEP_MIN_PS = 32'h186A0;
   // reset value of SYNC_KP (0.25: a quarter of the phase error corrected per sample)
   localparam logic [31:0] SYNC_DEFAULT_KP_Q16 = 32'd16384;
   // reset value of SYNC_KI (1/64: with KP = 1/4 a critically damped loop, time constant 8 samples)
@@ -224,7 +226,7 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] SYNC_ERROR_CAL_CLAMPED_LSB = 32'd0;
   localparam logic [31:0] SYNC_ERROR_CAL_CLAMPED_WIDTH = 32'd1;
   localparam logic [31:0] SYNC_ERROR_CAL_CLAMPED_MASK = 32'h1;
-  // a two-way exchange was rejected (negative round trip, or calibration larger than the measured round trip)
+  // a two-way exchange was rejected (negative round trip, calibration larger than the measured round trip, or a one-way delay far from the filtered one: an exchange across a time step)
   localparam logic [31:0] SYNC_ERROR_BAD_EXCHANGE_LSB = 32'd1;
   localparam logic [31:0] SYNC_ERROR_BAD_EXCHANGE_WIDTH = 32'd1;
   localparam logic [31:0] SYNC_ERROR_BAD_EXCHANGE_MASK = 32'h2;
@@ -240,6 +242,10 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] SYNC_ERROR_PHASE_SLIP_LSB = 32'd4;
   localparam logic [31:0] SYNC_ERROR_PHASE_SLIP_WIDTH = 32'd1;
   localparam logic [31:0] SYNC_ERROR_PHASE_SLIP_MASK = 32'h10;
+  // the coarse time set stepped board time (an offset beyond SYNC_TIME_STEP_MIN_PS before the first lock since enable)
+  localparam logic [31:0] SYNC_ERROR_TIME_STEPPED_LSB = 32'd5;
+  localparam logic [31:0] SYNC_ERROR_TIME_STEPPED_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_ERROR_TIME_STEPPED_MASK = 32'h20;
   // servo's estimate of local minus reference time, ps, signed (saturates)
   localparam logic [31:0] REG_SYNC_OFFSET_PS = 32'd268;
   // last round-trip delay (t2-t1)+(t4-t3), ps
@@ -270,7 +276,7 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] REG_SYNC_LOCK_THRESH_PS = 32'd344;
   // consecutive samples below threshold to declare lock (>= 1)
   localparam logic [31:0] REG_SYNC_LOCK_SAMPLES = 32'd348;
-  // bound on the phase slew, ns per second (<= SYNC_SLEW_MAX_LIMIT): time never steps and never runs backwards
+  // bound on the phase slew, ns per second (<= SYNC_SLEW_MAX_LIMIT): once locked, time never steps and never runs backwards (only the coarse time set before the first lock steps it)
   localparam logic [31:0] REG_SYNC_SLEW_MAX_NS_PER_S = 32'd352;
   // oscillator pull range at DAC full scale, +- ppb (1..1000000)
   localparam logic [31:0] REG_SYNC_DAC_PULL_PPB = 32'd356;

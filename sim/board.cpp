@@ -144,7 +144,9 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   m.sync_dac_load_i = act_dac_load_;
   m.sync_phase_steps_req_i = uint32_t(act_steps_);
   m.sync_phase_load_i = act_steps_load_;
-  act_dac_load_ = act_steps_load_ = false;
+  m.sync_time_step_i = uint64_t(act_time_step_);
+  m.sync_time_step_load_i = act_time_step_load_;
+  act_dac_load_ = act_steps_load_ = act_time_step_load_ = false;
   m.mmcm_psdone_i = osc_pins_.psdone();
 
   axi_.drive(m);
@@ -245,11 +247,13 @@ void Board::dmtd_edge(bool ref_level, bool local_level) {
   m.eval();
 }
 
-void Board::load_actuators(uint32_t dac_word, bool load_dac, int32_t phase_steps) {
+void Board::load_actuators(uint32_t dac_word, bool load_dac, int32_t phase_steps, int64_t time_step_ticks) {
   act_dac_ = dac_word;
   act_dac_load_ = load_dac;
   act_steps_ = phase_steps;
   act_steps_load_ = phase_steps != 0;
+  act_time_step_ = time_step_ticks;
+  act_time_step_load_ = time_step_ticks != 0;
 }
 
 bool Board::take_ddmtd_phase(uint32_t* phase) {

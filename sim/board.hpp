@@ -64,7 +64,8 @@ class Board : public SyncPort {
   void set_sync_status(const sync::ClockSyncOut& out) override;
   void dmtd_edge(bool ref_level, bool local_level) override;
   bool take_ddmtd_phase(uint32_t* phase) override;
-  void load_actuators(uint32_t dac_word, bool load_dac, int32_t phase_steps) override;
+  void load_actuators(uint32_t dac_word, bool load_dac, int32_t phase_steps,
+                      int64_t time_step_ticks) override;
   bool take_dac(uint32_t* word) override { return osc_pins_.take_dac(word); }
   int take_phase_steps() override { return osc_pins_.take_steps(); }
 
@@ -90,7 +91,8 @@ class Board : public SyncPort {
   OscPins osc_pins_;      // the DAC and MMCM on the top's osc_ctrl pins
   uint32_t act_dac_ = 0;  // actuator loads for the next cycle
   int32_t act_steps_ = 0;
-  bool act_dac_load_ = false, act_steps_load_ = false;
+  int64_t act_time_step_ = 0;
+  bool act_dac_load_ = false, act_steps_load_ = false, act_time_step_load_ = false;
   bool answered_now_ = false;  // a request was answered without bus cycles  // SYNC_ERROR clear pulses since
                                // the servo last ran
 

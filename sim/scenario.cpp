@@ -57,7 +57,7 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
   if (!s.is_object()) bad("sync", "must be an object");
   check_keys(s, "sync",
              {"topology", "baseline", "calibrate_asymmetry", "pps_period_ps", "measure_from_ps",
-              "initial_offset_ps_max", "profile", "ref_loss"});
+              "boot_skew_ps", "profile", "ref_loss"});
   if (sc.boards < 2) bad("boards", "clock distribution needs at least 2 boards");
   o.topology = s.value("topology", o.topology);
   if (o.topology != "star" && o.topology != "chain") bad("sync.topology", "must be \"star\" or \"chain\"");
@@ -71,10 +71,9 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
   o.measure_from_ps = int64_t(positive(s, "measure_from_ps", "sync", uint64_t(o.measure_from_ps), false));
   if (uint64_t(o.measure_from_ps) >= sc.duration_ps)
     bad("sync.measure_from_ps", "must be before duration_ps");
-  o.initial_offset_ps_max =
-      int64_t(positive(s, "initial_offset_ps_max", "sync", uint64_t(o.initial_offset_ps_max), false));
-  if (o.initial_offset_ps_max < 1 || o.initial_offset_ps_max > 1000000)
-    bad("sync.initial_offset_ps_max", "must be 1..1000000 ps (the boot-time coarse set)");
+  o.boot_skew_ps = int64_t(positive(s, "boot_skew_ps", "sync", uint64_t(o.boot_skew_ps), false));
+  if (o.boot_skew_ps > 1000000000)
+    bad("sync.boot_skew_ps", "must be 0..1000000000 ps (each board idles that long before it runs)");
   if (s.contains("profile")) {
     try {
       o.profile = clock::load_profile(s["profile"], "sync.profile");

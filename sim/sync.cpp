@@ -4,10 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <stdexcept>
 
+#include "clock/rng.hpp"
 #include "lightrail/hwdef.hpp"
 
 namespace lightrail::sim {
@@ -78,12 +77,13 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
       n->parent = n->baseline && up > 0 ? up + boards - 1 : up;
     }
     clock::OscillatorConfig oc = clock::oscillator_for_board(o.profile, mirror);
-    // Boot-time coarse time set: every follower starts within
-    // +-initial_offset of the grandmaster (its counter starts that much late).
-    if (mirror > 0)
-      oc.start_fs =
-          int64_t((o.profile.seed * 7919 + uint64_t(mirror) * 104729) % uint64_t(o.initial_offset_ps_max)) *
-          1000;
+    // Power-up: every board (its copy alike) starts its oscillator, and its
+    // counter from 0, somewhere within the boot skew; the servo's coarse
+    // time set steps the difference away.
+    if (o.boot_skew_ps > 0) {
+      clock::Rng boot(o.profile.seed * 0x2545F4914F6CDD1Dull + uint64_t(mirror) + 1);
+      oc.start_fs = int64_t(boot.next_u64() % uint64_t(o.boot_skew_ps)) * 1000;
+    }
     n->osc = std::make_unique<clock::Oscillator>(oc);
     n->fibre = std::make_unique<clock::Fibre>(fc);
     // How long the exchange reaches back must fit the edge history.
@@ -219,14 +219,11 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
     }
   }
   sync::clock_sync_step(n.servo, in, n.out);
-  if (getenv("DBG_SERVO") && n.id == 2 && now > 2100000000000LL && now < 3400000000000LL)
-    fprintf(stderr, "SV %.2f ref=%d pv=%d ph=%u ex=%d steps=%d st=%x off=%d dac=%u\n", now / 1e9, in.ref_ok,
-            in.phase_valid, in.ddmtd_phase, in.exchange_valid, n.out.phase_steps, n.out.status,
-            n.out.offset_ps, n.out.dac_word);
   if (n.port) {
     n.port->set_sync_status(n.out);
     // Through the top's osc_ctrl: on_edge applies what reaches the DAC and MMCM.
-    n.port->load_actuators(n.out.dac_word, n.out.dac_word != n.dac_loaded, n.out.phase_steps);
+    n.port->load_actuators(n.out.dac_word, n.out.dac_word != n.dac_loaded, n.out.phase_steps,
+                           n.out.time_step_ticks);
     n.dac_loaded = n.out.dac_word;
   }
   const double interval_s = double(kUpdateCycles) * double(kPeriodFs) * 1e-15;

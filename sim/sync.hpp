@@ -45,7 +45,8 @@ struct SyncPort {
   // The servo's actuators onto the top's oscillator control (loaded in the
   // next cycle), and what reached the oscillator since the last call: a DAC
   // word the DAC took, and MMCM fine steps done (+ delays).
-  virtual void load_actuators(uint32_t dac_word, bool load_dac, int32_t phase_steps) = 0;
+  virtual void load_actuators(uint32_t dac_word, bool load_dac, int32_t phase_steps,
+                              int64_t time_step_ticks) = 0;
   virtual bool take_dac(uint32_t* word) = 0;
   virtual int take_phase_steps() = 0;
 };
@@ -62,8 +63,8 @@ struct SyncOptions {
   bool baseline = true;             // PTP-only copies of every follower, in the same run
   bool calibrate_asymmetry = true;  // the fibre asymmetry written to the servo's calibration
   int64_t pps_period_ps = 1000000;
-  int64_t measure_from_ps = 2000000;       // statistics from here on (the lock deadline)
-  int64_t initial_offset_ps_max = 100000;  // boot-time coarse time set leaves |offset| below this
+  int64_t measure_from_ps = 2000000;  // statistics from here on (the lock deadline)
+  int64_t boot_skew_ps = 40000000;    // every board powers up somewhere within this of t = 0
   std::vector<RefLoss> ref_loss;
 };
 

@@ -2,8 +2,11 @@
 // them: FREE_RUN until the reference appears; COARSE while the phase
 // correction is held at the slew bound (frequency learnt by an FLL); TRACK,
 // a PI loop on the two-way offset; FINE, the same loop on the DDMTD-refined
-// offset; LOCKED once the error stays small. Losing the reference holds the
-// learnt frequency (HOLDOVER); its return re-enters COARSE/TRACK, which slew.
+// offset; LOCKED once the error stays small. Before the first lock an
+// offset of SYNC_TIME_STEP_MIN_PS or more is removed by stepping board time
+// (the coarse time set at boot); after it, time is only ever slewed. Losing
+// the reference holds the learnt frequency (HOLDOVER); its return re-enters
+// COARSE/TRACK, which slew.
 #include "clock_sync/clock_sync.hpp"
 
 namespace lightrail::sync {
@@ -86,6 +89,15 @@ bool take_exchange(ClockSyncState& s, const ClockSyncIn& in, const Limits& l) {
   }
   // forward = fixed forward + (fibre round trip + asymmetry) / 2
   const int64_t fwd = l.cal_ms_fs + (fibre_rtt + l.asym_fs) / 2;
+  // The path delay drifts slowly; one far off the filtered delay is an
+  // exchange that straddled a time step of either side (the coarse time
+  // set). A few in a row mean the path itself changed: start over.
+  if (s.have_exchange && abs64(fwd - s.delay_ms_fs) > kExchangeOutlierFs) {
+    s.errors |= hwdef::SYNC_ERROR_BAD_EXCHANGE_MASK;
+    if (++s.outliers < kOutliersBeforeReseed) return false;
+    s.have_exchange = false;
+  }
+  s.outliers = 0;
   s.theta_fs = fwd_raw - fwd;
   s.rtt_ps = saturate_u32(rtt / kFsPerPs);
   // The one-way delay the DDMTD phase is referred to: from a round trip
@@ -179,6 +191,7 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
   s.errors &= ~in.clear_errors;
   const Limits l = checked(in.cfg, s.errors);
   s.steps_now = 0;
+  s.time_step_now = 0;
 
   if (!in.cfg.enable) {
     const uint32_t errors = s.errors;
@@ -206,13 +219,25 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
       s.mode = SyncMode::kCoarse;  // until the first sample says otherwise
     }
     s.since_sample_fs += in.elapsed_fs;
-    const bool exchange = in.exchange_valid && take_exchange(s, in, l);
+    // An exchange straddling a time step measures neither side of it.
+    const bool exchange = in.exchange_valid && !s.step_holdoff && take_exchange(s, in, l);
+    s.step_holdoff = false;
     const bool phase = in.phase_valid && in.cfg.use_ddmtd;
     if (phase) take_phase(s, in.ddmtd_phase);
     if (!in.cfg.use_ddmtd) s.fine = false;
 
     const int64_t fine_err = s.lead_fs - s.delay_ms_fs + s.cycles * kPeriodFs;
-    if (s.fine && phase && exchange && abs64(fine_err - s.theta_fs) > kPhaseSlipFs) {
+    if (exchange && !s.ever_locked && abs64(s.theta_fs) >= kTimeStepMinFs) {
+      // Coarse time set: whole clock cycles now, so board time stays on
+      // the clock's edges and the DDMTD keeps meaning what it did; the
+      // rest (under half a period) is the loop's.
+      s.time_step_now = -div_round(s.theta_fs, kPeriodFs) * int64_t{hwdef::FINE_STEPS};
+      s.errors |= hwdef::SYNC_ERROR_TIME_STEPPED_MASK;
+      s.step_holdoff = true;
+      s.fine = false;
+      s.prev_valid = false;
+      s.since_sample_fs = 0;
+    } else if (s.fine && phase && exchange && abs64(fine_err - s.theta_fs) > kPhaseSlipFs) {
       // The two measure the same offset (both carry the same calibration):
       // trust the exchange, drop the phase and re-acquire the count.
       s.errors |= hwdef::SYNC_ERROR_PHASE_SLIP_MASK;
@@ -245,6 +270,8 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
       s.mode == SyncMode::kDisabled ? kDacMid : kDacMid + (lsb_q40 > 0 ? div_round(s.freq_q40, lsb_q40) : 0);
   out.dac_word = static_cast<uint32_t>(clamp64(dac, 0, kDacMax));
   out.phase_steps = static_cast<int32_t>(s.steps_now);
+  out.time_step_ticks = s.time_step_now;
+  s.ever_locked = s.ever_locked || s.locked;
 
   out.status = (static_cast<uint32_t>(s.mode) << hwdef::SYNC_STATUS_STATE_LSB) |
                (s.locked ? hwdef::SYNC_STATUS_LOCKED_MASK : 0u) |

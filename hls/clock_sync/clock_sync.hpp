@@ -42,6 +42,13 @@ inline constexpr int64_t kFineAcquireFs = kPeriodFs / 4;
 // In FINE, a DDMTD-refined offset this far from the two-way offset is a slip
 // (a bad phase sample or a lost whole-period count), not a measurement.
 inline constexpr int64_t kPhaseSlipFs = kPeriodFs / 8;
+// A one-way delay this far from the filtered one is an outlier exchange (well
+// above the noise of cycle timestamps, well below the smallest time step,
+// SYNC_TIME_STEP_MIN_PS); this many in a row re-seed the filter.
+inline constexpr int64_t kExchangeOutlierFs = 4 * kPeriodFs;
+static_assert(2 * kExchangeOutlierFs < int64_t{hwdef::SYNC_TIME_STEP_MIN_PS} * 1000);
+inline constexpr uint32_t kOutliersBeforeReseed = 4;
+inline constexpr int64_t kTimeStepMinFs = int64_t{hwdef::SYNC_TIME_STEP_MIN_PS} * 1000;
 
 struct ClockSyncState {
   SyncMode mode = SyncMode::kDisabled;
@@ -52,6 +59,7 @@ struct ClockSyncState {
   int64_t theta_fs = 0;     // offset from the last exchange
   int64_t delay_ms_fs = 0;  // filtered one-way delay reference -> board
   uint32_t rtt_ps = 0;
+  uint32_t outliers = 0;  // exchanges in a row far off the filtered delay
   // DDMTD: unwrapped lead of the local clock over the recovered reference.
   bool phase_init = false;
   int64_t lead_fs = 0;
@@ -69,7 +77,10 @@ struct ClockSyncState {
   bool slewing = false;
   uint32_t lock_run = 0;
   bool locked = false;
-  int64_t steps_now = 0;  // phase steps issued by this call
+  bool ever_locked = false;   // since enable: the coarse time set is over
+  bool step_holdoff = false;  // a time step was issued: the next exchange may straddle it
+  int64_t time_step_now = 0;  // ticks stepped by this call
+  int64_t steps_now = 0;      // phase steps issued by this call
   int32_t steps_total = 0;
   int64_t holdover_fs = 0;
 };

@@ -56,6 +56,7 @@ struct ClockSyncOut {
   // Actuators, applied by the board before the next call.
   uint32_t dac_word = 1u << (hwdef::SYNC_DAC_BITS - 1);  // VCXO DAC; mid-scale = nominal
   int32_t phase_steps = 0;                               // MMCM fine phase steps now; > 0 advances board time
+  int64_t time_step_ticks = 0;                           // coarse time set: ticks to add now, whole cycles
   // Status, laid out as the SYNC_* registers of the same names.
   uint32_t status = 0;
   uint32_t errors = 0;

@@ -174,6 +174,8 @@ module board_tb;
     .sync_dac_load_i         (1'b0),
     .sync_phase_steps_req_i  (32'sd0),
     .sync_phase_load_i       (1'b0),
+    .sync_time_step_i        (64'd0),
+    .sync_time_step_load_i   (1'b0),
     .dac_sclk_o              (),
     .dac_sync_no             (),
     .dac_din_o               (),

@@ -90,5 +90,34 @@ TEST(HlsSync, TwoWayOnlyTracksButDdmtdIsFarBetter) {
   EXPECT_GT(b.rms, 5 * f.rms);
 }
 
+// Boards power up with their counters far apart: the first exchange steps
+// board time once by whole ticks (TIME_STEPPED) and the loop slews the
+// rest; below SYNC_TIME_STEP_MIN_PS nothing steps. Once locked, a large
+// offset is slewed, never stepped, and time never runs backwards.
+TEST(HlsSync, ACoarseOffsetAtBootIsSteppedOnceThenOnlySlewed) {
+  for (const double offset_ps : {40e6, -3e9, 1.2e6, 50e3}) {
+    PlantConfig pc;
+    pc.initial_offset_ps = offset_ps;
+    pc.seed = 5;
+    Loop loop(pc);
+    loop.run_us(2000);
+    ASSERT_GT(loop.lock_us, 0) << offset_ps;
+    const bool stepped = std::fabs(offset_ps) >= hwdef::SYNC_TIME_STEP_MIN_PS;
+    EXPECT_EQ(loop.time_steps, stepped ? 1 : 0) << offset_ps;
+    EXPECT_EQ(bool(loop.out.errors & hwdef::SYNC_ERROR_TIME_STEPPED_MASK), stepped) << offset_ps;
+    // Whole cycles: board time stays on the clock's edges.
+    EXPECT_EQ(loop.last_time_step_ticks % int64_t{hwdef::FINE_STEPS}, 0) << offset_ps;
+    EXPECT_LT(std::fabs(loop.plant.smooth_offset_ps()), 30.0) << offset_ps;
+
+    loop.plant.shift_time(3e6);  // 3 us, well past the step threshold
+    loop.min_advance_ps = 1e30;
+    loop.run_us(2000);
+    EXPECT_EQ(loop.time_steps, stepped ? 1 : 0) << offset_ps;
+    EXPECT_GT(loop.min_advance_ps, 0.0) << offset_ps;
+    EXPECT_LE(loop.max_slew_excess_ps, 0.0) << offset_ps;
+    EXPECT_TRUE(loop.out.status & hwdef::SYNC_STATUS_SLEWING_MASK) << offset_ps;
+  }
+}
+
 }  // namespace
 }  // namespace lightrail::sync::test

@@ -54,6 +54,8 @@ struct Loop {
       const double bound = cfg.slew_max_ns_per_s * 1e-9 * Plant::kUpdatePs + cfg.phase_step_fs / 1000.0;
       max_slew_excess_ps = std::max(max_slew_excess_ps, slew - bound);
       now_us += Plant::kUpdatePs * 1e-6;
+      time_steps += out.time_step_ticks != 0;
+      if (out.time_step_ticks != 0) last_time_step_ticks = out.time_step_ticks;
       const bool locked = out.status & hwdef::SYNC_STATUS_LOCKED_MASK;
       if (locked && lock_us < 0) lock_us = now_us;
       if (locked && collect) offsets_ps.push_back(plant.true_offset_ps());
@@ -70,6 +72,8 @@ struct Loop {
   std::vector<double> offsets_ps;
   double min_advance_ps = 1e30;
   double max_slew_excess_ps = -1e30;
+  int time_steps = 0;  // calls that stepped board time
+  int64_t last_time_step_ticks = 0;
 };
 
 }  // namespace lightrail::sync::test

@@ -70,7 +70,8 @@ class Plant {
   // Applies the servo's outputs, then lets one update interval pass.
   // Returns the board-time advance over it (ps): it must stay positive.
   double apply_and_advance(const ClockSyncOut& out, const ClockSyncConfig& cfg) {
-    const double step_ps = out.phase_steps * (cfg.phase_step_fs / 1000.0);
+    const double step_ps =
+        out.phase_steps * (cfg.phase_step_fs / 1000.0) + double(out.time_step_ticks) * hwdef::TICK_PS;
     x_ps_ += step_ps;
     dac_ = out.dac_word;
     x_ps_ += y() * kUpdatePs;
@@ -88,6 +89,8 @@ class Plant {
   }
   // A sudden oscillator frequency change (a temperature step, a knock).
   void shift_frequency(double dy) { y_osc_ += dy; }
+  // A sudden offset of board time against the reference.
+  void shift_time(double dx_ps) { x_ps_ += dx_ps; }
 
  private:
   int64_t stamp(double t_ps) {

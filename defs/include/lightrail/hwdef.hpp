@@ -50,6 +50,8 @@ inline constexpr uint32_t SYNC_CAL_DELAY_MAX_PS = 0xF4240u;
 inline constexpr uint32_t SYNC_CAL_ASYM_MAX_PS = 0xF4240u;
 // largest SYNC_SLEW_MAX_NS_PER_S accepted (1000 ppm); beyond it clamped and flagged
 inline constexpr uint32_t SYNC_SLEW_MAX_LIMIT = 0xF4240u;
+// coarse time set: a two-way offset at least this large before the first lock since enable is removed by stepping board time by whole clock cycles instead of slewing
+inline constexpr uint32_t SYNC_TIME_STEP_MIN_PS = 0x186A0u;
 // reset value of SYNC_KP (0.25: a quarter of the phase error corrected per sample)
 inline constexpr uint32_t SYNC_DEFAULT_KP_Q16 = 16384u;
 // reset value of SYNC_KI (1/64: with KP = 1/4 a critically damped loop, time constant 8 samples)
@@ -228,7 +230,7 @@ inline constexpr uint32_t REG_SYNC_ERROR = 264u;
 inline constexpr uint32_t SYNC_ERROR_CAL_CLAMPED_LSB = 0u;
 inline constexpr uint32_t SYNC_ERROR_CAL_CLAMPED_WIDTH = 1u;
 inline constexpr uint32_t SYNC_ERROR_CAL_CLAMPED_MASK = 0x1u;
-// a two-way exchange was rejected (negative round trip, or calibration larger than the measured round trip)
+// a two-way exchange was rejected (negative round trip, calibration larger than the measured round trip, or a one-way delay far from the filtered one: an exchange across a time step)
 inline constexpr uint32_t SYNC_ERROR_BAD_EXCHANGE_LSB = 1u;
 inline constexpr uint32_t SYNC_ERROR_BAD_EXCHANGE_WIDTH = 1u;
 inline constexpr uint32_t SYNC_ERROR_BAD_EXCHANGE_MASK = 0x2u;
@@ -244,6 +246,10 @@ inline constexpr uint32_t SYNC_ERROR_REF_LOST_MASK = 0x8u;
 inline constexpr uint32_t SYNC_ERROR_PHASE_SLIP_LSB = 4u;
 inline constexpr uint32_t SYNC_ERROR_PHASE_SLIP_WIDTH = 1u;
 inline constexpr uint32_t SYNC_ERROR_PHASE_SLIP_MASK = 0x10u;
+// the coarse time set stepped board time (an offset beyond SYNC_TIME_STEP_MIN_PS before the first lock since enable)
+inline constexpr uint32_t SYNC_ERROR_TIME_STEPPED_LSB = 5u;
+inline constexpr uint32_t SYNC_ERROR_TIME_STEPPED_WIDTH = 1u;
+inline constexpr uint32_t SYNC_ERROR_TIME_STEPPED_MASK = 0x20u;
 // servo's estimate of local minus reference time, ps, signed (saturates)
 inline constexpr uint32_t REG_SYNC_OFFSET_PS = 268u;
 // last round-trip delay (t2-t1)+(t4-t3), ps
@@ -274,7 +280,7 @@ inline constexpr uint32_t REG_SYNC_KI = 340u;
 inline constexpr uint32_t REG_SYNC_LOCK_THRESH_PS = 344u;
 // consecutive samples below threshold to declare lock (>= 1)
 inline constexpr uint32_t REG_SYNC_LOCK_SAMPLES = 348u;
-// bound on the phase slew, ns per second (<= SYNC_SLEW_MAX_LIMIT): time never steps and never runs backwards
+// bound on the phase slew, ns per second (<= SYNC_SLEW_MAX_LIMIT): once locked, time never steps and never runs backwards (only the coarse time set before the first lock steps it)
 inline constexpr uint32_t REG_SYNC_SLEW_MAX_NS_PER_S = 352u;
 // oscillator pull range at DAC full scale, +- ppb (1..1000000)
 inline constexpr uint32_t REG_SYNC_DAC_PULL_PPB = 356u;
