@@ -52,6 +52,23 @@ struct Emitter {
       if (f.contains("word")) constant(n + "_WORD", f.at("word").get<uint64_t>());
     }
   }
+  // Sticky flag registers also get a table of their flags' names and
+  // meanings, so the host prints what the register map says (C++ only).
+  void flag_table(const std::string& reg, const json& list) {
+    hpp << "inline constexpr Flag " << reg << "_FLAGS[] = {\n";
+    auto quoted = [](const std::string& s) {
+      std::string q;
+      for (char c : s) {
+        if (c == '"' || c == '\\') q += '\\';
+        q += c;
+      }
+      return q;
+    };
+    for (const auto& f : list)
+      hpp << fmt::format("    {{0x{:X}u, \"{}\", \"{}\"}},\n", field_mask(f), f.at("name").get<std::string>(),
+                         quoted(f.value("doc", "")));
+    hpp << "};\n";
+  }
 };
 
 std::string access_name(const std::string& a) {
@@ -100,6 +117,7 @@ int main(int argc, char** argv) {
     std::string fields;
     if (r.contains("fields")) {
       e.fields(name, r.at("fields"));
+      if (r.at("access") == "rw1c") e.flag_table(name, r.at("fields"));
       for (const auto& f : r.at("fields")) {
         const auto lsb = f.at("lsb").get<unsigned>(), w = f.at("width").get<unsigned>();
         fields += fmt::format(
@@ -164,6 +182,8 @@ int main(int argc, char** argv) {
   std::ofstream hpp(argv[2]), sv(argv[3]), doc(argv[4]);
   hpp << "// " << banner
       << "\n// clang-format off\n#pragma once\n\n#include <cstdint>\n\nnamespace lightrail::hwdef {\n\n"
+      << "// One flag of a sticky flag register (<REG>_FLAGS[] below).\n"
+      << "struct Flag {\n  uint32_t mask;\n  const char* name;\n  const char* meaning;\n};\n\n"
       << e.hpp.str() << "\n}  // namespace lightrail::hwdef\n";
   sv << "// " << banner << "\n// A package of constants: not every user needs every one.\n"
      << "/* verilator lint_off UNUSEDPARAM */\npackage lightrail_hwdef_pkg;\n"

@@ -16,20 +16,6 @@ namespace {
 
 namespace hw = hwdef;
 
-struct Flag {
-  uint32_t mask;
-  const char* name;
-  const char* meaning;
-};
-constexpr Flag kErrorFlags[] = {
-    {hw::ERROR_BAD_MAGIC_MASK, "BAD_MAGIC", "the committed bank has a wrong magic"},
-    {hw::ERROR_BAD_VERSION_MASK, "BAD_VERSION", "the committed bank has an unknown image version"},
-    {hw::ERROR_BAD_BOUNDS_MASK, "BAD_BOUNDS", "a step/config count or config index is out of range"},
-    {hw::ERROR_BAD_CRC_MASK, "BAD_CRC", "the committed bank fails its CRC"},
-    {hw::ERROR_ACTIVE_WRITE_MASK, "ACTIVE_WRITE", "the host wrote the active bank"},
-    {hw::ERROR_MISSED_DEADLINE_MASK, "MISSED_DEADLINE", "a step boundary was served late"},
-    {hw::ERROR_COMMIT_LATE_MASK, "COMMIT_LATE", "the commit time was too close or in the past"},
-};
 // The flags a commit can raise; each means the commit was dropped.
 constexpr uint32_t kCommitFlags = hw::ERROR_BAD_MAGIC_MASK | hw::ERROR_BAD_VERSION_MASK |
                                   hw::ERROR_BAD_BOUNDS_MASK | hw::ERROR_BAD_CRC_MASK |
@@ -43,7 +29,7 @@ uint32_t bank_base(uint32_t bank) { return bank == 0 ? hw::MEM_BANK0_BASE : hw::
 
 std::vector<std::string> error_flag_names(uint32_t value) {
   std::vector<std::string> names;
-  for (const Flag& f : kErrorFlags) {
+  for (const hw::Flag& f : hw::ERROR_FLAGS) {
     if (value & f.mask) names.emplace_back(f.name);
   }
   return names;
@@ -190,7 +176,7 @@ void Device::commit(CommitAt when) {
     transport_->write32(hw::REG_ERROR, errors);
     std::vector<std::string> names;
     std::string detail;
-    for (const Flag& f : kErrorFlags) {
+    for (const hw::Flag& f : hw::ERROR_FLAGS) {
       if (!(errors & f.mask)) continue;
       names.emplace_back(f.name);
       detail += fmt::format("{}{} ({})", detail.empty() ? "" : ", ", f.name, f.meaning);

@@ -15,16 +15,6 @@ namespace hw = hwdef;
 constexpr const char* kStateNames[] = {"DISABLED", "FREE_RUN", "COARSE",  "TRACK",
                                        "FINE",     "LOCKED",   "HOLDOVER"};
 
-struct Flag {
-  uint32_t mask;
-  const char* name;
-};
-constexpr Flag kSyncErrorFlags[] = {
-    {hw::SYNC_ERROR_CAL_CLAMPED_MASK, "CAL_CLAMPED"}, {hw::SYNC_ERROR_BAD_EXCHANGE_MASK, "BAD_EXCHANGE"},
-    {hw::SYNC_ERROR_LOST_LOCK_MASK, "LOST_LOCK"},     {hw::SYNC_ERROR_REF_LOST_MASK, "REF_LOST"},
-    {hw::SYNC_ERROR_PHASE_SLIP_MASK, "PHASE_SLIP"},
-};
-
 void check_range(std::vector<Problem>& problems, const char* field, int64_t value, int64_t lo, int64_t hi,
                  const char* limit) {
   if (value >= lo && value <= hi) return;
@@ -54,7 +44,7 @@ std::string sync_state_name(uint32_t state) {
 
 std::vector<std::string> sync_error_flag_names(uint32_t value) {
   std::vector<std::string> names;
-  for (const Flag& f : kSyncErrorFlags) {
+  for (const hw::Flag& f : hw::SYNC_ERROR_FLAGS) {
     if (value & f.mask) names.emplace_back(f.name);
   }
   return names;

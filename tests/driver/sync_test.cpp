@@ -45,7 +45,8 @@ void make_locked(FakeBoard& b) {
 TEST(SyncStatus, DecodesEveryFieldWithSigns) {
   FakeBoard board;
   make_locked(board);
-  board.poke(hw::REG_SYNC_ERROR, hw::SYNC_ERROR_BAD_EXCHANGE_MASK | hw::SYNC_ERROR_REF_LOST_MASK);
+  board.poke(hw::REG_SYNC_ERROR, hw::SYNC_ERROR_BAD_EXCHANGE_MASK | hw::SYNC_ERROR_REF_LOST_MASK |
+                                     hw::SYNC_ERROR_PHASE_SLIP_MASK | hw::SYNC_ERROR_TIME_STEPPED_MASK);
   Device dev = open(board);
   const SyncStatus s = dev.sync_status();
   EXPECT_EQ(s.state, "LOCKED");
@@ -64,7 +65,7 @@ TEST(SyncStatus, DecodesEveryFieldWithSigns) {
   EXPECT_EQ(s.servo_i_ppt, -4'560'000);
   EXPECT_EQ(s.dac, 0x7A12u);
   EXPECT_EQ(s.phase_steps, -8400);
-  EXPECT_EQ(s.errors, (std::vector<std::string>{"BAD_EXCHANGE", "REF_LOST"}));
+  EXPECT_EQ(s.errors, (std::vector<std::string>{"BAD_EXCHANGE", "REF_LOST", "PHASE_SLIP", "TIME_STEPPED"}));
   EXPECT_EQ(describe(s), "locked, offset -12 ps (DDMTD phase)");
 }
 

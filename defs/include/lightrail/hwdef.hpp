@@ -6,6 +6,13 @@
 
 namespace lightrail::hwdef {
 
+// One flag of a sticky flag register (<REG>_FLAGS[] below).
+struct Flag {
+  uint32_t mask;
+  const char* name;
+  const char* meaning;
+};
+
 // version of this register map
 inline constexpr uint32_t REGMAP_VERSION = 1u;
 // switch ports (tunable lasers or OCS ports) per board
@@ -165,6 +172,15 @@ inline constexpr uint32_t ERROR_MISSED_DEADLINE_MASK = 0x20u;
 inline constexpr uint32_t ERROR_COMMIT_LATE_LSB = 6u;
 inline constexpr uint32_t ERROR_COMMIT_LATE_WIDTH = 1u;
 inline constexpr uint32_t ERROR_COMMIT_LATE_MASK = 0x40u;
+inline constexpr Flag ERROR_FLAGS[] = {
+    {0x1u, "BAD_MAGIC", "committed bank has a wrong magic"},
+    {0x2u, "BAD_VERSION", "committed bank has an unknown image version"},
+    {0x4u, "BAD_BOUNDS", "step/config count or a config index out of range"},
+    {0x8u, "BAD_CRC", "committed bank fails its CRC"},
+    {0x10u, "ACTIVE_WRITE", "the host wrote the active bank; the write was dropped"},
+    {0x20u, "MISSED_DEADLINE", "a step boundary was served late"},
+    {0x40u, "COMMIT_LATE", "commit time too close or in the past; commit dropped"},
+};
 // steps executed, bits 31:0 (reading LO latches HI)
 inline constexpr uint32_t REG_STEPS_LO = 104u;
 // steps executed, bits 63:32
@@ -250,6 +266,14 @@ inline constexpr uint32_t SYNC_ERROR_PHASE_SLIP_MASK = 0x10u;
 inline constexpr uint32_t SYNC_ERROR_TIME_STEPPED_LSB = 5u;
 inline constexpr uint32_t SYNC_ERROR_TIME_STEPPED_WIDTH = 1u;
 inline constexpr uint32_t SYNC_ERROR_TIME_STEPPED_MASK = 0x20u;
+inline constexpr Flag SYNC_ERROR_FLAGS[] = {
+    {0x1u, "CAL_CLAMPED", "a calibration or limit register was out of range and was clamped"},
+    {0x2u, "BAD_EXCHANGE", "a two-way exchange was rejected (negative round trip, calibration larger than the measured round trip, or a one-way delay far from the filtered one: an exchange across a time step)"},
+    {0x4u, "LOST_LOCK", "|offset| exceeded twice the lock threshold while locked"},
+    {0x8u, "REF_LOST", "the reference was lost (holdover entered)"},
+    {0x10u, "PHASE_SLIP", "in FINE, the DDMTD-refined offset and the two-way offset disagreed by more than an eighth of a period: the DDMTD sample was dropped and the servo re-acquires from TRACK"},
+    {0x20u, "TIME_STEPPED", "the coarse time set stepped board time (an offset beyond SYNC_TIME_STEP_MIN_PS before the first lock since enable)"},
+};
 // servo's estimate of local minus reference time, ps, signed (saturates)
 inline constexpr uint32_t REG_SYNC_OFFSET_PS = 268u;
 // last round-trip delay (t2-t1)+(t4-t3), ps
