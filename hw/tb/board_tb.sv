@@ -170,7 +170,7 @@ module board_tb;
     .link_tx_valid_o         (),
     .link_rx_ticks_o         (),
     .link_rx_valid_o         (),
-    .sync_dac_word_i         ('0),
+    .sync_dac_word_i         (16'd0),
     .sync_dac_load_i         (1'b0),
     .sync_phase_steps_req_i  (32'sd0),
     .sync_phase_load_i       (1'b0),
