@@ -45,6 +45,24 @@ void print_summary(const json& r) {
       r["unexpected_edges"].get<uint64_t>(), r["packets_delivered"].get<uint64_t>(),
       r["packets_sent"].get<uint64_t>(), r["misdelivered_packets"].get<uint64_t>(),
       r["dark_violations"].get<uint64_t>(), r["board_cycles_per_s"].get<double>());
+  if (r["sync"].is_object()) {
+    // The truth (PPS edges against the grandmaster's), not the servos' view.
+    const json& sy = r["sync"];
+    const json& off = sy["offset_ps"];
+    auto num = [](const json& j, const char* k) {
+      return j.contains(k) && j[k].is_number() ? j[k].get<double>() : -1.0;
+    };
+    std::cout << fmt::format(
+        "clock sync ({}): {} in {:.0f} us; |offset| to the grandmaster p99 {:.1f} ps, RMS {:.1f} ps over {} "
+        "PPS edges",
+        sy["topology"].get<std::string>(),
+        num(sy, "lock_time_us") >= 0 ? "every follower locked" : "NOT all locked", num(sy, "lock_time_us"),
+        num(off, "p99"), num(off, "rms"), off.value("samples", 0));
+    if (num(sy, "slot_skew_ps_p99") >= 0)
+      std::cout << fmt::format("; step-boundary skew across boards p99 {:.1f} ps",
+                               num(sy, "slot_skew_ps_p99"));
+    std::cout << "\n";
+  }
   for (const auto& u : r.value("unmet_expectations", json::array()))
     std::cout << "  expected: " << u.get<std::string>() << "\n";
   if (r.contains("host"))

@@ -63,8 +63,8 @@ struct SyncOptions {
   bool baseline = true;             // PTP-only copies of every follower, in the same run
   bool calibrate_asymmetry = true;  // the fibre asymmetry written to the servo's calibration
   int64_t pps_period_ps = 1000000;
-  int64_t measure_from_ps = 2000000;  // statistics from here on (the lock deadline)
-  int64_t boot_skew_ps = 40000000;    // every board powers up somewhere within this of t = 0
+  int64_t measure_from_ps = 2000000000;  // statistics from here on (the 2 ms lock deadline)
+  int64_t boot_skew_ps = 40000000;       // every board powers up somewhere within this of t = 0
   std::vector<RefLoss> ref_loss;
 };
 
