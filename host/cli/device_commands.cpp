@@ -13,6 +13,7 @@
 #include "lightrail/device.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/schedule_json.hpp"
+#include "lightrail/sync.hpp"
 #include "lightrail/validate.hpp"
 
 namespace lightrail::cli {
@@ -149,6 +150,18 @@ int run_upload(const Options& opt) {
       if (when->at_time) {
         out["commit_at_ps"] = when->time_ps;
         what += fmt::format("; committed for {} ps", when->time_ps);
+        // A time only means the same instant on every board once their
+        // clocks are locked; before that a coarse time step may still move it.
+        const SyncStatus sync = device.sync_status();
+        if (sync.enabled && !sync.locked) {
+          const std::string warning = fmt::format(
+              "board time is not locked to its reference yet (clock sync {}): the commit time "
+              "may still move with a coarse time step, and boards given one time will not "
+              "switch together",
+              sync.state);
+          out["warnings"] = json::array({warning});
+          std::cerr << "warning: " << opt.device << ": " << warning << "\n";
+        }
       } else {
         out["commit_at"] = "epoch";
         what += "; committed for the next epoch boundary";

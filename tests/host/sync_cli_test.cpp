@@ -167,4 +167,24 @@ TEST(SyncCli, DeviceAndUsageErrors) {
   EXPECT_EQ(lightrail("sync calibrate --device sim://127.0.0.1:1/0 --asymmetry-ps lots").code, 2);
 }
 
+TEST(SyncCli, ATimedCommitBeforeTheLockWarnsButCommits) {
+  FakeBoard board;
+  board.poke(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_ENABLE_MASK | hw::SYNC_CTRL_USE_DDMTD_MASK);
+  board.poke(hw::REG_SYNC_STATUS, 2u << hw::SYNC_STATUS_STATE_LSB | hw::SYNC_STATUS_REF_OK_MASK);
+  LoopbackServer server(board);
+  const std::string upload = "upload --json --commit-at now+1000000 --device " + server.uri() + " " +
+                             std::string(LIGHTRAIL_EXAMPLES) + "/awgr_doubling.json";
+  CliRun r = lightrail(upload);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "not locked to its reference yet (clock sync COARSE)")) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["warnings"].size(), 1u);
+  EXPECT_TRUE(nlohmann::json::parse(r.out)["committed"].get<bool>());
+
+  make_locked(board, 10'000'000);
+  r = lightrail(upload);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(contains(r.err, "warning")) << r.err;
+  EXPECT_FALSE(nlohmann::json::parse(r.out).contains("warnings"));
+}
+
 }  // namespace
