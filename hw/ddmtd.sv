@@ -108,21 +108,29 @@ module ddmtd #(
   assign unused_levels = ref_level ^ local_level;
 
   // ---- helper domain: pairing ------------------------------------------------
-  // A reference tag pairs only while it is fresh (younger than two beats,
-  // 2N helper cycles; a beat stays below that for any frequency error the
-  // VCXO can pull) and only if it came one beat after another: when the
-  // reference clock returns after a loss, the beat resumes wherever it is,
-  // and a resume in its high half looks like a rising edge that is none.
-  // So after reset or a loss the first reference tag only re-arms the
-  // pairing, and no local tag pairs with a tag from before the loss.
+  // Local tags pair only with a reference tag that proved itself: it came
+  // within a beat and a quarter of the previous one and agrees with it to
+  // N/64 (both mod N). A reference that returns after a loss resumes its beat
+  // wherever it is, and a resume in the high half looks like a rising edge
+  // that is none; it pairs only if it agrees with the last real tag to N/64
+  // anyway (an error of at most 1/64 of a period). Reset, a loss longer than
+  // a beat and a quarter, or a reference more than ~N/64 / (N (N + 1)) off in
+  // frequency (3.8 ppm at N = 4096: not yet locked) make no pairs.
+  localparam logic [TAG_BITS:0]   MaxAge = (TAG_BITS + 1)'((1 << TAG_BITS) + (1 << (TAG_BITS - 2)));
+  localparam logic [TAG_BITS-1:0] Tol = TAG_BITS'(1 << (TAG_BITS - 6));
+
   logic [TAG_BITS:0]   ref_age_q;    // helper cycles since the last reference tag, saturating
-  logic                ref_armed_q;  // the last reference tag followed a fresh one
+  logic                ref_armed_q;  // the last reference tag proved itself
+  logic                ref_agrees;   // this reference tag proves itself
   logic                ref_fresh;
   logic [TAG_BITS-1:0] last_ref_q;
+  logic [TAG_BITS-1:0] ref_delta;
   logic [TAG_BITS-1:0] pair_ref;
 
-  assign pair_ref  = ref_tag_valid ? ref_tag : last_ref_q;
-  assign ref_fresh = (ref_age_q != '1) && (ref_tag_valid || ref_armed_q);
+  assign ref_delta  = ref_tag - last_ref_q;
+  assign ref_agrees = (ref_age_q <= MaxAge) && ((ref_delta <= Tol) || (ref_delta >= TAG_BITS'(-Tol)));
+  assign ref_fresh  = ref_tag_valid ? ref_agrees : (ref_armed_q && ref_age_q <= MaxAge);
+  assign pair_ref   = ref_tag_valid ? ref_tag : last_ref_q;
 
   always_ff @(posedge clk_dmtd_i) begin
     if (!rst_dmtd_ni) begin
@@ -135,7 +143,7 @@ module ddmtd #(
     end else begin
       if (ref_tag_valid) begin
         ref_age_q   <= '0;
-        ref_armed_q <= (ref_age_q != '1);
+        ref_armed_q <= ref_agrees;
         last_ref_q  <= ref_tag;
       end else if (ref_age_q != '1) begin
         ref_age_q <= ref_age_q + 1'b1;
