@@ -220,8 +220,11 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
     }
     s.since_sample_fs += in.elapsed_fs;
     // An exchange straddling a time step measures neither side of it.
-    const bool exchange = in.exchange_valid && !s.step_holdoff && take_exchange(s, in, l);
-    s.step_holdoff = false;
+    // The next exchange delivered after a time step may have been stamped
+    // before it (calls without one do not count).
+    const bool skip = in.exchange_valid && s.step_holdoff;
+    if (skip) s.step_holdoff = false;
+    const bool exchange = in.exchange_valid && !skip && take_exchange(s, in, l);
     const bool phase = in.phase_valid && in.cfg.use_ddmtd;
     if (phase) take_phase(s, in.ddmtd_phase);
     if (!in.cfg.use_ddmtd) s.fine = false;
@@ -246,6 +249,13 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
       servo_sample(s, l, s.theta_fs);
     } else if (s.fine && phase) {
       servo_sample(s, l, fine_err);
+    } else if (s.fine && exchange) {
+      // An exchange without a phase: the DDMTD fell silent (it pairs only a
+      // reference within a few ppm). Track the exchange until it is back,
+      // rather than hold still while the offset runs away.
+      s.fine = false;
+      s.phase_init = false;
+      servo_sample(s, l, s.theta_fs);
     } else if (!s.fine && exchange) {
       // Hand over to the DDMTD once the two-way offset is well inside half
       // a period: it then names the whole-period count unambiguously.

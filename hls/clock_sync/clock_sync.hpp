@@ -78,7 +78,7 @@ struct ClockSyncState {
   uint32_t lock_run = 0;
   bool locked = false;
   bool ever_locked = false;   // since enable: the coarse time set is over
-  bool step_holdoff = false;  // a time step was issued: the next exchange may straddle it
+  bool step_holdoff = false;  // a time step was issued: the next exchange delivered may straddle it
   int64_t time_step_now = 0;  // ticks stepped by this call
   int64_t steps_now = 0;      // phase steps issued by this call
   int32_t steps_total = 0;

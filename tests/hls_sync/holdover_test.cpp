@@ -104,5 +104,33 @@ TEST(HlsSync, APhaseSampleThatContradictsTheExchangeIsASlipNotAStep) {
   }
 }
 
+// The DDMTD falls silent (it pairs only a reference within a few ppm, e.g.
+// while the reference itself slews) but exchanges keep coming: the servo
+// tracks the exchange instead of holding still, and is back in FINE and
+// locked once phases return.
+TEST(HlsSync, WhenTheDdmtdFallsSilentTheExchangeKeepsTheBoardOnTime) {
+  PlantConfig pc;
+  pc.seed = 13;
+  Loop loop(pc);
+  loop.run_us(2000);
+  ASSERT_EQ(state_of(loop.out), uint32_t(SyncMode::kLocked));
+  loop.plant.shift_frequency(2e-6);  // 2 ppm: the board would run 33 ps away per update
+  double worst = 0;
+  for (int i = 0; i < 120; ++i) {  // ~2 ms without a phase
+    ClockSyncIn in = loop.plant.measure(loop.cfg, true);
+    in.phase_valid = false;
+    clock_sync_step(loop.state, in, loop.out);
+    loop.plant.apply_and_advance(loop.out, loop.cfg);
+    worst = std::max(worst, std::fabs(loop.plant.smooth_offset_ps()));
+  }
+  EXPECT_NE(state_of(loop.out), uint32_t(SyncMode::kFine));
+  EXPECT_LT(worst, 200.0);
+  EXPECT_LT(std::fabs(loop.plant.smooth_offset_ps()), 50.0);
+  loop.run_us(2000);
+  EXPECT_EQ(state_of(loop.out), uint32_t(SyncMode::kLocked));
+  EXPECT_TRUE(loop.out.status & hwdef::SYNC_STATUS_DDMTD_ACTIVE_MASK);
+  EXPECT_LT(std::fabs(loop.plant.smooth_offset_ps()), 30.0);
+}
+
 }  // namespace
 }  // namespace lightrail::sync::test

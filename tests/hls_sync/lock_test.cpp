@@ -119,5 +119,38 @@ TEST(HlsSync, ACoarseOffsetAtBootIsSteppedOnceThenOnlySlewed) {
   }
 }
 
+// On hardware an exchange does not come with every call: the first one
+// delivered after a time step may have been stamped before it, however many
+// calls without one came between. It must not step time a second time.
+TEST(HlsSync, AnExchangeStampedBeforeTheStepDoesNotStepAgain) {
+  PlantConfig pc;
+  pc.initial_offset_ps = 40e6;
+  pc.seed = 3;
+  Loop loop(pc);
+  const ClockSyncIn before = loop.plant.measure(loop.cfg, true);
+  ASSERT_TRUE(before.exchange_valid);
+  clock_sync_step(loop.state, before, loop.out);
+  ASSERT_NE(loop.out.time_step_ticks, 0);
+  loop.plant.apply_and_advance(loop.out, loop.cfg);
+  for (int i = 0; i < 3; ++i) {  // calls without an exchange
+    ClockSyncIn in = loop.plant.measure(loop.cfg, true);
+    in.exchange_valid = false;
+    clock_sync_step(loop.state, in, loop.out);
+    EXPECT_EQ(loop.out.time_step_ticks, 0);
+    loop.plant.apply_and_advance(loop.out, loop.cfg);
+  }
+  ClockSyncIn stale = loop.plant.measure(loop.cfg, true);
+  stale.t1_fs = before.t1_fs;
+  stale.t2_fs = before.t2_fs;
+  stale.t3_fs = before.t3_fs;
+  stale.t4_fs = before.t4_fs;
+  clock_sync_step(loop.state, stale, loop.out);
+  EXPECT_EQ(loop.out.time_step_ticks, 0) << "stepped again on an exchange from before the step";
+  loop.plant.apply_and_advance(loop.out, loop.cfg);
+  loop.run_us(2000);
+  EXPECT_GT(loop.lock_us, 0);
+  EXPECT_LT(std::fabs(loop.plant.smooth_offset_ps()), 30.0);
+}
+
 }  // namespace
 }  // namespace lightrail::sync::test
