@@ -7,20 +7,30 @@
 # side of the DDMTD. clk_dmtd_i, the DDMTD helper at f * N / (N + 1) (N =
 # 4096: 4.000977 ns), samples clk_i and clk_rx_i, the reference clock the
 # link recovers (nominally f), as data. Used on its own for the
-# out-of-context build (hw/vivado/build.tcl) and together with the board file
-# (vcu118_board.xdc) in the board wrapper.
+# out-of-context build (hw/vivado/build.tcl). In the board wrapper the three
+# clocks come from a PLL and a transceiver, which define them already: read
+# this file there with SCOPED_TO_REF lightrail_board_top (or drop its
+# create_clock lines), next to the board file (vcu118_board.xdc).
 
 create_clock -period 4.000 -name sys_clk [get_ports clk_i]
-create_clock -period 4.001 -name dmtd_clk [get_ports clk_dmtd_i]
+create_clock -period 4.000 -name dmtd_clk [get_ports clk_dmtd_i]
 create_clock -period 4.000 -name rx_clk [get_ports clk_rx_i]
 
 # No set_clock_groups: a crossing that does not go through a cdc_sync stays
 # timed as synchronous and fails, instead of being hidden.
 #
-# Every crossing enters a cdc_sync (u_*_sync) at sync_q1, ASYNC_REG: the two
-# sampled clocks of the DDMTD (metastability there is the measurement) and
-# the request/acknowledge toggles.
-set_false_path -to [get_cells -hier -filter {NAME =~ *u_*_sync/sync_q1_reg*}]
+# Every crossing enters a cdc_sync (u_*_sync) at sync_q1, ASYNC_REG. The
+# request/acknowledge toggles are false paths there.
+set_false_path -to [get_cells -hier -filter {NAME =~ *u_*_sync/sync_q1_reg* && NAME !~ *u_ddmtd/u_ref_sync/* && NAME !~ *u_ddmtd/u_local_sync/*}]
+# The DDMTD's two samplers take clk_rx_i and clk_i as data (metastability
+# there is the measurement), but the difference of their two routes enters
+# the measured phase: keep both short so it stays small and stable. What is
+# left is a constant of the build, calibrated per bitstream with the fixed
+# delays (SYNC_CAL_DELAY_*).
+set_max_delay -datapath_only 1.000 -from [get_ports clk_rx_i] \
+  -to [get_cells -hier -filter {NAME =~ *u_ddmtd/u_ref_sync/sync_q1_reg*}]
+set_max_delay -datapath_only 1.000 -from [get_ports clk_i] \
+  -to [get_cells -hier -filter {NAME =~ *u_ddmtd/u_local_sync/sync_q1_reg*}]
 # The DDMTD tag pair is held stable while its request crosses and is captured
 # in clk_i only after the synchronised request changed: bound the data path
 # to one system period so it has settled by then.

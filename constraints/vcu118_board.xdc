@@ -50,7 +50,9 @@ set_property PACKAGE_PIN H7 [get_ports {gate_txp[7]}]
 
 # ---------------------------------------------------------------------------
 # Clock crossings. Inside lightrail_board_top everything is on the system
-# clock. If the host reaches the board through the PCIe bridge, its AXI clock
+# clock but the DDMTD's helper side, whose crossings lightrail_timing.xdc
+# constrains (the helper clock from a PLL on the oscillator, the recovered
+# clock from the GTY receiver). If the host reaches the board through the PCIe bridge, its AXI clock
 # is unrelated to sys_clk_250: the wrapper crosses it with an AXI clock
 # converter whose IP-scoped XDC constrains the synchronisers; the two clocks
 # are then declared asynchronous in the wrapper's own XDC (the PCIe clock's

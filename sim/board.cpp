@@ -178,10 +178,9 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   in_.commit_ticks = m.seq_commit_ticks_o;
   in_.trigger = m.seq_trigger_o;
   in_.stop = m.seq_stop_o;
-  if (m.rst_ni && in_.stop) {
-    // The kernel stops at its next boundary and drops a pending commit.
-    ref_.stop(now_ticks_ + uint64_t{OUTPUT_LATENCY_CYCLES} * FINE_STEPS);
-    pending_.reset();
+  const bool stop = m.rst_ni && in_.stop;
+  if (stop) {
+    pending_.reset();  // the kernel drops a pending commit
     if (opt_.fault.ignore_stop) in_.stop = false;
   }
   in_.clear_errors = m.seq_clear_errors_o;
@@ -208,6 +207,10 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
       value[p] = uint8_t(get_bits(m.sel_o.data(), p * WAVELENGTH_BITS, WAVELENGTH_BITS));
     }
     probe_.observe_cycle(now_ticks_, edge_fs, period_fs / FINE_STEPS, gate, stb, fine, value);
+    // The kernel stops at its next boundary. Told after this cycle's edges
+    // are seen: they left before the STOP, and one of them may be the first
+    // edge of a triggered boundary the reference was still waiting for.
+    if (stop) ref_.stop(now_ticks_ + uint64_t{OUTPUT_LATENCY_CYCLES} * FINE_STEPS);
     ref_.generate_until(now_ticks_ + 2 * FINE_STEPS);
     if ((cycles_ & 7) == 0) probe_.settle(now_ticks_);  // matching waits anyway; batch it
   }

@@ -49,7 +49,8 @@ struct SyncEngine::Node {
   sync::ClockSyncState servo{};
   sync::ClockSyncConfig cfg;
   sync::ClockSyncOut out;
-  uint64_t cycles = 0, ticks_at_update = 0;
+  uint64_t cycles = 0;                      // since the last servo call (PTP-only copies: since start)
+  uint64_t edges = 0, edges_at_update = 0;  // of the board's clock
   int64_t last_edge_fs = 0, period_fs = kPeriodFs;  // of the board's clock
   int64_t dmtd_edge_fs = 0;                         // the next helper edge
   uint64_t ddmtd_phases = 0;                        // phases the top's DDMTD reported
@@ -159,6 +160,7 @@ bool SyncEngine::ref_ok(const Node& n, int64_t now) const {
 void SyncEngine::on_edge(int b, int64_t edge_fs, uint64_t ticks) {
   Node& n = *nodes_[size_t(b)];
   n.history.push(edge_fs, ticks);
+  ++n.edges;
   if (n.last_edge_fs > 0) n.period_fs = edge_fs - n.last_edge_fs;
   n.last_edge_fs = edge_fs;
   if (n.port) {  // what the top's osc_ctrl got to the DAC and the MMCM this cycle
@@ -196,9 +198,10 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
   sync::ClockSyncIn in;
   in.cfg = n.port ? n.port->sync_config() : n.cfg;
   if (n.port) in.clear_errors = n.port->take_sync_clear();
-  const uint64_t ticks = n.history.last_ticks();
-  in.elapsed_fs = int64_t(ticks - n.ticks_at_update) * kTickFs;
-  n.ticks_at_update = ticks;
+  // Local time from the clock's cycles, not board time: a coarse time step
+  // is no elapsed time.
+  in.elapsed_fs = int64_t(n.edges - n.edges_at_update) * int64_t(hwdef::FINE_STEPS) * kTickFs;
+  n.edges_at_update = n.edges;
   in.ref_ok = ref_ok(n, now);
   if (in.ref_ok) {
     const int64_t d_fwd = n.fibre->forward_delay_fs(now), d_bwd = n.fibre->backward_delay_fs(now);
