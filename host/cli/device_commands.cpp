@@ -154,11 +154,16 @@ int run_upload(const Options& opt) {
         // clocks are locked; before that a coarse time step may still move it.
         const SyncStatus sync = device.sync_status();
         if (sync.enabled && !sync.locked) {
-          const std::string warning = fmt::format(
-              "board time is not locked to its reference yet (clock sync {}): the commit time "
-              "may still move with a coarse time step, and boards given one time will not "
-              "switch together",
-              sync.state);
+          const std::string warning =
+              sync.holdover ? std::string(
+                                  "board time is in holdover (its reference is lost): it runs on the "
+                                  "held frequency and drifts from the other boards' until the "
+                                  "reference returns")
+                            : fmt::format(
+                                  "board time is not locked to its reference yet (clock sync {}): the "
+                                  "commit time may still move with a coarse time step, and boards "
+                                  "given one time will not switch together",
+                                  sync.state);
           out["warnings"] = json::array({warning});
           std::cerr << "warning: " << opt.device << ": " << warning << "\n";
         }
