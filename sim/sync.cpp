@@ -20,6 +20,14 @@ constexpr int64_t kPeriodFs = int64_t(hwdef::CLK_PERIOD_PS) * 1000;
 constexpr uint64_t kUpdateCycles = hwdef::DDMTD_N + 1;  // one servo update per DDMTD beat
 constexpr int64_t kExchangeGapFs = 1000000000;          // the follower answers 1 us after the Sync arrives
 
+// SYNC_ERROR flags by name, as the register map calls them.
+json flag_names(uint32_t errors) {
+  json names = json::array();
+  for (const hwdef::Flag& f : hwdef::SYNC_ERROR_FLAGS)
+    if (errors & f.mask) names.push_back(f.name);
+  return names;
+}
+
 json stats(std::vector<double> v) {
   if (v.empty()) return {{"samples", 0}};
   double sum = 0, sq = 0, max_abs = 0;
@@ -306,7 +314,7 @@ json SyncEngine::report() const {
                       {"rtt_ps", n->out.rtt_ps},
                       {"dac", n->out.dac_word},
                       {"ddmtd_phases", n->ddmtd_phases},
-                      {"servo_errors", n->out.errors},
+                      {"servo_errors", flag_names(n->out.errors)},
                       {"max_slew_ns_per_s", n->max_slew_ns_per_s},
                       {"oscillator_ppm", n->osc->fractional_frequency() * 1e6}});
   }
