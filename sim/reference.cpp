@@ -111,21 +111,38 @@ PortConfig Reference::next_config() const {
 }
 
 uint64_t Reference::boundary_from_edge(int port, int kind, uint64_t tick) const {
-  const int a = s_.config[port], b = next_config()[port];
   const uint64_t none = std::numeric_limits<uint64_t>::max();
   // Edges before the step's minimum end (less the earliest tuning) belong to
   // boundaries already judged, such as the guard after its own start.
   if (tick + max_tune_ < s_.event_min_tick) return none;
+  // The board's boundary may change no port (the next step keeps the
+  // configuration): then the first edge is of a later boundary, a known
+  // number of step durations after it.
+  PortConfig from = s_.config, to = next_config();
+  uint32_t step = s_.next_step;
+  uint64_t later = 0;
+  for (size_t hops = 0; from == to && !s_.stop_pending && hops < image_->steps.size(); ++hops) {
+    if (step >= image_->steps.size() || image_->steps[step].event) return none;
+    later += image_->steps[step].duration_ticks;
+    if (++step == image_->steps.size() && image_->cyclic) step = 0;
+    from = to;
+    if (step >= image_->steps.size()) {
+      to.fill(kDarkPort);
+    } else {
+      to = image_->configs[image_->steps[step].config];
+    }
+  }
+  const int a = from[port], b = to[port];
+  uint64_t boundary = none;
   if (a != kDarkPort && b != kDarkPort && a != b) {
-    if (kind == kRise) return tick - image_->guard_ticks;
-    return tick + tune(a, b);  // select and fall, tune early
+    boundary = kind == kRise ? tick - image_->guard_ticks : tick + tune(a, b);  // select and fall, tune early
+  } else if (a != kDarkPort && b == kDarkPort) {
+    if (kind == kFall) boundary = tick;
+  } else if (a == kDarkPort && b != kDarkPort) {
+    if (kind == kRise) boundary = tick - image_->guard_ticks;
+    if (kind == kSel) boundary = tick + tune(s_.select[port], b);
   }
-  if (a != kDarkPort && b == kDarkPort) return kind == kFall ? tick : none;
-  if (a == kDarkPort && b != kDarkPort) {
-    if (kind == kRise) return tick - image_->guard_ticks;
-    if (kind == kSel) return tick + tune(s_.select[port], b);
-  }
-  return none;
+  return boundary == none ? none : boundary - later;
 }
 
 void Reference::resume_at(uint64_t tick) {

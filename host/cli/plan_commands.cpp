@@ -1,10 +1,13 @@
 // `lightrail plan` and `lightrail eval`: the control plane from the shell.
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "lightrail/planner/experiments.hpp"
@@ -35,7 +38,23 @@ std::string dir_of(const std::string& path) {
   return slash == std::string::npos ? "." : path.substr(0, slash);
 }
 
-int run_plan(const std::string& job_path, const std::string& fabric_path, bool as_json, bool with_schedules) {
+// Every board's schedule as a file `lightrail upload` takes: DIR/board-<index>.json.
+void write_schedules(const std::vector<lp::BoardSchedule>& boards, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw std::invalid_argument(fmt::format("--out {}: {}", dir, ec.message()));
+  for (const auto& b : boards) {
+    const std::string path = fmt::format("{}/board-{}.json", dir, b.index);
+    std::ofstream out(path);
+    out << to_json(b.schedule).dump(2) << '\n';
+    if (!out) throw std::invalid_argument(fmt::format("--out {}: cannot write {}", dir, path));
+    std::cerr << fmt::format("wrote {} (rail {} {}, {} steps)\n", path, b.rail, b.role,
+                             b.schedule.steps.size());
+  }
+}
+
+int run_plan(const std::string& job_path, const std::string& fabric_path, bool as_json, bool with_schedules,
+             const std::string& out_dir) {
   const lp::Job job = lp::job_from_json(read_json(job_path, "job"));
   const lp::Fabric fabric = lp::fabric_from_json(read_json(fabric_path, "fabric"));
   const lp::OpusPlan plan = lp::plan_opus(job, fabric);
@@ -49,6 +68,7 @@ int run_plan(const std::string& job_path, const std::string& fabric_path, bool a
       std::cerr << fmt::format("rail {} {} board {}:\n{}\n", b.rail, b.role, b.index, to_string(problems));
     }
   }
+  if (!out_dir.empty()) write_schedules(boards, out_dir);
   const auto el = lp::electrical_iteration(plan);
   const auto no = lp::photonic_iteration(plan, false);
   const auto ov = lp::photonic_iteration(plan, true);
@@ -123,7 +143,7 @@ int guarded(const std::function<int()>& f) {
 
 void add_planner_commands(CLI::App& app, Action& action) {
   struct Options {
-    std::string job, fabric, experiment;
+    std::string job, fabric, experiment, out;
     bool json = false, schedules = false;
   };
   auto o = std::make_shared<Options>();
@@ -133,8 +153,12 @@ void add_planner_commands(CLI::App& app, Action& action) {
   plan->add_option("--fabric", o->fabric, "fabric JSON")->required();
   plan->add_flag("--json", o->json, "machine-readable output");
   plan->add_flag("--schedules", o->schedules, "include every board's schedule in the JSON");
+  plan->add_option("--out", o->out,
+                   "write every board's schedule to DIR/board-<index>.json, ready to upload");
   plan->callback([o, &action] {
-    action = [o] { return guarded([o] { return run_plan(o->job, o->fabric, o->json, o->schedules); }); };
+    action = [o] {
+      return guarded([o] { return run_plan(o->job, o->fabric, o->json, o->schedules, o->out); });
+    };
   });
   CLI::App* eval = app.add_subcommand("eval", "Run an experiment (experiments/*.json)");
   eval->add_option("experiment", o->experiment, "experiment JSON")->required();

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Control plane to firmware: `lightrail plan --out` turns a job (a
+# data-parallel CNN, phases separated by compute gaps) into board schedules;
+# the CLI uploads them to a co-simulated board, a trigger ends the event step
+# that waits for the first phase boundary, the steps run, and the serving
+# simulation's probes judge every switch edge.
+#   cli_plan_run.sh COSIM LIGHTRAIL SOURCE_DIR
+set -euo pipefail
+cosim=$1 cli=$2 src=$3
+work=$(mktemp -d)
+serve_pid=
+cleanup() { [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; cat "$work"/serve.log 2>/dev/null; exit 1; }
+field() { grep -o "\"$1\": *[0-9a-z]*" | head -1 | sed 's/.*: *//'; }
+
+"$cli" plan "$src/experiments/cnn-16.job.json" --fabric "$src/experiments/pas-64.fabric.json" --out "$work/plan"
+boards=$(ls "$work"/plan/board-*.json | wc -l)
+[ "$boards" -ge 1 ] || fail "the plan wrote no schedule"
+
+"$cosim" serve --boards "$boards" --port 0 --port-file "$work/port" --report "$work/report.json" \
+  > "$work/serve.log" 2>&1 &
+serve_pid=$!
+for _ in $(seq 200); do [ -s "$work/port" ] && break; sleep 0.05; done
+[ -s "$work/port" ] || fail "serve did not start"
+dev() { echo "sim://127.0.0.1:$(cat "$work/port")/$1"; }
+
+for ((b = 0; b < boards; b++)); do
+  "$cli" upload --device "$(dev $b)" "$work/plan/board-$b.json" --commit-at now+1000000000
+done
+# Step 0 waits for the phase boundary (an event step): wait for the board to
+# reach it, then signal it, as the job's runtime would.
+for ((b = 0; b < boards; b++)); do
+  for _ in $(seq 300); do
+    [ "$("$cli" status --device "$(dev $b)" --json | field waiting_trigger)" = true ] && break
+    sleep 0.05
+  done
+  "$cli" trigger --device "$(dev $b)"
+done
+# Past the first reconfigurations (steps 1..3: 4.1, 2.1, 1.1 ms).
+for ((b = 0; b < boards; b++)); do
+  for _ in $(seq 600); do
+    steps=$("$cli" status --device "$(dev $b)" --json | field steps)
+    [ "${steps:-0}" -ge 5 ] && break
+    sleep 0.1
+  done
+  [ "${steps:-0}" -ge 5 ] || fail "board $b ran only ${steps:-0} steps"
+done
+
+"$cosim" stop --port "$(cat "$work/port")"
+wait "$serve_pid" || fail "the simulation's checks failed"
+serve_pid=
+cat "$work/serve.log"
+events=$(field switch_events < "$work/report.json")
+[ "$events" -ge 16 ] || fail "only $events switch events"
+echo "PASS: the planned schedule ran, $events switch events checked"
