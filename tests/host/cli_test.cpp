@@ -2,6 +2,8 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -124,6 +126,26 @@ TEST(Cli, BadCommitAtIsInvalidInput) {
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("--commit-at"), std::string::npos) << r.err;
   EXPECT_TRUE(board.write_log.empty());
+}
+
+TEST(Cli, PlanWritesUploadableSchedulesOrNamesTheBadOutDir) {
+  const std::string plan = std::string("plan ") + LIGHTRAIL_EXPERIMENTS + "/cnn-16.job.json --fabric " +
+                           LIGHTRAIL_EXPERIMENTS + "/pas-64.fabric.json --out ";
+  char dir[] = "/tmp/lightrail-plan-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const CliRun r = lightrail(plan + dir + "/out");
+  EXPECT_EQ(r.code, 0) << r.err;
+  const std::string board0 = std::string(dir) + "/out/board-0.json";
+  EXPECT_NE(r.err.find("wrote " + board0), std::string::npos) << r.err;
+  const CliRun v = lightrail("validate " + board0);
+  EXPECT_EQ(v.code, 0) << v.err;
+
+  // A directory that cannot be made (a file stands in its path).
+  std::ofstream(board0) << "{}";
+  const CliRun bad = lightrail(plan + board0 + "/x");
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.err.find("--out " + board0 + "/x"), std::string::npos) << bad.err;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Cli, TriggerAndStop) {
