@@ -44,6 +44,14 @@ module ddmtd #(
   output logic [TAG_BITS-1:0] sys_tag_local_o,
   output logic [TAG_BITS-1:0] sys_phase_o   // (tag_local - tag_ref) mod N
 );
+`ifndef SYNTHESIS
+  // Parameter checks as an initial block: Icarus 11 lacks elaboration $error.
+  initial begin
+    if (TAG_BITS < 6) $fatal(1, "ddmtd: TAG_BITS must be >= 6 (the pairing tolerance is N/64)");
+    if (DEGLITCH >= (1 << (TAG_BITS - 1))) $fatal(1, "ddmtd: DEGLITCH must be below N/2");
+  end
+`endif
+
   // ---- helper domain: samplers, deglitchers, tag counter ------------------
   logic                ref_sample, local_sample;
   logic [TAG_BITS-1:0] count_q;
