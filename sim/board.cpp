@@ -210,7 +210,12 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
     // The kernel stops at its next boundary. Told after this cycle's edges
     // are seen: they left before the STOP, and one of them may be the first
     // edge of a triggered boundary the reference was still waiting for.
-    if (stop) ref_.stop(now_ticks_ + uint64_t{OUTPUT_LATENCY_CYCLES} * FINE_STEPS);
+    // A boundary the edges just placed must be generated before the STOP
+    // looks for the first one at or after its window.
+    if (stop) {
+      ref_.generate_until(now_ticks_ + FINE_STEPS);
+      ref_.stop(now_ticks_ + uint64_t{OUTPUT_LATENCY_CYCLES} * FINE_STEPS);
+    }
     ref_.generate_until(now_ticks_ + 2 * FINE_STEPS);
     if ((cycles_ & 7) == 0) probe_.settle(now_ticks_);  // matching waits anyway; batch it
   }

@@ -37,13 +37,21 @@ void Reference::withdraw_from(uint64_t tick) {
 
 void Reference::stop(uint64_t window) {
   if (!running_) return;  // idle: a STOP only cancels a queued activation
-  if (s_.waiting_event) {
-    s_.stop_pending = true;
-    s_.event_min_tick = std::max(s_.event_min_tick, window);
+  // The first boundary at or after the window: generated already, or the
+  // next one when its time is known (not the end of an event step).
+  uint64_t b = std::numeric_limits<uint64_t>::max();
+  for (auto it = history_.rbegin(); it != history_.rend() && it->tick >= window; ++it) b = it->tick;
+  if (b == std::numeric_limits<uint64_t>::max() && !s_.waiting_event && s_.next_tick >= window)
+    b = s_.next_tick;
+  if (b == std::numeric_limits<uint64_t>::max()) {
+    // The next boundary ends an event step: the board's, no earlier than
+    // the step's minimum end or this window.
+    if (s_.waiting_event) {
+      s_.stop_pending = true;
+      s_.event_min_tick = std::max(s_.event_min_tick, window);
+    }
     return;
   }
-  const uint64_t b = first_boundary_at_or_after(window, false);
-  if (b == std::numeric_limits<uint64_t>::max()) return;
   Kept kept;
   bool any_kept = false;
   for (int p = 0; p < int(PORTS); ++p)
