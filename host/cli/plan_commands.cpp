@@ -38,13 +38,14 @@ std::string dir_of(const std::string& path) {
   return slash == std::string::npos ? "." : path.substr(0, slash);
 }
 
-// Every board's schedule as a file `lightrail upload` takes: DIR/board-<index>.json.
+// Every board's schedule as a file `lightrail upload` takes:
+// DIR/rail<r>-<role>-<index>.json (the index counts within a rail's role).
 void write_schedules(const std::vector<lp::BoardSchedule>& boards, const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw std::invalid_argument(fmt::format("--out {}: {}", dir, ec.message()));
   for (const auto& b : boards) {
-    const std::string path = fmt::format("{}/board-{}.json", dir, b.index);
+    const std::string path = fmt::format("{}/rail{}-{}-{}.json", dir, b.rail, b.role, b.index);
     std::ofstream out(path);
     out << to_json(b.schedule).dump(2) << '\n';
     if (!out) throw std::invalid_argument(fmt::format("--out {}: cannot write {}", dir, path));
@@ -68,7 +69,10 @@ int run_plan(const std::string& job_path, const std::string& fabric_path, bool a
       std::cerr << fmt::format("rail {} {} board {}:\n{}\n", b.rail, b.role, b.index, to_string(problems));
     }
   }
-  if (!out_dir.empty()) write_schedules(boards, out_dir);
+  // Nothing is written unless every schedule would pass the board's checks.
+  if (!out_dir.empty() && invalid == 0) write_schedules(boards, out_dir);
+  if (!out_dir.empty() && invalid != 0)
+    std::cerr << fmt::format("--out {}: nothing written, {} schedules fail validation\n", out_dir, invalid);
   const auto el = lp::electrical_iteration(plan);
   const auto no = lp::photonic_iteration(plan, false);
   const auto ov = lp::photonic_iteration(plan, true);
@@ -154,7 +158,7 @@ void add_planner_commands(CLI::App& app, Action& action) {
   plan->add_flag("--json", o->json, "machine-readable output");
   plan->add_flag("--schedules", o->schedules, "include every board's schedule in the JSON");
   plan->add_option("--out", o->out,
-                   "write every board's schedule to DIR/board-<index>.json, ready to upload");
+                   "write every board's schedule to DIR/rail<r>-<role>-<i>.json, ready to upload");
   plan->callback([o, &action] {
     action = [o] {
       return guarded([o] { return run_plan(o->job, o->fabric, o->json, o->schedules, o->out); });

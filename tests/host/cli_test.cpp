@@ -135,7 +135,7 @@ TEST(Cli, PlanWritesUploadableSchedulesOrNamesTheBadOutDir) {
   ASSERT_NE(mkdtemp(dir), nullptr);
   const CliRun r = lightrail(plan + dir + "/out");
   EXPECT_EQ(r.code, 0) << r.err;
-  const std::string board0 = std::string(dir) + "/out/board-0.json";
+  const std::string board0 = std::string(dir) + "/out/rail0-ocs-0.json";
   EXPECT_NE(r.err.find("wrote " + board0), std::string::npos) << r.err;
   const CliRun v = lightrail("validate " + board0);
   EXPECT_EQ(v.code, 0) << v.err;

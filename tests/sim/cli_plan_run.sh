@@ -15,8 +15,9 @@ fail() { echo "FAIL: $*"; cat "$work"/serve.log 2>/dev/null; exit 1; }
 field() { grep -o "\"$1\": *[0-9a-z]*" | head -1 | sed 's/.*: *//'; }
 
 "$cli" plan "$src/experiments/cnn-16.job.json" --fabric "$src/experiments/pas-64.fabric.json" --out "$work/plan"
-boards=$(ls "$work"/plan/board-*.json | wc -l)
-[ "$boards" -ge 1 ] || fail "the plan wrote no schedule"
+files=("$work"/plan/*.json)
+boards=${#files[@]}
+[ -e "${files[0]}" ] || fail "the plan wrote no schedule"
 
 "$cosim" serve --boards "$boards" --port 0 --port-file "$work/port" --report "$work/report.json" \
   > "$work/serve.log" 2>&1 &
@@ -26,7 +27,7 @@ for _ in $(seq 200); do [ -s "$work/port" ] && break; sleep 0.05; done
 dev() { echo "sim://127.0.0.1:$(cat "$work/port")/$1"; }
 
 for ((b = 0; b < boards; b++)); do
-  "$cli" upload --device "$(dev $b)" "$work/plan/board-$b.json" --commit-at now+1000000000
+  "$cli" upload --device "$(dev $b)" "${files[$b]}" --commit-at now+1000000000
 done
 # Step 0 waits for the phase boundary (an event step): wait for the board to
 # reach it, then signal it, as the job's runtime would.
