@@ -227,6 +227,9 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
     const bool exchange = in.exchange_valid && !skip && take_exchange(s, in, l);
     const bool phase = in.phase_valid && in.cfg.use_ddmtd;
     if (phase) take_phase(s, in.ddmtd_phase);
+    s.since_phase_fs = phase ? 0 : s.since_phase_fs + in.elapsed_fs;
+    // Silent: no phase for a beat and a quarter (one comes every beat).
+    const bool ddmtd_silent = s.since_phase_fs > kDdmtdSilentFs;
     if (!in.cfg.use_ddmtd) s.fine = false;
 
     const int64_t fine_err = s.lead_fs - s.delay_ms_fs + s.cycles * kPeriodFs;
@@ -249,7 +252,7 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
       servo_sample(s, l, s.theta_fs);
     } else if (s.fine && phase) {
       servo_sample(s, l, fine_err);
-    } else if (s.fine && exchange) {
+    } else if (s.fine && exchange && ddmtd_silent) {
       // An exchange without a phase: the DDMTD fell silent (it pairs only a
       // reference within a few ppm). Track the exchange until it is back,
       // rather than hold still while the offset runs away.

@@ -42,6 +42,8 @@ inline constexpr int64_t kFineAcquireFs = kPeriodFs / 4;
 // In FINE, a DDMTD-refined offset this far from the two-way offset is a slip
 // (a bad phase sample or a lost whole-period count), not a measurement.
 inline constexpr int64_t kPhaseSlipFs = kPeriodFs / 8;
+// No DDMTD phase for this long (a beat and a quarter) means it fell silent.
+inline constexpr int64_t kDdmtdSilentFs = int64_t{hwdef::DDMTD_N + 1} * kPeriodFs * 5 / 4;
 // A one-way delay this far from the filtered one is an outlier exchange (well
 // above the noise of cycle timestamps, well below the smallest time step,
 // SYNC_TIME_STEP_MIN_PS); this many in a row re-seed the filter.
@@ -65,6 +67,7 @@ struct ClockSyncState {
   int64_t lead_fs = 0;
   int64_t applied_since_phase_fs = 0;  // phase steps issued since the last phase sample
   bool fine = false;                   // cycle count acquired: error from DDMTD
+  int64_t since_phase_fs = 0;          // local time since the last DDMTD phase
   int64_t cycles = 0;                  // whole periods between lead - delay and offset
   // Servo.
   int64_t freq_q40 = 0;  // integral term: frequency correction
