@@ -7,24 +7,14 @@
 #   cli_plan_run.sh COSIM LIGHTRAIL SOURCE_DIR
 set -euo pipefail
 cosim=$1 cli=$2 src=$3
-work=$(mktemp -d)
-serve_pid=
-cleanup() { [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; cat "$work"/serve.log 2>/dev/null; exit 1; }
-field() { grep -o "\"$1\": *[0-9a-z]*" | head -1 | sed 's/.*: *//'; }
+source "$(dirname "$0")/cli_lib.sh"
 
 "$cli" plan "$src/experiments/cnn-16.job.json" --fabric "$src/experiments/pas-64.fabric.json" --out "$work/plan"
 files=("$work"/plan/*.json)
 boards=${#files[@]}
 [ -e "${files[0]}" ] || fail "the plan wrote no schedule"
 
-"$cosim" serve --boards "$boards" --port 0 --port-file "$work/port" --report "$work/report.json" \
-  > "$work/serve.log" 2>&1 &
-serve_pid=$!
-for _ in $(seq 200); do [ -s "$work/port" ] && break; sleep 0.05; done
-[ -s "$work/port" ] || fail "serve did not start"
-dev() { echo "sim://127.0.0.1:$(cat "$work/port")/$1"; }
+start_serve "$boards"
 
 for ((b = 0; b < boards; b++)); do
   "$cli" upload --device "$(dev $b)" "${files[$b]}" --commit-at now+1000000000

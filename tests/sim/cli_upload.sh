@@ -6,25 +6,17 @@
 #   cli_upload.sh COSIM LIGHTRAIL SOURCE_DIR
 set -euo pipefail
 cosim=$1 cli=$2 src=$3
-work=$(mktemp -d)
-serve_pid=
-cleanup() { [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; cat "$work"/serve.log 2>/dev/null; exit 1; }
-field() { grep -o "\"$1\": *[0-9a-z]*" | head -1 | sed 's/.*: *//'; }
+source "$(dirname "$0")/cli_lib.sh"
 
 "$cosim" generate '{"steps": 1000, "step_ps": 20000, "configs": 16, "cyclic": false, "seed": 3, "generation": 5}' \
   -o "$work/long.json"
-"$cosim" serve --boards 1 --port 0 --port-file "$work/port" --report "$work/report.json" > "$work/serve.log" 2>&1 &
-serve_pid=$!
-for _ in $(seq 200); do [ -s "$work/port" ] && break; sleep 0.05; done
-[ -s "$work/port" ] || fail "serve did not start"
-dev="sim://127.0.0.1:$(cat "$work/port")/0"
+start_serve 1
+board=$(dev 0)
 
 "$cli" validate "$work/long.json"
-"$cli" upload --device "$dev" "$work/long.json" --commit-at now+1000000000
+"$cli" upload --device "$board" "$work/long.json" --commit-at now+1000000000
 for _ in $(seq 600); do
-  status=$("$cli" status --device "$dev" --json)
+  status=$("$cli" status --device "$board" --json)
   [ "$(echo "$status" | field steps)" = 1000 ] && [ "$(echo "$status" | field running)" = false ] && break
   sleep 0.1
 done
@@ -32,14 +24,14 @@ done
 
 # A bad schedule: exit code 1, every offending entry named, nothing changed.
 set +e
-"$cli" upload --device "$dev" "$src/examples/schedules/invalid.json" 2> "$work/err"
+"$cli" upload --device "$board" "$src/examples/schedules/invalid.json" 2> "$work/err"
 rc=$?
 set -e
 [ "$rc" = 1 ] || fail "invalid upload exited $rc, not 1"
 for entry in 'configs\[3\].ports\[4\]' 'steps\[3\].config' 'steps\[4\].duration_ps' 'steps\[2\].duration_ps'; do
   grep -q "$entry" "$work/err" || fail "error does not name $entry: $(cat "$work/err")"
 done
-after=$("$cli" status --device "$dev" --json)
+after=$("$cli" status --device "$board" --json)
 [ "$(echo "$after" | field generation)" = 5 ] || fail "generation changed: $after"
 [ "$(echo "$after" | field swaps)" = 1 ] || fail "swaps changed: $after"
 
