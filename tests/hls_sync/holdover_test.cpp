@@ -132,5 +132,28 @@ TEST(HlsSync, WhenTheDdmtdFallsSilentTheExchangeKeepsTheBoardOnTime) {
   EXPECT_LT(std::fabs(loop.plant.smooth_offset_ps()), 30.0);
 }
 
+// Exchanges may come in calls of their own between phases: as long as a
+// phase comes every beat the servo stays in FINE and locked.
+TEST(HlsSync, AnExchangeBetweenPhasesDoesNotLeaveFine) {
+  PlantConfig pc;
+  pc.seed = 17;
+  Loop loop(pc);
+  loop.run_us(2000);
+  ASSERT_EQ(state_of(loop.out), uint32_t(SyncMode::kLocked));
+  for (int i = 0; i < 100; ++i) {
+    ClockSyncIn in = loop.plant.measure(loop.cfg, true);
+    if (i % 2) {
+      in.phase_valid = false;  // the exchange alone
+    } else {
+      in.exchange_valid = false;  // the phase alone
+    }
+    clock_sync_step(loop.state, in, loop.out);
+    loop.plant.apply_and_advance(loop.out, loop.cfg);
+    ASSERT_EQ(state_of(loop.out), uint32_t(SyncMode::kLocked)) << "call " << i;
+    ASSERT_TRUE(loop.out.status & hwdef::SYNC_STATUS_DDMTD_ACTIVE_MASK) << "call " << i;
+  }
+  EXPECT_LT(std::fabs(loop.plant.smooth_offset_ps()), 30.0);
+}
+
 }  // namespace
 }  // namespace lightrail::sync::test

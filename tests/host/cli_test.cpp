@@ -140,6 +140,16 @@ TEST(Cli, PlanWritesUploadableSchedulesOrNamesTheBadOutDir) {
   const CliRun v = lightrail("validate " + board0);
   EXPECT_EQ(v.code, 0) << v.err;
 
+  // Every board of a big plan gets its own file (indices restart per rail
+  // and role).
+  const CliRun big = lightrail(std::string("plan ") + LIGHTRAIL_EXPERIMENTS + "/gpt-2048.job.json --fabric " +
+                               LIGHTRAIL_EXPERIMENTS + "/rails-2048.fabric.json --out " + dir + "/gpt");
+  EXPECT_EQ(big.code, 0) << big.err;
+  size_t files = 0;
+  for ([[maybe_unused]] const auto& f : std::filesystem::directory_iterator(std::string(dir) + "/gpt"))
+    ++files;
+  EXPECT_EQ(files, 384u);
+
   // A directory that cannot be made (a file stands in its path).
   std::ofstream(board0) << "{}";
   const CliRun bad = lightrail(plan + board0 + "/x");
