@@ -108,14 +108,21 @@ void Reference::generate_until(uint64_t tick) {
   while (running_ && !s_.waiting_event && s_.next_tick <= tick) emit_boundary();
 }
 
-PortConfig Reference::next_config() const {
-  PortConfig next;
-  if (s_.stop_pending || s_.next_step >= image_->steps.size()) {
-    next.fill(kDarkPort);
+PortConfig Reference::config_of(uint32_t step) const {
+  PortConfig c;
+  if (step >= image_->steps.size()) {
+    c.fill(kDarkPort);
   } else {
-    next = image_->configs[image_->steps[s_.next_step].config];
+    c = image_->configs[image_->steps[step].config];
   }
-  return next;
+  return c;
+}
+
+PortConfig Reference::next_config() const {
+  if (!s_.stop_pending) return config_of(s_.next_step);
+  PortConfig dark;
+  dark.fill(kDarkPort);
+  return dark;
 }
 
 uint64_t Reference::boundary_from_edge(int port, int kind, uint64_t tick) const {
@@ -134,11 +141,7 @@ uint64_t Reference::boundary_from_edge(int port, int kind, uint64_t tick) const 
     later += image_->steps[step].duration_ticks;
     if (++step == image_->steps.size() && image_->cyclic) step = 0;
     from = to;
-    if (step >= image_->steps.size()) {
-      to.fill(kDarkPort);
-    } else {
-      to = image_->configs[image_->steps[step].config];
-    }
+    to = config_of(step);
   }
   const int a = from[port], b = to[port];
   uint64_t boundary = none;
@@ -178,13 +181,8 @@ void Reference::emit_boundary() {
   const uint64_t T = s_.next_tick;
   if (s_.stop_pending) return emit_stop(T, {});
   const DecodedImage& img = *image_;
-  PortConfig next;
   const bool ends = s_.next_step >= img.steps.size();  // one-shot program finished
-  if (ends) {
-    next.fill(kDarkPort);
-  } else {
-    next = img.configs[img.steps[s_.next_step].config];
-  }
+  const PortConfig next = config_of(s_.next_step);
   // A boundary that starts step 0 ends an epoch (or starts the first); a
   // one-shot's end ends its only pass.
   history_.push_back({T, s_.next_step == 0 || ends, s_, image_, running_});

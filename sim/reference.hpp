@@ -82,6 +82,7 @@ class Reference {
     bool stop_pending = false;  // the boundary the board ends the event step at is a STOP
   };
   PortConfig next_config() const;
+  PortConfig config_of(uint32_t step) const;  // all dark past a one-shot's end
   struct Record {
     uint64_t tick;
     bool epoch_end;

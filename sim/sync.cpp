@@ -15,7 +15,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int64_t kTickFs = int64_t(hwdef::TICK_PS) * 1000;
 constexpr int64_t kPeriodFs = int64_t(hwdef::CLK_PERIOD_PS) * 1000;
 constexpr uint64_t kUpdateCycles = hwdef::DDMTD_N + 1;  // one servo update per DDMTD beat
 constexpr int64_t kExchangeGapFs = 1000000000;          // the follower answers 1 us after the Sync arrives
@@ -63,7 +62,6 @@ struct SyncEngine::Node {
   int64_t dmtd_edge_fs = 0;                         // the next helper edge
   uint64_t ddmtd_phases = 0;                        // phases the top's DDMTD reported
   uint32_t dac_loaded = ~0u;                        // the last DAC word sent to osc_ctrl
-  bool first_edge_taken = false;
   double lock_us = -1;
   double max_slew_ns_per_s = 0;
   std::deque<std::pair<uint64_t, int64_t>> pps;  // waiting for the grandmaster's
@@ -178,10 +176,8 @@ void SyncEngine::on_edge(int b, int64_t edge_fs, uint64_t ticks) {
   }
   if (n.parent >= 0) {
     // A follower's servo runs once per DDMTD beat: on each phase its top
-    // reports, or (PTP-only copies) every N + 1 cycles.
-    // When the DDMTD falls silent (reference lost: it pairs only fresh
-    // reference tags), a timer keeps the servo running a beat and a quarter
-    // after the last call.
+    // reports (while the DDMTD is silent, a beat and a quarter after the
+    // last call), or, on a PTP-only copy, every N + 1 cycles.
     uint32_t phase = 0;
     ++n.cycles;
     if (!n.baseline && n.port) {
@@ -208,7 +204,7 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
   if (n.port) in.clear_errors = n.port->take_sync_clear();
   // Local time from the clock's cycles, not board time: a coarse time step
   // is no elapsed time.
-  in.elapsed_fs = int64_t(n.edges - n.edges_at_update) * int64_t(hwdef::FINE_STEPS) * kTickFs;
+  in.elapsed_fs = int64_t(n.edges - n.edges_at_update) * kPeriodFs;
   n.edges_at_update = n.edges;
   in.ref_ok = ref_ok(n, now);
   if (in.ref_ok) {

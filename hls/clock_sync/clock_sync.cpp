@@ -233,6 +233,10 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
     if (!in.cfg.use_ddmtd) s.fine = false;
 
     const int64_t fine_err = s.lead_fs - s.delay_ms_fs + s.cycles * kPeriodFs;
+    // In FINE the exchange overrules the DDMTD when the two contradict each
+    // other (both carry the same calibration: a slip) or the DDMTD fell
+    // silent (it pairs only a reference within a few ppm).
+    const bool slip = s.fine && phase && exchange && abs64(fine_err - s.theta_fs) > kPhaseSlipFs;
     if (exchange && !s.ever_locked && abs64(s.theta_fs) >= kTimeStepMinFs) {
       // Coarse time set: whole clock cycles now, so board time stays on
       // the clock's edges and the DDMTD keeps meaning what it did; the
@@ -243,22 +247,14 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
       s.fine = false;
       s.prev_valid = false;
       s.since_sample_fs = 0;
-    } else if (s.fine && phase && exchange && abs64(fine_err - s.theta_fs) > kPhaseSlipFs) {
-      // The two measure the same offset (both carry the same calibration):
-      // trust the exchange, drop the phase and re-acquire the count.
-      s.errors |= hwdef::SYNC_ERROR_PHASE_SLIP_MASK;
+    } else if (slip || (s.fine && !phase && exchange && ddmtd_silent)) {
+      // Track the exchange and re-acquire the whole-period count.
+      if (slip) s.errors |= hwdef::SYNC_ERROR_PHASE_SLIP_MASK;
       s.fine = false;
       s.phase_init = false;
       servo_sample(s, l, s.theta_fs);
     } else if (s.fine && phase) {
       servo_sample(s, l, fine_err);
-    } else if (s.fine && exchange && ddmtd_silent) {
-      // An exchange without a phase: the DDMTD fell silent (it pairs only a
-      // reference within a few ppm). Track the exchange until it is back,
-      // rather than hold still while the offset runs away.
-      s.fine = false;
-      s.phase_init = false;
-      servo_sample(s, l, s.theta_fs);
     } else if (!s.fine && exchange) {
       // Hand over to the DDMTD once the two-way offset is well inside half
       // a period: it then names the whole-period count unambiguously.
