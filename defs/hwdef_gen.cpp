@@ -129,6 +129,20 @@ int main(int argc, char** argv) {
                       access_name(r.at("access")), fields, r.value("doc", ""));
   }
 
+  // Which word offsets are registers: the rest of the register space is a
+  // hole (DECERR), decided from this one list in every layer.
+  e.hpp << "// Is this byte offset one of the registers above?\n"
+        << "constexpr bool is_register(uint32_t offset) {\n  switch (offset) {\n";
+  e.sv << "  // Is this byte offset one of the registers above?\n"
+       << "  function automatic logic is_register(input logic [31:0] offset);\n    case (offset)\n";
+  for (const auto& r : m.at("registers")) {
+    const std::string name = r.at("name");
+    e.hpp << "    case REG_" << name << ":\n";
+    e.sv << "      REG_" << name << ": is_register = 1'b1;\n";
+  }
+  e.hpp << "      return true;\n    default:\n      return false;\n  }\n}\n";
+  e.sv << "      default: is_register = 1'b0;\n    endcase\n  endfunction\n";
+
   md << "\n## Memories\n\n| base | name | 32-bit words | meaning |\n|---|---|---|---|\n";
   for (const auto& mem : m.at("memories")) {
     const std::string name = mem.at("name");

@@ -2,6 +2,13 @@
 // board time, the clock-sync servo's SYNC_* block, the tune(a,b) window and the
 // two bank windows (docs/registers.md).
 //
+// One writer owns the board at a time: a lease (LEASE_*) held by a token,
+// with expiry in board time. COMMIT and CANCEL carry the token and are
+// refused unless it holds the live lease; from a COMMIT until its swap, drop
+// or cancel, the inactive bank and the tune table refuse writes (SLVERR,
+// ERROR.LOCKED_WRITE), so nothing but what verification read can run.
+// Offsets in the register space that are no register answer DECERR.
+//
 // One transaction at a time per channel. A write is taken when AWVALID and
 // WVALID are both high (the slave may wait for both). A read takes three
 // cycles: issue (memories read), capture, RVALID. Writes wait while a read
@@ -43,6 +50,8 @@ module axil_regfile (
   input  logic [                                   63:0]   seq_last_swap_i,
   // sequencer commands (pulses are one cycle wide)
   output logic                                             seq_commit_o,
+  output logic                                             seq_cancel_o,
+  output logic [                                   31:0]   seq_commit_crc_o,
   output logic                                             seq_commit_at_time_o,
   output logic [                                   63:0]   seq_commit_ticks_o,
   output logic                                             seq_trigger_o,
@@ -93,6 +102,10 @@ module axil_regfile (
 
   localparam logic [1:0] RespOkay = 2'b00;
   localparam logic [1:0] RespSlvErr = 2'b10;
+  localparam logic [1:0] RespDecErr = 2'b11;
+  // Board time of one millisecond, in ticks.
+  localparam logic [63:0] TicksPerMs = 64'd1000000000 / 64'(lightrail_hwdef_pkg::TICK_PS);
+  localparam int SettleBits = $clog2(lightrail_hwdef_pkg::COMMAND_SETTLE_CYCLES + 1);
 
   localparam logic [1:0] SrcReg = 2'd0;
   localparam logic [1:0] SrcTune = 2'd1;
@@ -117,17 +130,27 @@ module axil_regfile (
     merge = (old & ~mask) | (bits & mask);
   endfunction
 
-  // Is this bank the one the sequencer executes right now?
-  function automatic logic bank_in_use(input logic [31:0] status, input logic bank);
-    bank_in_use = status[lightrail_hwdef_pkg::STATUS_RUNNING_LSB] &&
-                  (status[lightrail_hwdef_pkg::STATUS_ACTIVE_BANK_LSB] == bank);
+  // The TTL register keeps 1..LEASE_TTL_MAX_MS.
+  function automatic logic [31:0] clamp_ttl(input logic [31:0] ms);
+    if (ms == '0) clamp_ttl = 32'd1;
+    else if (ms > lightrail_hwdef_pkg::LEASE_TTL_MAX_MS) clamp_ttl = lightrail_hwdef_pkg::LEASE_TTL_MAX_MS;
+    else clamp_ttl = ms;
   endfunction
 
   // ---------------------------------------------------------------- state
   logic                    commit_at_time_q;
   logic [            31:0] commit_lo_q;
   logic [            31:0] commit_hi_q;
-  logic                    active_write_q;  // ERROR.ACTIVE_WRITE, owned here
+  logic [            31:0] commit_crc_q;
+  logic                    locked_write_q;  // ERROR.LOCKED_WRITE, owned here
+  // lease
+  logic [            31:0] lease_owner_q;
+  logic [            63:0] lease_expires_q;
+  logic [            31:0] lease_ttl_ms_q;
+  logic [            63:0] lease_ttl_ticks_q;  // lease_ttl_ms_q in ticks, kept beside it
+  logic [            31:0] lease_expires_hi_q;  // HI latched by reading LO
+  // A COMMIT keeps the inactive bank locked until the kernel's status shows it.
+  logic [  SettleBits-1:0] settle_q;
   logic [            31:0] time_hi_q;       // HI halves latched by reading LO
   logic [            31:0] steps_hi_q;
   logic [            31:0] last_swap_hi_q;
@@ -161,6 +184,13 @@ module axil_regfile (
   logic [      31:0] wr_tune_off;
   logic [      31:0] wr_bank_off;
   logic              wr_bank_drop;
+  logic              wr_tune_drop;
+  logic              wr_full;      // all four byte lanes: tokens are whole words
+  logic              lease_live;   // held and not expired
+  logic              token_owns;   // the written word is the live lease's token
+  logic              running;
+  logic              active_bank;
+  logic              commit_busy;  // a commit is under way: being issued, verified or armed
 
   assign wr_fire = s_axil_awvalid && s_axil_wvalid && !bvalid_q && !rd_issue_q;
   assign s_axil_awready = wr_fire;
@@ -183,9 +213,20 @@ module axil_regfile (
   assign wr_tune_off = (wr_addr - lightrail_hwdef_pkg::MEM_TUNE_BASE) >> 2;
   assign wr_bank_off = (wr_addr - (wr_bank1 ? lightrail_hwdef_pkg::MEM_BANK1_BASE
                                             : lightrail_hwdef_pkg::MEM_BANK0_BASE)) >> 2;
-  // The sequencer may be reading the active bank: the host must not change it.
-  assign wr_bank_drop = (wr_bank0 && bank_in_use(seq_status_i, 1'b0)) ||
-                        (wr_bank1 && bank_in_use(seq_status_i, 1'b1));
+  assign running = seq_status_i[lightrail_hwdef_pkg::STATUS_RUNNING_LSB];
+  assign active_bank = seq_status_i[lightrail_hwdef_pkg::STATUS_ACTIVE_BANK_LSB];
+  assign commit_busy = seq_status_i[lightrail_hwdef_pkg::STATUS_VERIFY_BUSY_LSB] ||
+                       seq_status_i[lightrail_hwdef_pkg::STATUS_COMMIT_PENDING_LSB] ||
+                       seq_commit_o || (settle_q != '0);
+  // The running bank is read by the sequencer; the inactive one, once
+  // committed, holds what verification reads and the swap runs.
+  assign wr_bank_drop = (wr_bank0 && ((running && !active_bank) || (commit_busy && active_bank))) ||
+                        (wr_bank1 && ((running && active_bank) || (commit_busy && !active_bank)));
+  // Verified schedules were checked against the tune table as it is.
+  assign wr_tune_drop = running || commit_busy;
+  assign wr_full = &s_axil_wstrb;
+  assign lease_live = (lease_owner_q != '0) && (now_ticks_i < lease_expires_q);
+  assign token_owns = wr_full && lease_live && (s_axil_wdata == lease_owner_q);
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -194,8 +235,15 @@ module axil_regfile (
       commit_at_time_q   <= 1'b0;
       commit_lo_q        <= '0;
       commit_hi_q        <= '0;
-      active_write_q     <= 1'b0;
+      commit_crc_q       <= '0;
+      locked_write_q     <= 1'b0;
+      lease_owner_q      <= '0;
+      lease_expires_q    <= '0;
+      lease_ttl_ms_q     <= lightrail_hwdef_pkg::LEASE_DEFAULT_TTL_MS;
+      lease_ttl_ticks_q  <= 64'(lightrail_hwdef_pkg::LEASE_DEFAULT_TTL_MS) * TicksPerMs;
+      settle_q           <= '0;
       seq_commit_o       <= 1'b0;
+      seq_cancel_o       <= 1'b0;
       seq_trigger_o      <= 1'b0;
       seq_stop_o         <= 1'b0;
       seq_clear_errors_o <= '0;
@@ -217,6 +265,8 @@ module axil_regfile (
     end else begin
       // command outputs are pulses
       seq_commit_o       <= 1'b0;
+      seq_cancel_o       <= 1'b0;
+      if (settle_q != '0) settle_q <= settle_q - 1'b1;
       seq_trigger_o      <= 1'b0;
       seq_stop_o         <= 1'b0;
       seq_clear_errors_o <= '0;
@@ -230,7 +280,10 @@ module axil_regfile (
         bresp_q  <= RespOkay;
         if (wr_tune) begin
           // The kernel takes whole 16-bit entries: a partial write is refused.
-          if (&s_axil_wstrb[1:0]) begin
+          if (wr_tune_drop) begin
+            bresp_q        <= RespSlvErr;
+            locked_write_q <= 1'b1;
+          end else if (&s_axil_wstrb[1:0]) begin
             seq_tune_we_o    <= 1'b1;
             seq_tune_addr_o  <= wr_tune_off[TuneBits-1:0];
             seq_tune_wdata_o <= s_axil_wdata[TuneDataBits-1:0];
@@ -238,19 +291,18 @@ module axil_regfile (
             bresp_q <= RespSlvErr;
           end
         end else if (wr_bank0 || wr_bank1) begin
-          // Dropped writes still answer OKAY; ERROR.ACTIVE_WRITE tells the host.
           if (wr_bank_drop) begin
-            active_write_q <= 1'b1;
+            bresp_q        <= RespSlvErr;
+            locked_write_q <= 1'b1;
           end
         end else begin
           case (wr_addr)
             lightrail_hwdef_pkg::REG_CTRL: begin
-              seq_commit_o  <= |(wr_bits & lightrail_hwdef_pkg::CTRL_COMMIT_MASK);
               seq_trigger_o <= |(wr_bits & lightrail_hwdef_pkg::CTRL_TRIGGER_MASK);
               seq_stop_o    <= |(wr_bits & lightrail_hwdef_pkg::CTRL_STOP_MASK);
               if (|(wr_bits & lightrail_hwdef_pkg::CTRL_CLEAR_ERRORS_MASK)) begin
                 seq_clear_errors_o <= '1;
-                active_write_q     <= 1'b0;
+                locked_write_q     <= 1'b0;
               end
             end
             lightrail_hwdef_pkg::REG_COMMIT_MODE: begin
@@ -260,10 +312,52 @@ module axil_regfile (
             end
             lightrail_hwdef_pkg::REG_COMMIT_TIME_LO: commit_lo_q <= (commit_lo_q & ~wr_mask) | wr_bits;
             lightrail_hwdef_pkg::REG_COMMIT_TIME_HI: commit_hi_q <= (commit_hi_q & ~wr_mask) | wr_bits;
+            lightrail_hwdef_pkg::REG_COMMIT_CRC: commit_crc_q <= merge(commit_crc_q, wr_mask, wr_bits);
+            lightrail_hwdef_pkg::REG_COMMIT: begin
+              if (token_owns) begin
+                seq_commit_o <= 1'b1;
+                settle_q     <= SettleBits'(lightrail_hwdef_pkg::COMMAND_SETTLE_CYCLES);
+              end else begin
+                bresp_q <= RespSlvErr;
+              end
+            end
+            lightrail_hwdef_pkg::REG_CANCEL: begin
+              if (token_owns) seq_cancel_o <= 1'b1;
+              else bresp_q <= RespSlvErr;
+            end
+            lightrail_hwdef_pkg::REG_LEASE_TTL_MS: begin
+              lease_ttl_ms_q    <= clamp_ttl(merge(lease_ttl_ms_q, wr_mask, wr_bits));
+              lease_ttl_ticks_q <= 64'(clamp_ttl(merge(lease_ttl_ms_q, wr_mask, wr_bits))) * TicksPerMs;
+            end
+            lightrail_hwdef_pkg::REG_LEASE_CLAIM: begin
+              // Take a free or expired lease, or renew one's own.
+              if (wr_full && s_axil_wdata != '0 && (!lease_live || s_axil_wdata == lease_owner_q)) begin
+                lease_owner_q   <= s_axil_wdata;
+                lease_expires_q <= now_ticks_i + lease_ttl_ticks_q;
+              end else begin
+                bresp_q <= RespSlvErr;
+              end
+            end
+            lightrail_hwdef_pkg::REG_LEASE_RELEASE: begin
+              if (wr_full && s_axil_wdata != '0 && s_axil_wdata == lease_owner_q) begin
+                lease_owner_q   <= '0;
+                lease_expires_q <= '0;
+              end else begin
+                bresp_q <= RespSlvErr;
+              end
+            end
+            lightrail_hwdef_pkg::REG_LEASE_BREAK: begin
+              if (wr_full && s_axil_wdata != '0) begin
+                lease_owner_q   <= s_axil_wdata;
+                lease_expires_q <= now_ticks_i + lease_ttl_ticks_q;
+              end else begin
+                bresp_q <= RespSlvErr;
+              end
+            end
             lightrail_hwdef_pkg::REG_ERROR: begin
               seq_clear_errors_o <= wr_bits;
-              if (|(wr_bits & lightrail_hwdef_pkg::ERROR_ACTIVE_WRITE_MASK)) begin
-                active_write_q <= 1'b0;
+              if (|(wr_bits & lightrail_hwdef_pkg::ERROR_LOCKED_WRITE_MASK)) begin
+                locked_write_q <= 1'b0;
               end
             end
             lightrail_hwdef_pkg::REG_SYNC_CTRL:
@@ -287,8 +381,8 @@ module axil_regfile (
               sync_dac_pull_ppb_q <= merge(sync_dac_pull_ppb_q, wr_mask, wr_bits);
             lightrail_hwdef_pkg::REG_SYNC_PHASE_STEP_FS:
               sync_phase_step_fs_q <= merge(sync_phase_step_fs_q, wr_mask, wr_bits);
-            // read-only registers and holes
-            default: bresp_q <= RespSlvErr;
+            // read-only registers refuse; holes are no register at all
+            default: bresp_q <= lightrail_hwdef_pkg::is_register(wr_addr) ? RespSlvErr : RespDecErr;
           endcase
         end
       end
@@ -297,6 +391,7 @@ module axil_regfile (
 
   assign seq_commit_at_time_o = commit_at_time_q;
   assign seq_commit_ticks_o = {commit_hi_q, commit_lo_q};
+  assign seq_commit_crc_o = commit_crc_q;
   assign sync_ctrl_o = sync_ctrl_q;
   assign sync_cal_delay_ms_ps_o = sync_cal_delay_ms_ps_q;
   assign sync_cal_delay_sm_ps_o = sync_cal_delay_sm_ps_q;
@@ -328,10 +423,12 @@ module axil_regfile (
   logic [        31:0] time_lo;  // low halves as nets: Icarus cannot take part-selects
   logic [        31:0] steps_lo;  // of inputs inside always_comb precisely
   logic [        31:0] last_swap_lo;
+  logic [        31:0] lease_expires_lo;
 
   assign time_lo = now_ticks_i[31:0];
   assign steps_lo = seq_steps_i[31:0];
   assign last_swap_lo = seq_last_swap_i[31:0];
+  assign lease_expires_lo = lease_expires_q[31:0];
 
   assign s_axil_arready = !rd_issue_q && !rd_capture_q && !rvalid_q;
   assign s_axil_rvalid = rvalid_q;
@@ -369,9 +466,19 @@ module axil_regfile (
         rd_reg = commit_at_time_q ? lightrail_hwdef_pkg::COMMIT_MODE_AT_TIME_MASK : '0;
       lightrail_hwdef_pkg::REG_COMMIT_TIME_LO:         rd_reg = commit_lo_q;
       lightrail_hwdef_pkg::REG_COMMIT_TIME_HI:         rd_reg = commit_hi_q;
+      lightrail_hwdef_pkg::REG_COMMIT_CRC:             rd_reg = commit_crc_q;
+      lightrail_hwdef_pkg::REG_COMMIT:                 rd_reg = '0;  // write-only
+      lightrail_hwdef_pkg::REG_CANCEL:                 rd_reg = '0;
+      lightrail_hwdef_pkg::REG_LEASE_OWNER:            rd_reg = lease_live ? lease_owner_q : '0;
+      lightrail_hwdef_pkg::REG_LEASE_EXPIRES_LO:       rd_reg = lease_expires_lo;
+      lightrail_hwdef_pkg::REG_LEASE_EXPIRES_HI:       rd_reg = lease_expires_hi_q;
+      lightrail_hwdef_pkg::REG_LEASE_TTL_MS:           rd_reg = lease_ttl_ms_q;
+      lightrail_hwdef_pkg::REG_LEASE_CLAIM:            rd_reg = '0;
+      lightrail_hwdef_pkg::REG_LEASE_RELEASE:          rd_reg = '0;
+      lightrail_hwdef_pkg::REG_LEASE_BREAK:            rd_reg = '0;
       lightrail_hwdef_pkg::REG_STATUS:                 rd_reg = seq_status_i;
       lightrail_hwdef_pkg::REG_ERROR:
-        rd_reg = seq_errors_i | (active_write_q ? lightrail_hwdef_pkg::ERROR_ACTIVE_WRITE_MASK : '0);
+        rd_reg = seq_errors_i | (locked_write_q ? lightrail_hwdef_pkg::ERROR_LOCKED_WRITE_MASK : '0);
       lightrail_hwdef_pkg::REG_STEPS_LO:               rd_reg = steps_lo;
       lightrail_hwdef_pkg::REG_STEPS_HI:               rd_reg = steps_hi_q;
       lightrail_hwdef_pkg::REG_MISSED:                 rd_reg = seq_missed_i;
@@ -429,6 +536,7 @@ module axil_regfile (
       time_hi_q      <= '0;
       steps_hi_q     <= '0;
       last_swap_hi_q <= '0;
+      lease_expires_hi_q <= '0;
     end else begin
       rd_issue_q   <= s_axil_arvalid && s_axil_arready;
       rd_capture_q <= rd_issue_q;
@@ -438,12 +546,13 @@ module axil_regfile (
       if (rd_capture_q) begin
         rvalid_q <= 1'b1;
         rdata_q  <= rd_value;
-        rresp_q  <= (rd_src != SrcReg || rd_reg_ok) ? RespOkay : RespSlvErr;
+        rresp_q  <= (rd_src != SrcReg || rd_reg_ok) ? RespOkay : RespDecErr;
         // Reading LO latches HI of the same sample, so LO then HI is one 64-bit value.
         case (rd_addr)
           lightrail_hwdef_pkg::REG_TIME_LO:      time_hi_q <= now_ticks_i[63:32];
           lightrail_hwdef_pkg::REG_STEPS_LO:     steps_hi_q <= seq_steps_i[63:32];
           lightrail_hwdef_pkg::REG_LAST_SWAP_LO: last_swap_hi_q <= seq_last_swap_i[63:32];
+          lightrail_hwdef_pkg::REG_LEASE_EXPIRES_LO: lease_expires_hi_q <= lease_expires_q[63:32];
           default: ;
         endcase
       end else if (rvalid_q && s_axil_rready) begin
@@ -456,7 +565,7 @@ module axil_regfile (
   // Tune shadow: what the host wrote, so it can read the table back (the
   // kernel's copy has no read port to the host).
   always_ff @(posedge clk_i) begin
-    if (wr_fire && wr_tune && (&s_axil_wstrb[1:0])) begin
+    if (wr_fire && wr_tune && !wr_tune_drop && (&s_axil_wstrb[1:0])) begin
       tune_shadow[wr_tune_off[TuneBits-1:0]] <= s_axil_wdata[TuneDataBits-1:0];
     end
     if (rd_issue_q && rd_tune) begin

@@ -37,6 +37,8 @@ module lightrail_board_top #(
   // to the sequencer kernel
   output logic [63:0]                                                     seq_now_ticks_o,
   output logic                                                            seq_commit_o,
+  output logic                                                            seq_cancel_o,
+  output logic [31:0]                                                     seq_commit_crc_o,
   output logic                                                            seq_commit_at_time_o,
   output logic [63:0]                                                     seq_commit_ticks_o,
   output logic                                                            seq_trigger_o,
@@ -198,6 +200,8 @@ module lightrail_board_top #(
     .seq_swaps_i,
     .seq_last_swap_i,
     .seq_commit_o,
+    .seq_cancel_o,
+    .seq_commit_crc_o,
     .seq_commit_at_time_o,
     .seq_commit_ticks_o,
     .seq_trigger_o,

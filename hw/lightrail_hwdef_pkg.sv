@@ -3,7 +3,7 @@
 /* verilator lint_off UNUSEDPARAM */
 package lightrail_hwdef_pkg;
   // version of this register map
-  localparam logic [31:0] REGMAP_VERSION = 32'd1;
+  localparam logic [31:0] REGMAP_VERSION = 32'd2;
   // switch ports (tunable lasers or OCS ports) per board
   localparam logic [31:0] PORTS = 32'd16;
   // wavelength channels a port can select
@@ -26,6 +26,14 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] MIN_STEP_CYCLES = 32'd4;
   // cycles from the sequencer's event outputs to the edge at the board outputs (the fine-edge stage register); the sequencer emits events this many cycles ahead
   localparam logic [31:0] OUTPUT_LATENCY_CYCLES = 32'd1;
+  // an at-time commit may name a time at most this many seconds of board time ahead; a later one is refused (ERROR.COMMIT_FAR), since nothing but a cancel or STOP could end its wait
+  localparam logic [31:0] COMMIT_HORIZON_S = 32'd3600;
+  // reset value of LEASE_TTL_MS
+  localparam logic [31:0] LEASE_DEFAULT_TTL_MS = 32'd10000;
+  // largest LEASE_TTL_MS (one hour); larger writes are clamped
+  localparam logic [31:0] LEASE_TTL_MAX_MS = 32'h36EE80;
+  // cycles a COMMIT keeps the inactive bank and the tune table locked before the kernel's STATUS shows VERIFY_BUSY (covers the kernel's pipeline latency)
+  localparam logic [31:0] COMMAND_SETTLE_CYCLES = 32'd4;
   // tune(a,b) calibration entries, index a*WAVELENGTHS+b
   localparam logic [31:0] TUNE_ENTRIES = 32'd4096;
   // 32-bit words per sequencer-side bank read (128-bit line)
@@ -85,10 +93,6 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] REG_CAP_BOARD_ID = 32'd36;
   // command pulses; reads as 0
   localparam logic [31:0] REG_CTRL = 32'd64;
-  // verify the inactive bank and make it active per COMMIT_MODE
-  localparam logic [31:0] CTRL_COMMIT_LSB = 32'd0;
-  localparam logic [31:0] CTRL_COMMIT_WIDTH = 32'd1;
-  localparam logic [31:0] CTRL_COMMIT_MASK = 32'h1;
   // advance an event-triggered step at the next allowed boundary
   localparam logic [31:0] CTRL_TRIGGER_LSB = 32'd1;
   localparam logic [31:0] CTRL_TRIGGER_WIDTH = 32'd1;
@@ -110,6 +114,12 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] REG_COMMIT_TIME_LO = 32'd72;
   // commit board time in ticks, bits 63:32
   localparam logic [31:0] REG_COMMIT_TIME_HI = 32'd76;
+  // the image CRC (header word CRC) the next COMMIT expects: the board swaps only a bank whose verified CRC equals it, so a commit is a compare-and-swap on exactly the image its writer staged (ERROR.COMMIT_MISMATCH otherwise)
+  localparam logic [31:0] REG_COMMIT_CRC = 32'd80;
+  // write the lease token: verify the inactive bank and make it active per COMMIT_MODE, COMMIT_TIME and COMMIT_CRC. Refused (SLVERR, nothing done) unless the token holds the live lease; from the write on, the inactive bank and the tune table refuse writes until the commit swaps, fails or is cancelled
+  localparam logic [31:0] REG_COMMIT = 32'd84;
+  // write the lease token: drop a commit that is verifying or waits for its swap boundary, if none of the swap's edges has left yet (STATUS.CANCELLED says it was in time; otherwise SWAPS shows the swap). Refused (SLVERR) unless the token holds the live lease
+  localparam logic [31:0] REG_CANCEL = 32'd88;
   localparam logic [31:0] REG_STATUS = 32'd96;
   // a schedule is being executed
   localparam logic [31:0] STATUS_RUNNING_LSB = 32'd0;
@@ -131,6 +141,10 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] STATUS_WAITING_TRIGGER_LSB = 32'd4;
   localparam logic [31:0] STATUS_WAITING_TRIGGER_WIDTH = 32'd1;
   localparam logic [31:0] STATUS_WAITING_TRIGGER_MASK = 32'h10;
+  // the last commit was dropped by CANCEL before its swap (cleared by the next COMMIT)
+  localparam logic [31:0] STATUS_CANCELLED_LSB = 32'd5;
+  localparam logic [31:0] STATUS_CANCELLED_WIDTH = 32'd1;
+  localparam logic [31:0] STATUS_CANCELLED_MASK = 32'h20;
   // sticky error flags; write 1 to clear
   localparam logic [31:0] REG_ERROR = 32'd100;
   // committed bank has a wrong magic
@@ -149,10 +163,10 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] ERROR_BAD_CRC_LSB = 32'd3;
   localparam logic [31:0] ERROR_BAD_CRC_WIDTH = 32'd1;
   localparam logic [31:0] ERROR_BAD_CRC_MASK = 32'h8;
-  // the host wrote the active bank; the write was dropped
-  localparam logic [31:0] ERROR_ACTIVE_WRITE_LSB = 32'd4;
-  localparam logic [31:0] ERROR_ACTIVE_WRITE_WIDTH = 32'd1;
-  localparam logic [31:0] ERROR_ACTIVE_WRITE_MASK = 32'h10;
+  // the host wrote a locked bank (the running one, or the inactive one while it verifies or waits for its swap) or the tune table while a schedule runs or a commit is under way; the write was refused (SLVERR)
+  localparam logic [31:0] ERROR_LOCKED_WRITE_LSB = 32'd4;
+  localparam logic [31:0] ERROR_LOCKED_WRITE_WIDTH = 32'd1;
+  localparam logic [31:0] ERROR_LOCKED_WRITE_MASK = 32'h10;
   // a step boundary was served late
   localparam logic [31:0] ERROR_MISSED_DEADLINE_LSB = 32'd5;
   localparam logic [31:0] ERROR_MISSED_DEADLINE_WIDTH = 32'd1;
@@ -161,6 +175,18 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] ERROR_COMMIT_LATE_LSB = 32'd6;
   localparam logic [31:0] ERROR_COMMIT_LATE_WIDTH = 32'd1;
   localparam logic [31:0] ERROR_COMMIT_LATE_MASK = 32'h40;
+  // the verified bank's CRC is not COMMIT_CRC (the bank holds another image than its committer staged); commit dropped
+  localparam logic [31:0] ERROR_COMMIT_MISMATCH_LSB = 32'd7;
+  localparam logic [31:0] ERROR_COMMIT_MISMATCH_WIDTH = 32'd1;
+  localparam logic [31:0] ERROR_COMMIT_MISMATCH_MASK = 32'h80;
+  // commit time more than COMMIT_HORIZON_S ahead; commit dropped
+  localparam logic [31:0] ERROR_COMMIT_FAR_LSB = 32'd8;
+  localparam logic [31:0] ERROR_COMMIT_FAR_WIDTH = 32'd1;
+  localparam logic [31:0] ERROR_COMMIT_FAR_MASK = 32'h100;
+  // a COMMIT came while another commit was verifying or waiting for its swap, or a STOP was pending; it was dropped
+  localparam logic [31:0] ERROR_COMMIT_BUSY_LSB = 32'd9;
+  localparam logic [31:0] ERROR_COMMIT_BUSY_WIDTH = 32'd1;
+  localparam logic [31:0] ERROR_COMMIT_BUSY_MASK = 32'h200;
   // steps executed, bits 31:0 (reading LO latches HI)
   localparam logic [31:0] REG_STEPS_LO = 32'd104;
   // steps executed, bits 63:32
@@ -185,6 +211,20 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] REG_LAST_SWAP_LO = 32'd144;
   // board time of the last swap in ticks, bits 63:32
   localparam logic [31:0] REG_LAST_SWAP_HI = 32'd148;
+  // token of the writer holding the lease; 0: free (never claimed, released or expired). One writer owns a board at a time; status readers need no lease
+  localparam logic [31:0] REG_LEASE_OWNER = 32'd160;
+  // board time the lease expires in ticks, bits 31:0 (reading LO latches HI)
+  localparam logic [31:0] REG_LEASE_EXPIRES_LO = 32'd164;
+  // board time the lease expires in ticks, bits 63:32
+  localparam logic [31:0] REG_LEASE_EXPIRES_HI = 32'd168;
+  // lifetime a claim or renewal gives the lease, ms of board time (1..LEASE_TTL_MAX_MS, clamped)
+  localparam logic [31:0] REG_LEASE_TTL_MS = 32'd172;
+  // write a non-zero token: take the lease if it is free or expired, or renew it if the token holds it (expiry = now + LEASE_TTL_MS); SLVERR and nothing changed if another token holds it
+  localparam logic [31:0] REG_LEASE_CLAIM = 32'd176;
+  // write the token holding the lease: free it; SLVERR if the token does not hold it
+  localparam logic [31:0] REG_LEASE_RELEASE = 32'd180;
+  // write a non-zero token: take the lease whoever holds it (deliberate break of a stale lease); the previous holder's COMMIT and CANCEL are refused from then on
+  localparam logic [31:0] REG_LEASE_BREAK = 32'd184;
   // clock-synchronisation servo control (docs/clock-sync.md)
   localparam logic [31:0] REG_SYNC_CTRL = 32'd256;
   // run the servo; 0: DAC at mid-scale, no phase steps, state DISABLED
@@ -282,10 +322,75 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] REG_SYNC_DAC_PULL_PPB = 32'd356;
   // one MMCM fine phase step, fs (1/56 of the VCO period on UltraScale+; 1..1000000)
   localparam logic [31:0] REG_SYNC_PHASE_STEP_FS = 32'd360;
-  // tune(a,b) in ticks at word a*WAVELENGTHS+b (bits 15:0): laser settling time from wavelength a to b
+  // Is this byte offset one of the registers above?
+  function automatic logic is_register(input logic [31:0] offset);
+    case (offset)
+      REG_CAP_MAGIC: is_register = 1'b1;
+      REG_CAP_VERSION: is_register = 1'b1;
+      REG_CAP_PORTS: is_register = 1'b1;
+      REG_CAP_WAVELENGTHS: is_register = 1'b1;
+      REG_CAP_MAX_STEPS: is_register = 1'b1;
+      REG_CAP_MAX_CONFIGS: is_register = 1'b1;
+      REG_CAP_FINE_STEPS: is_register = 1'b1;
+      REG_CAP_CLK_PERIOD_PS: is_register = 1'b1;
+      REG_CAP_MIN_STEP_CYCLES: is_register = 1'b1;
+      REG_CAP_BOARD_ID: is_register = 1'b1;
+      REG_CTRL: is_register = 1'b1;
+      REG_COMMIT_MODE: is_register = 1'b1;
+      REG_COMMIT_TIME_LO: is_register = 1'b1;
+      REG_COMMIT_TIME_HI: is_register = 1'b1;
+      REG_COMMIT_CRC: is_register = 1'b1;
+      REG_COMMIT: is_register = 1'b1;
+      REG_CANCEL: is_register = 1'b1;
+      REG_STATUS: is_register = 1'b1;
+      REG_ERROR: is_register = 1'b1;
+      REG_STEPS_LO: is_register = 1'b1;
+      REG_STEPS_HI: is_register = 1'b1;
+      REG_MISSED: is_register = 1'b1;
+      REG_CUR_STEP: is_register = 1'b1;
+      REG_CUR_CONFIG: is_register = 1'b1;
+      REG_GENERATION: is_register = 1'b1;
+      REG_TIME_LO: is_register = 1'b1;
+      REG_TIME_HI: is_register = 1'b1;
+      REG_EPOCHS: is_register = 1'b1;
+      REG_SWAPS: is_register = 1'b1;
+      REG_LAST_SWAP_LO: is_register = 1'b1;
+      REG_LAST_SWAP_HI: is_register = 1'b1;
+      REG_LEASE_OWNER: is_register = 1'b1;
+      REG_LEASE_EXPIRES_LO: is_register = 1'b1;
+      REG_LEASE_EXPIRES_HI: is_register = 1'b1;
+      REG_LEASE_TTL_MS: is_register = 1'b1;
+      REG_LEASE_CLAIM: is_register = 1'b1;
+      REG_LEASE_RELEASE: is_register = 1'b1;
+      REG_LEASE_BREAK: is_register = 1'b1;
+      REG_SYNC_CTRL: is_register = 1'b1;
+      REG_SYNC_STATUS: is_register = 1'b1;
+      REG_SYNC_ERROR: is_register = 1'b1;
+      REG_SYNC_OFFSET_PS: is_register = 1'b1;
+      REG_SYNC_RTT_PS: is_register = 1'b1;
+      REG_SYNC_DELAY_MS_PS: is_register = 1'b1;
+      REG_SYNC_SERVO_P_PS: is_register = 1'b1;
+      REG_SYNC_SERVO_I_PPT: is_register = 1'b1;
+      REG_SYNC_DAC: is_register = 1'b1;
+      REG_SYNC_PHASE_STEPS: is_register = 1'b1;
+      REG_SYNC_HOLDOVER_US: is_register = 1'b1;
+      REG_SYNC_CAL_DELAY_MS_PS: is_register = 1'b1;
+      REG_SYNC_CAL_DELAY_SM_PS: is_register = 1'b1;
+      REG_SYNC_CAL_ASYM_PS: is_register = 1'b1;
+      REG_SYNC_KP: is_register = 1'b1;
+      REG_SYNC_KI: is_register = 1'b1;
+      REG_SYNC_LOCK_THRESH_PS: is_register = 1'b1;
+      REG_SYNC_LOCK_SAMPLES: is_register = 1'b1;
+      REG_SYNC_SLEW_MAX_NS_PER_S: is_register = 1'b1;
+      REG_SYNC_DAC_PULL_PPB: is_register = 1'b1;
+      REG_SYNC_PHASE_STEP_FS: is_register = 1'b1;
+      default: is_register = 1'b0;
+    endcase
+  endfunction
+  // tune(a,b) in ticks at word a*WAVELENGTHS+b (bits 15:0): laser settling time from wavelength a to b; refused (SLVERR, ERROR.LOCKED_WRITE) while a schedule runs or a commit is under way, since verified schedules were checked against it
   localparam logic [31:0] MEM_TUNE_BASE = 32'h10000;
   localparam logic [31:0] MEM_TUNE_WORDS = 32'd4096;
-  // schedule bank 0 (image layout below); writes while active are dropped
+  // schedule bank 0 (image layout below); writes while it is locked (ERROR.LOCKED_WRITE) are refused with SLVERR
   localparam logic [31:0] MEM_BANK0_BASE = 32'h20000;
   localparam logic [31:0] MEM_BANK0_WORDS = 32'd16384;
   // schedule bank 1

@@ -51,11 +51,21 @@ class AxiMaster {
     hs_ar_ = ar_ && m.s_axil_arready;
     hs_r_ = r_ && m.s_axil_rvalid;
     if (hs_b_ && m.s_axil_bresp != 0) fail(m.s_axil_bresp);
+    accepted_ = hs_b_ && m.s_axil_bresp == 0;
     if (hs_r_) {
       if (m.s_axil_rresp != 0) fail(m.s_axil_rresp);
       result_.data.push_back(m.s_axil_rdata);
     }
   }
+  // The write beat the board accepted (OKAY) at the last edge, if any: what
+  // the board keeps, as opposed to what the host sent.
+  bool accepted_write(uint32_t* addr, uint32_t* data) const {
+    if (!accepted_) return false;
+    *addr = addr_;
+    *data = data_;
+    return true;
+  }
+
   // After the edge: advance; returns the finished request, if any.
   BusRequest* advance(uint64_t sim_fs) {
     if (!req_) return nullptr;
@@ -107,6 +117,7 @@ class AxiMaster {
   uint32_t index_ = 0, addr_ = 0, data_ = 0;
   bool write_ = false, aw_ = false, w_ = false, b_ = false, ar_ = false, r_ = false;
   bool hs_aw_ = false, hs_w_ = false, hs_b_ = false, hs_ar_ = false, hs_r_ = false;
+  bool accepted_ = false;
 };
 
 }  // namespace lightrail::sim

@@ -82,29 +82,19 @@ void Board::start_request(BusRequest* r) {
     answer(r, std::move(res));
     return;
   }
-  if (r->kind == BusRequest::Kind::kWrite) {
-    // Mirror what the board should keep of each write: the bank the kernel
-    // executes is write-protected while it runs (docs/registers.md).
-    const bool running = out_.status & STATUS_RUNNING_MASK;
-    const unsigned active = (out_.status & STATUS_ACTIVE_BANK_MASK) ? 1 : 0;
-    for (size_t i = 0; i < r->data.size(); ++i) {
-      const uint32_t a = r->addr + 4 * uint32_t(i), v = r->data[i];
-      if (in_window(a, MEM_TUNE_BASE, MEM_TUNE_WORDS)) {
-        tune_[(a - MEM_TUNE_BASE) / 4] = uint16_t(v);
-      } else if (in_window(a, MEM_BANK0_BASE, MEM_BANK0_WORDS) && !(running && active == 0)) {
-        bank_[0][(a - MEM_BANK0_BASE) / 4] = v;
-      } else if (in_window(a, MEM_BANK1_BASE, MEM_BANK1_WORDS) && !(running && active == 1)) {
-        bank_[1][(a - MEM_BANK1_BASE) / 4] = v;
-      } else if (a == REG_COMMIT_MODE) {
-        commit_at_time_ = v & COMMIT_MODE_AT_TIME_MASK;
-      } else if (a == REG_COMMIT_TIME_LO) {
-        commit_ticks_ = (commit_ticks_ & ~0xFFFFFFFFull) | v;
-      } else if (a == REG_COMMIT_TIME_HI) {
-        commit_ticks_ = (commit_ticks_ & 0xFFFFFFFFull) | (uint64_t(v) << 32);
-      }
-    }
-  }
   axi_.begin(r);
+}
+
+// What the board keeps of a write it accepted: a refused one (a locked bank,
+// a locked tune table) changes nothing here either.
+void Board::mirror_write(uint32_t a, uint32_t v) {
+  if (in_window(a, MEM_TUNE_BASE, MEM_TUNE_WORDS)) {
+    tune_[(a - MEM_TUNE_BASE) / 4] = uint16_t(v);
+  } else if (in_window(a, MEM_BANK0_BASE, MEM_BANK0_WORDS)) {
+    bank_[0][(a - MEM_BANK0_BASE) / 4] = v;
+  } else if (in_window(a, MEM_BANK1_BASE, MEM_BANK1_WORDS)) {
+    bank_[1][(a - MEM_BANK1_BASE) / 4] = v;
+  }
 }
 
 void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
@@ -157,6 +147,8 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   axi_.sample(m);
   m.clk_i = 1;
   m.eval();
+  uint32_t wr_addr = 0, wr_data = 0;
+  if (axi_.accepted_write(&wr_addr, &wr_data)) mirror_write(wr_addr, wr_data);
   if (trace_) trace_->dump(edge_fs / 1000);
   ++cycles_;
   ddmtd_valid_ = m.sync_phase_valid_o;
@@ -176,6 +168,8 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   in_.commit = m.seq_commit_o;
   in_.commit_at_time = m.seq_commit_at_time_o;
   in_.commit_ticks = m.seq_commit_ticks_o;
+  in_.commit_crc = m.seq_commit_crc_o;
+  in_.cancel = m.seq_cancel_o;
   in_.trigger = m.seq_trigger_o;
   in_.stop = m.seq_stop_o;
   const bool stop = m.rst_ni && in_.stop;
@@ -304,11 +298,20 @@ void Board::watch_kernel(const seq::SequencerOut& before) {
     rejections_.push_back(img.valid ? "rejected a valid bank" : img.problem);
     if (img.valid) ++verify_mismatches_;
   }
+  // The commit's time as the kernel took it, when it began to verify.
+  if ((out_.status & STATUS_VERIFY_BUSY_MASK) && !(before.status & STATUS_VERIFY_BUSY_MASK)) {
+    commit_at_time_ = in_.commit_at_time;
+    commit_ticks_ = in_.commit_ticks;
+  }
   if ((out_.status & STATUS_COMMIT_PENDING_MASK) && !(before.status & STATUS_COMMIT_PENDING_MASK)) {
     pending_ = std::make_shared<DecodedImage>(decode_image(bank_[inactive]));
     pending_since_ = now_ticks_;
   }
-  if (out_.swaps != before.swaps) on_swap();
+  if (out_.swaps != before.swaps) {
+    on_swap();
+  } else if ((before.status & STATUS_COMMIT_PENDING_MASK) && !(out_.status & STATUS_COMMIT_PENDING_MASK)) {
+    pending_.reset();  // dropped without a swap: CANCEL or STOP
+  }
 }
 
 void Board::on_swap() {

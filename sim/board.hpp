@@ -71,6 +71,7 @@ class Board : public SyncPort {
 
  private:
   void start_request(BusRequest* r);
+  void mirror_write(uint32_t addr, uint32_t value);
   void watch_kernel(const seq::SequencerOut& before);
   void inject_fault();
   void on_swap();

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <random>
 #include <thread>
 
 #include "lightrail/errors.hpp"
@@ -19,7 +21,16 @@ namespace hw = hwdef;
 // The flags a commit can raise; each means the commit was dropped.
 constexpr uint32_t kCommitFlags = hw::ERROR_BAD_MAGIC_MASK | hw::ERROR_BAD_VERSION_MASK |
                                   hw::ERROR_BAD_BOUNDS_MASK | hw::ERROR_BAD_CRC_MASK |
-                                  hw::ERROR_COMMIT_LATE_MASK;
+                                  hw::ERROR_COMMIT_LATE_MASK | hw::ERROR_COMMIT_MISMATCH_MASK |
+                                  hw::ERROR_COMMIT_FAR_MASK | hw::ERROR_COMMIT_BUSY_MASK;
+constexpr int64_t kCommitHorizonPs = int64_t{hw::COMMIT_HORIZON_S} * 1000000000000;
+
+uint32_t random_token() {
+  std::random_device rd;
+  uint32_t t = 0;
+  while (t == 0) t = rd();
+  return t;
+}
 
 uint32_t field(uint32_t value, uint32_t mask, uint32_t lsb) { return (value & mask) >> lsb; }
 
@@ -41,9 +52,96 @@ Device Device::open(const std::string& uri) {
   throw Error(fmt::format("{}: unknown device URI scheme (use sim://HOST:PORT/BOARD or xrt://DEVICE)", uri));
 }
 
-Device::Device(std::unique_ptr<Transport> transport) : transport_(std::move(transport)) {
+Device::Device(std::unique_ptr<Transport> transport)
+    : transport_(std::move(transport)), token_(random_token()) {
   uri_ = transport_->uri();
   read_capabilities();
+}
+
+Device::~Device() {
+  if (!transport_ || !holds_lease_) return;
+  try {
+    release();
+  } catch (const std::exception&) {
+    // The lease expires by itself; a destructor must not throw.
+  }
+}
+
+void Device::set_lease_token(uint32_t token) {
+  if (token == 0) throw Error(fmt::format("{}: a lease token must not be 0 (0 means free)", uri_));
+  if (holds_lease_) release();
+  token_ = token;
+}
+
+LeaseInfo Device::lease() {
+  const uint32_t words = (hw::REG_LEASE_TTL_MS - hw::REG_LEASE_OWNER) / 4 + 1;
+  const std::vector<uint32_t> r = transport_->read_block(hw::REG_LEASE_OWNER, words);
+  auto reg = [&](uint32_t offset) { return r.at((offset - hw::REG_LEASE_OWNER) / 4); };
+  LeaseInfo l;
+  l.owner = reg(hw::REG_LEASE_OWNER);
+  l.mine = l.owner != 0 && l.owner == token_;
+  const uint64_t expires = (uint64_t{reg(hw::REG_LEASE_EXPIRES_HI)} << 32) | reg(hw::REG_LEASE_EXPIRES_LO);
+  l.expires_ps = l.owner != 0 ? static_cast<int64_t>(expires) * caps_.tick_ps() : 0;
+  l.ttl_ms = reg(hw::REG_LEASE_TTL_MS);
+  return l;
+}
+
+void Device::take_lease(uint32_t reg, std::chrono::milliseconds ttl) {
+  if (ttl.count() < 1 || ttl.count() > hw::LEASE_TTL_MAX_MS) {
+    throw Error(
+        fmt::format("{}: lease lifetime {} ms is outside 1..{} ms", uri_, ttl.count(), hw::LEASE_TTL_MAX_MS));
+  }
+  if (ttl != lease_ttl_ || !holds_lease_) {
+    transport_->write32(hw::REG_LEASE_TTL_MS, static_cast<uint32_t>(ttl.count()));
+    lease_ttl_ = ttl;
+  }
+  try {
+    transport_->write32(reg, token_);
+  } catch (const TransportError&) {
+    // The board refuses a claim with SLVERR while another token holds it.
+    const LeaseInfo l = lease();
+    if (l.owner == 0 || l.mine) throw;  // the refusal was something else
+    holds_lease_ = false;
+    const int64_t left_ms = std::max<int64_t>(0, (l.expires_ps - time_ps()) / 1000000000);
+    throw LeaseError(fmt::format("{}: another writer holds this board (lease token 0x{:08X}, {} ms of "
+                                 "board time left); nothing was changed. Wait for it, or break the lease "
+                                 "deliberately if its holder is gone (lightrail ... --break-lease)",
+                                 uri_, l.owner, left_ms),
+                     l.owner);
+  }
+  holds_lease_ = true;
+  claimed_at_ = std::chrono::steady_clock::now();
+}
+
+void Device::claim(std::chrono::milliseconds ttl) { take_lease(hw::REG_LEASE_CLAIM, ttl); }
+
+void Device::break_lease(std::chrono::milliseconds ttl) { take_lease(hw::REG_LEASE_BREAK, ttl); }
+
+void Device::ensure_lease() {
+  if (holds_lease_ && std::chrono::steady_clock::now() - claimed_at_ < lease_ttl_ / 2) return;
+  take_lease(hw::REG_LEASE_CLAIM, lease_ttl_);
+}
+
+void Device::release() {
+  if (!holds_lease_) return;
+  holds_lease_ = false;
+  try {
+    transport_->write32(hw::REG_LEASE_RELEASE, token_);
+  } catch (const TransportError&) {
+    // Expired and taken by another since: it is not ours to release.
+    if (lease().owner == token_) throw;
+  }
+}
+
+void Device::throw_lease_lost(const std::string& what) {
+  holds_lease_ = false;
+  const LeaseInfo l = lease();
+  throw LeaseError(
+      fmt::format("{}: {} refused: this program no longer holds the lease (held by {}); "
+                  "nothing was changed",
+                  uri_, what,
+                  l.owner == 0 ? std::string("nobody: it expired") : fmt::format("token 0x{:08X}", l.owner)),
+      l.owner);
 }
 
 void Device::read_capabilities() {
@@ -104,13 +202,15 @@ void Device::stage(const Schedule& schedule) {
   std::vector<Problem> problems = validate(schedule, caps_);
   if (!problems.empty()) throw ValidationError(std::move(problems));
   const std::vector<uint32_t> image = build_image(schedule, caps_);
+  ensure_lease();
+  staged_.reset();
 
   const uint32_t status = transport_->read32(hw::REG_STATUS);
-  if (status & hw::STATUS_COMMIT_PENDING_MASK) {
-    throw Error(
-        fmt::format("{}: a committed schedule is still waiting for its swap boundary; staging now would "
-                    "overwrite it",
-                    uri_));
+  if (status & (hw::STATUS_COMMIT_PENDING_MASK | hw::STATUS_VERIFY_BUSY_MASK)) {
+    throw Error(fmt::format(
+        "{}: a commit is {} on the inactive bank, which the board keeps locked; "
+        "nothing was written (cancel it first, or wait for its swap)",
+        uri_, (status & hw::STATUS_VERIFY_BUSY_MASK) ? "being verified" : "waiting for its swap boundary"));
   }
   const uint32_t active = field(status, hw::STATUS_ACTIVE_BANK_MASK, hw::STATUS_ACTIVE_BANK_LSB);
   const uint32_t bank = 1 - active;
@@ -118,9 +218,21 @@ void Device::stage(const Schedule& schedule) {
 
   const std::vector<ImageSpan> spans = image_spans(image);
   for (const ImageSpan& span : spans) {
-    transport_->write_block(
-        base + 4u * span.first_word,
-        std::vector<uint32_t>(image.begin() + span.first_word, image.begin() + span.first_word + span.words));
+    try {
+      transport_->write_block(base + 4u * span.first_word,
+                              std::vector<uint32_t>(image.begin() + span.first_word,
+                                                    image.begin() + span.first_word + span.words));
+    } catch (const TransportError& e) {
+      // SLVERR from a bank that became locked under this stage: another
+      // writer committed or started it (the lease was broken).
+      if (transport_->read32(hw::REG_ERROR) & hw::ERROR_LOCKED_WRITE_MASK) {
+        throw Error(
+            fmt::format("{}: bank {} refused the write (ERROR.LOCKED_WRITE: it became locked while "
+                        "staging; another writer?): {}",
+                        uri_, bank, e.what()));
+      }
+      throw;
+    }
   }
   std::vector<uint32_t> readback(image.size(), 0);
   for (const ImageSpan& span : spans) {
@@ -140,13 +252,30 @@ void Device::stage(const Schedule& schedule) {
     throw VerifyError(fmt::format("{}: bank {} CRC word reads 0x{:08X}, the image computes to 0x{:08X}", uri_,
                                   bank, readback[hw::IMG_HDR_CRC], crc));
   }
+  staged_ = Staged{bank, crc, readback[hw::IMG_HDR_GENERATION]};
 }
 
 void Device::commit(CommitAt when) {
+  if (!staged_) {
+    throw Error(
+        fmt::format("{}: nothing staged by this program to commit (stage a schedule first); nothing "
+                    "was written",
+                    uri_));
+  }
+  if (when.at_time) {
+    if (when.time_ps < 0) throw Error(fmt::format("{}: commit time {} ps is negative", uri_, when.time_ps));
+    const int64_t now = time_ps();
+    if (when.time_ps - now > kCommitHorizonPs) {
+      throw Error(
+          fmt::format("{}: commit time {} ps is {} s ahead of board time {} ps, beyond the board's "
+                      "horizon of {} s; nothing was written",
+                      uri_, when.time_ps, (when.time_ps - now) / 1000000000000, now, hw::COMMIT_HORIZON_S));
+    }
+  }
+  ensure_lease();
   // Clear stale commit flags so that what follows is this commit's verdict.
   transport_->write32(hw::REG_ERROR, kCommitFlags);
   if (when.at_time) {
-    if (when.time_ps < 0) throw Error(fmt::format("{}: commit time {} ps is negative", uri_, when.time_ps));
     const int64_t tick = caps_.tick_ps();
     const auto ticks =
         static_cast<uint64_t>(when.time_ps / tick + (when.time_ps % tick >= (tick + 1) / 2 ? 1 : 0));
@@ -156,8 +285,16 @@ void Device::commit(CommitAt when) {
   } else {
     transport_->write32(hw::REG_COMMIT_MODE, 0);
   }
+  transport_->write32(hw::REG_COMMIT_CRC, staged_->crc);
   const uint32_t swaps_before = transport_->read32(hw::REG_SWAPS);
-  transport_->write32(hw::REG_CTRL, hw::CTRL_COMMIT_MASK);
+  try {
+    transport_->write32(hw::REG_COMMIT, token_);
+  } catch (const TransportError&) {
+    if (lease().mine) throw;
+    throw_lease_lost("the commit");
+  }
+  const Staged staged = *staged_;
+  staged_.reset();  // one commit per stage: the bank is the board's now
 
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(commit_timeout_ms_);
   for (int polls = 0;; ++polls) {
@@ -183,15 +320,35 @@ void Device::commit(CommitAt when) {
     }
     throw CommitError(fmt::format("{}: the board refused the commit: {}", uri_, detail), std::move(names));
   }
-  // Accepted means waiting for its boundary, or already swapped in. The
-  // sequencer drops a commit while a STOP or another commit is pending.
+  // Accepted means waiting for its boundary, or already swapped in with
+  // this Device's image.
   const bool pending = transport_->read32(hw::REG_STATUS) & hw::STATUS_COMMIT_PENDING_MASK;
-  if (!pending && transport_->read32(hw::REG_SWAPS) == swaps_before) {
-    throw CommitError(fmt::format("{}: the board ignored the commit (a STOP or another commit is pending; "
-                                  "wait for it, then commit again)",
+  const bool swapped = transport_->read32(hw::REG_SWAPS) != swaps_before &&
+                       transport_->read32(hw::REG_GENERATION) == staged.generation;
+  if (!pending && !swapped) {
+    throw CommitError(fmt::format("{}: the board dropped the commit without a verdict (a STOP or a cancel "
+                                  "came in between); stage and commit again",
                                   uri_),
                       {"IGNORED"});
   }
+}
+
+CancelOutcome Device::cancel() {
+  ensure_lease();
+  const uint32_t before = transport_->read32(hw::REG_STATUS);
+  if (!(before & (hw::STATUS_COMMIT_PENDING_MASK | hw::STATUS_VERIFY_BUSY_MASK))) {
+    return CancelOutcome::kNothingPending;
+  }
+  try {
+    transport_->write32(hw::REG_CANCEL, token_);
+  } catch (const TransportError&) {
+    if (lease().mine) throw;
+    throw_lease_lost("the cancel");
+  }
+  // Not cancelled: the swap boundary had begun to leave (it may still be
+  // pending for a few cycles, or already show in SWAPS).
+  return (transport_->read32(hw::REG_STATUS) & hw::STATUS_CANCELLED_MASK) ? CancelOutcome::kCancelled
+                                                                          : CancelOutcome::kAlreadySwapped;
 }
 
 uint64_t Device::read64(uint32_t lo_reg) {
@@ -215,6 +372,7 @@ Status Device::status() {
   s.commit_pending = st & hw::STATUS_COMMIT_PENDING_MASK;
   s.verify_busy = st & hw::STATUS_VERIFY_BUSY_MASK;
   s.waiting_trigger = st & hw::STATUS_WAITING_TRIGGER_MASK;
+  s.cancelled = st & hw::STATUS_CANCELLED_MASK;
   s.errors = error_flag_names(reg(hw::REG_ERROR));
   s.steps = reg64(hw::REG_STEPS_LO);
   s.missed = reg(hw::REG_MISSED);
@@ -230,7 +388,10 @@ Status Device::status() {
 
 int64_t Device::time_ps() { return static_cast<int64_t>(read64(hw::REG_TIME_LO)) * caps_.tick_ps(); }
 
-void Device::trigger() { transport_->write32(hw::REG_CTRL, hw::CTRL_TRIGGER_MASK); }
+void Device::trigger() {
+  ensure_lease();
+  transport_->write32(hw::REG_CTRL, hw::CTRL_TRIGGER_MASK);
+}
 
 void Device::stop() { transport_->write32(hw::REG_CTRL, hw::CTRL_STOP_MASK); }
 
@@ -241,6 +402,7 @@ void Device::write_tune_table(const std::vector<uint16_t>& tune_ticks) {
         fmt::format("{}: tune table has {} entries, the device needs {} ({} wavelengths squared)", uri_,
                     tune_ticks.size(), size_t{w} * w, w));
   }
+  ensure_lease();
   std::vector<uint32_t> words((w - 1) * hw::WAVELENGTHS + w, 0);
   for (uint32_t a = 0; a < w; ++a) {
     for (uint32_t b = 0; b < w; ++b) words[a * hw::WAVELENGTHS + b] = tune_ticks[size_t{a} * w + b];
@@ -322,6 +484,7 @@ void Device::sync_calibrate(const SyncCalibration& calibration) {
     throw FormatError(fmt::format("{}: sync calibration rejected, nothing written", uri_),
                       std::move(problems));
   }
+  ensure_lease();
   // One block write: on sim:// a single request, so the servo sees at most
   // one update between the three registers.
   const std::vector<uint32_t> words = calibration_words(calibration);

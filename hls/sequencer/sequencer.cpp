@@ -15,6 +15,7 @@ constexpr uint64_t kFine = FINE_STEPS;
 constexpr uint64_t kOutputLeadTicks = uint64_t{OUTPUT_LATENCY_CYCLES} * kFine;
 constexpr uint64_t kCommitLeadTicks = uint64_t{kCommitLeadCycles} * kFine;
 constexpr uint64_t kMinStepTicks = uint64_t{MIN_STEP_CYCLES} * kFine;
+constexpr uint64_t kCommitHorizonTicks = uint64_t{COMMIT_HORIZON_S} * 1000000000000ull / TICK_PS;
 constexpr uint32_t kHeaderLines = IMG_HEADER_WORDS / BANK_LINE_WORDS;
 constexpr uint32_t kConfigBaseLine = IMG_CONFIG_BASE_WORD / BANK_LINE_WORDS;
 constexpr uint32_t kStepBaseLine = IMG_STEP_BASE_WORD / BANK_LINE_WORDS;
@@ -338,7 +339,11 @@ void verify_line(SequencerState& s, const uint32_t line[BANK_LINE_WORDS], uint64
   }
   if (seq + 1 == v.total_lines) {
     uint32_t errors = v.bounds_error ? ERROR_BAD_BOUNDS_MASK : 0u;
-    if (image_crc_final(v.crc) != v.crc_expected) errors |= ERROR_BAD_CRC_MASK;
+    if (image_crc_final(v.crc) != v.crc_expected) {
+      errors |= ERROR_BAD_CRC_MASK;
+    } else if (v.crc_expected != s.commit_crc) {
+      errors |= ERROR_COMMIT_MISMATCH_MASK;  // a sound image, but not the one its committer staged
+    }
     verify_done(s, errors, now);
   }
 }
@@ -361,6 +366,15 @@ void verify_step(SequencerState& s, const SequencerIn& in, SequencerOut& out, ui
 }
 
 void start_verify(SequencerState& s, const SequencerIn& in) {
+  s.cancelled = false;
+  if (s.commit != CommitState::kNone || s.stop_latched) {
+    s.errors |= ERROR_COMMIT_BUSY_MASK;  // said, not silently ignored
+    return;
+  }
+  if (in.commit_at_time && in.commit_ticks > in.now_ticks + kCommitHorizonTicks) {
+    s.errors |= ERROR_COMMIT_FAR_MASK;  // it could only ever be ended by CANCEL or STOP
+    return;
+  }
   Verify& v = s.verify;
   v = Verify{};
   v.bank = static_cast<uint8_t>(1 - s.active_bank);
@@ -368,6 +382,33 @@ void start_verify(SequencerState& s, const SequencerIn& in) {
   s.commit = CommitState::kVerifying;
   s.commit_at_time = in.commit_at_time;
   s.commit_ticks = in.commit_ticks;
+  s.commit_crc = in.commit_crc;
+}
+
+// CANCEL: drops the commit unless its swap boundary has begun to leave (an
+// edge of it emitted) or is too close to plan the running bank's own
+// boundary in its place (the make_room_for_swap lead, mirrored).
+void apply_cancel(SequencerState& s, uint64_t window) {
+  if (s.commit == CommitState::kNone) return;
+  if (s.commit == CommitState::kClaimed) {
+    const uint64_t lead = s.cur.valid ? kCommitLeadTicks : 0;
+    auto in_time = [&](const Boundary& b) {
+      return !b.t_known || b.t >= window + (lead > b.max_tune ? lead : uint64_t{b.max_tune});
+    };
+    if (s.up.valid && s.up.swap) {
+      if (!in_time(s.up)) return;
+      restore_plan(s, s.up);
+      s.up.valid = false;
+      s.next.valid = false;
+    } else if (s.next.valid && s.next.swap) {
+      if (!in_time(s.next)) return;
+      restore_plan(s, s.next);
+      s.next.valid = false;
+    }
+    s.fetch.phase = FetchPhase::kIdle;  // the swap, or what was fetched after it
+  }
+  s.commit = CommitState::kNone;
+  s.cancelled = true;
 }
 
 // STOP: the next boundary becomes "all dark"; a commit in progress is dropped.
@@ -516,7 +557,8 @@ void sequencer_step(SequencerState& s, const SequencerIn& in, SequencerOut& out)
   s.errors &= ~in.clear_errors;
 
   if (in.stop) apply_stop(s);
-  if (in.commit && s.commit == CommitState::kNone && !s.stop_latched) start_verify(s, in);
+  if (in.cancel) apply_cancel(s, window);
+  if (in.commit) start_verify(s, in);
   verify_step(s, in, out, now);
 
   resolve_up(s, now, window);
@@ -533,9 +575,10 @@ void sequencer_step(SequencerState& s, const SequencerIn& in, SequencerOut& out)
     status |= STATUS_COMMIT_PENDING_MASK;
   }
   if (s.commit == CommitState::kVerifying) status |= STATUS_VERIFY_BUSY_MASK;
+  if (s.cancelled) status |= STATUS_CANCELLED_MASK;
   if (s.cur.valid && s.cur.event && !(s.up.valid && s.up.t_known)) status |= STATUS_WAITING_TRIGGER_MASK;
   out.status = status;
-  out.errors = s.errors & ~ERROR_ACTIVE_WRITE_MASK;
+  out.errors = s.errors & ~ERROR_LOCKED_WRITE_MASK;  // the register file owns that flag
   out.steps = s.steps;
   out.missed = s.missed;
   out.cur_step = s.cur_step;

@@ -132,6 +132,8 @@ struct SequencerState {
   CommitState commit = CommitState::kNone;
   bool commit_at_time = false;
   uint64_t commit_ticks = 0;
+  uint32_t commit_crc = 0;
+  bool cancelled = false;  // the last commit was dropped by CANCEL
 
   bool trigger_latched = false;
   bool stop_latched = false;

@@ -13,10 +13,12 @@ using hwdef::BANK_LINE_WORDS;
 using hwdef::PORTS;
 
 struct SequencerIn {
-  uint64_t now_ticks = 0;     // board time at the start of this cycle, in ticks
-  bool commit = false;        // pulse: verify the inactive bank, then swap per commit_at_time
+  uint64_t now_ticks = 0;  // board time at the start of this cycle, in ticks
+  bool commit = false;     // pulse: verify the inactive bank, then swap per commit_at_time
   bool commit_at_time = false;
   uint64_t commit_ticks = 0;  // board time for an at-time commit
+  uint32_t commit_crc = 0;    // the image CRC the commit expects (COMMIT_CRC)
+  bool cancel = false;        // pulse: drop a commit not yet swapping
   bool trigger = false;       // pulse: advance an event-triggered step
   bool stop = false;          // pulse: stop at the next step boundary
   uint32_t clear_errors = 0;  // pulse: ERROR bits to clear

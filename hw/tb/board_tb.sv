@@ -26,6 +26,9 @@ module board_tb;
   localparam logic [31:0] BoardId = 32'd7;
   localparam logic [1:0] RespOkay = 2'b00;
   localparam logic [1:0] RespSlvErr = 2'b10;
+  localparam logic [1:0] RespDecErr = 2'b11;
+  localparam logic [31:0] TokenA = 32'hA11C_E001;
+  localparam logic [31:0] TokenB = 32'hB0B0_0002;
   localparam int Timeout = 64;  // cycles an AXI handshake may take
 
   logic clk = 1'b0;
@@ -51,7 +54,8 @@ module board_tb;
 
   // kernel side
   logic [63:0] now_ticks;
-  logic commit, commit_at_time, trigger, stop;
+  logic commit, cancel, commit_at_time, trigger, stop;
+  logic [31:0] commit_crc;
   logic [63:0] commit_ticks;
   logic [31:0] clear_errors;
   logic [LineBits-1:0] bank0_raddr = '0, bank1_raddr = '0;
@@ -101,6 +105,8 @@ module board_tb;
     .s_axil_rready       (1'b1),
     .seq_now_ticks_o     (now_ticks),
     .seq_commit_o        (commit),
+    .seq_cancel_o        (cancel),
+    .seq_commit_crc_o    (commit_crc),
     .seq_commit_at_time_o(commit_at_time),
     .seq_commit_ticks_o  (commit_ticks),
     .seq_trigger_o       (trigger),
@@ -190,7 +196,7 @@ module board_tb;
   int cycles = 100000;
 
   // Command outputs seen in the cycle after the last write was taken.
-  logic pulse_commit, pulse_trigger, pulse_stop, pulse_tune_we;
+  logic pulse_commit, pulse_cancel, pulse_trigger, pulse_stop, pulse_tune_we;
   logic [31:0] pulse_clear_errors;
   logic [31:0] pulse_sync_clear_errors;
   logic [TuneBits-1:0] pulse_tune_addr;
@@ -223,6 +229,7 @@ module board_tb;
     wvalid  <= 1'b0;
     @(posedge clk);
     pulse_commit       = commit;
+    pulse_cancel       = cancel;
     pulse_trigger      = trigger;
     pulse_stop         = stop;
     pulse_clear_errors = clear_errors;
@@ -271,6 +278,13 @@ module board_tb;
     logic [1:0] resp;
     axi_write(addr, data, 4'hF, resp);
     check({what, " bresp"}, 64'(resp), 64'(RespOkay));
+  endtask
+
+  task automatic write_refused(input string what, input logic [31:0] addr, input logic [31:0] data,
+                               input logic [1:0] expected);
+    logic [1:0] resp;
+    axi_write(addr, data, 4'hF, resp);
+    check({what, " bresp"}, 64'(resp), 64'(expected));
   endtask
 
   task automatic read_expect(input string what, input logic [31:0] addr, input logic [31:0] expected);
@@ -369,34 +383,96 @@ module board_tb;
     check("bank0 line 1 lane 3 (kernel port)", 64'(bank0_rdata[3*32+:32]), 64'hDEAD_BECC);
     check("bank0 line 1 lane 0 (kernel port)", 64'(bank0_rdata[0+:32]), 64'h0404_0404);
 
-    // ---- a write to the bank the running kernel executes is dropped and flagged
+    // ---- a write to the bank the running kernel executes is refused and flagged
     status <= lightrail_hwdef_pkg::STATUS_RUNNING_MASK;  // running, active bank 0
-    write_ok("BANK0[7] write while active", lightrail_hwdef_pkg::MEM_BANK0_BASE + 4 * 7, 32'h1111_1111);
+    write_refused("BANK0[7] write while active", lightrail_hwdef_pkg::MEM_BANK0_BASE + 4 * 7, 32'h1111_1111,
+                  RespSlvErr);
     read_expect("BANK0[7] unchanged", lightrail_hwdef_pkg::MEM_BANK0_BASE + 4 * 7, 32'hDEAD_BECC);
     write_ok("BANK1[7] write while bank 0 active", lightrail_hwdef_pkg::MEM_BANK1_BASE + 4 * 7, 32'h2222_2222);
     read_expect("BANK1[7] readback", lightrail_hwdef_pkg::MEM_BANK1_BASE + 4 * 7, 32'h2222_2222);
+    write_refused("TUNE[5] write while running", lightrail_hwdef_pkg::MEM_TUNE_BASE + 4 * 5, 32'h0000_0777,
+                  RespSlvErr);
+    check("no tune_we while running", 64'(pulse_tune_we), 64'd0);
+    read_expect("TUNE[5] unchanged", lightrail_hwdef_pkg::MEM_TUNE_BASE + 4 * 5, 32'h0000_1234);
+    // A bank that waits for its swap is locked too: nothing unverified runs.
+    status <= lightrail_hwdef_pkg::STATUS_RUNNING_MASK | lightrail_hwdef_pkg::STATUS_COMMIT_PENDING_MASK;
+    write_refused("BANK1[7] write while armed", lightrail_hwdef_pkg::MEM_BANK1_BASE + 4 * 7, 32'h3333_3333,
+                  RespSlvErr);
+    read_expect("BANK1[7] armed, unchanged", lightrail_hwdef_pkg::MEM_BANK1_BASE + 4 * 7, 32'h2222_2222);
+    status <= lightrail_hwdef_pkg::STATUS_VERIFY_BUSY_MASK;  // idle, bank 1 being verified
+    write_refused("BANK1[7] write while verifying", lightrail_hwdef_pkg::MEM_BANK1_BASE + 4 * 7, 32'h4444_4444,
+                  RespSlvErr);
+    write_ok("BANK0[7] write while bank 1 verifies (idle)", lightrail_hwdef_pkg::MEM_BANK0_BASE + 4 * 7,
+             32'hDEAD_BECC);
+    status <= lightrail_hwdef_pkg::STATUS_RUNNING_MASK;
     errors_in <= lightrail_hwdef_pkg::ERROR_BAD_CRC_MASK;
-    read_expect("ERROR after active write", lightrail_hwdef_pkg::REG_ERROR,
-                lightrail_hwdef_pkg::ERROR_ACTIVE_WRITE_MASK | lightrail_hwdef_pkg::ERROR_BAD_CRC_MASK);
-    write_ok("ERROR rw1c", lightrail_hwdef_pkg::REG_ERROR, lightrail_hwdef_pkg::ERROR_ACTIVE_WRITE_MASK);
-    check("clear_errors pulse (rw1c)", 64'(pulse_clear_errors), 64'(lightrail_hwdef_pkg::ERROR_ACTIVE_WRITE_MASK));
+    read_expect("ERROR after locked write", lightrail_hwdef_pkg::REG_ERROR,
+                lightrail_hwdef_pkg::ERROR_LOCKED_WRITE_MASK | lightrail_hwdef_pkg::ERROR_BAD_CRC_MASK);
+    write_ok("ERROR rw1c", lightrail_hwdef_pkg::REG_ERROR, lightrail_hwdef_pkg::ERROR_LOCKED_WRITE_MASK);
+    check("clear_errors pulse (rw1c)", 64'(pulse_clear_errors), 64'(lightrail_hwdef_pkg::ERROR_LOCKED_WRITE_MASK));
     read_expect("ERROR after rw1c", lightrail_hwdef_pkg::REG_ERROR, lightrail_hwdef_pkg::ERROR_BAD_CRC_MASK);
     status <= '0;
     errors_in <= '0;
     write_ok("CTRL.CLEAR_ERRORS", lightrail_hwdef_pkg::REG_CTRL, lightrail_hwdef_pkg::CTRL_CLEAR_ERRORS_MASK);
     check("clear_errors pulse (CTRL)", 64'(pulse_clear_errors), 64'hFFFF_FFFF);
 
-    // ---- commit: time and mode are levels, COMMIT a one-cycle pulse
+    // ---- lease: one writer at a time; COMMIT and CANCEL carry its token
+    read_expect("LEASE_OWNER free", lightrail_hwdef_pkg::REG_LEASE_OWNER, 32'd0);
+    read_expect("LEASE_TTL_MS reset", lightrail_hwdef_pkg::REG_LEASE_TTL_MS,
+                lightrail_hwdef_pkg::LEASE_DEFAULT_TTL_MS);
+    write_refused("COMMIT without a lease", lightrail_hwdef_pkg::REG_COMMIT, TokenA, RespSlvErr);
+    check("no commit pulse without a lease", 64'(pulse_commit), 64'd0);
+    write_refused("LEASE_CLAIM of token 0", lightrail_hwdef_pkg::REG_LEASE_CLAIM, 32'd0, RespSlvErr);
+    write_ok("LEASE_CLAIM A", lightrail_hwdef_pkg::REG_LEASE_CLAIM, TokenA);
+    read_expect("LEASE_OWNER A", lightrail_hwdef_pkg::REG_LEASE_OWNER, TokenA);
+    write_refused("LEASE_CLAIM B while A holds it", lightrail_hwdef_pkg::REG_LEASE_CLAIM, TokenB, RespSlvErr);
+    read_expect("LEASE_OWNER still A", lightrail_hwdef_pkg::REG_LEASE_OWNER, TokenA);
+    write_ok("LEASE_CLAIM A renews", lightrail_hwdef_pkg::REG_LEASE_CLAIM, TokenA);
+    write_refused("LEASE_RELEASE by B", lightrail_hwdef_pkg::REG_LEASE_RELEASE, TokenB, RespSlvErr);
+    axi_read(lightrail_hwdef_pkg::REG_LEASE_EXPIRES_LO, data, resp);
+    t[31:0] = data;
+    axi_read(lightrail_hwdef_pkg::REG_LEASE_EXPIRES_HI, data, resp);
+    t[63:32] = data;
+    check("LEASE_EXPIRES about TTL ahead", 64'(t > now_ticks && t <= now_ticks +
+          64'(lightrail_hwdef_pkg::LEASE_DEFAULT_TTL_MS) * (64'd1000000000 / lightrail_hwdef_pkg::TICK_PS)), 64'd1);
+
+    // ---- commit: time, mode and CRC are levels, COMMIT a one-cycle pulse
     write_ok("COMMIT_TIME_LO", lightrail_hwdef_pkg::REG_COMMIT_TIME_LO, 32'h89AB_CDEF);
     write_ok("COMMIT_TIME_HI", lightrail_hwdef_pkg::REG_COMMIT_TIME_HI, 32'h0123_4567);
     write_ok("COMMIT_MODE", lightrail_hwdef_pkg::REG_COMMIT_MODE, lightrail_hwdef_pkg::COMMIT_MODE_AT_TIME_MASK);
-    write_ok("CTRL.COMMIT", lightrail_hwdef_pkg::REG_CTRL, lightrail_hwdef_pkg::CTRL_COMMIT_MASK);
+    write_ok("COMMIT_CRC", lightrail_hwdef_pkg::REG_COMMIT_CRC, 32'hC0FF_EE11);
+    write_refused("COMMIT with B's token", lightrail_hwdef_pkg::REG_COMMIT, TokenB, RespSlvErr);
+    check("no commit pulse for B", 64'(pulse_commit), 64'd0);
+    status <= '0;  // idle, bank 0 active
+    write_ok("COMMIT with A's token", lightrail_hwdef_pkg::REG_COMMIT, TokenA);
     check("commit pulse", 64'(pulse_commit), 64'd1);
-    @(posedge clk);
+    // Before the kernel's status shows VERIFY_BUSY, the settle hold locks bank 1.
+    write_refused("BANK1 write right after COMMIT", lightrail_hwdef_pkg::MEM_BANK1_BASE + 4 * 7, 32'h5555_5555,
+                  RespSlvErr);
     check("commit pulse is one cycle", 64'(commit), 64'd0);
     check("commit_ticks", commit_ticks, 64'h0123_4567_89AB_CDEF);
     check("commit_at_time", 64'(commit_at_time), 64'd1);
+    check("commit_crc", 64'(commit_crc), 64'hC0FF_EE11);
     read_expect("COMMIT_TIME_HI readback", lightrail_hwdef_pkg::REG_COMMIT_TIME_HI, 32'h0123_4567);
+    read_expect("COMMIT_CRC readback", lightrail_hwdef_pkg::REG_COMMIT_CRC, 32'hC0FF_EE11);
+    read_expect("BANK1[7] kept through the commit", lightrail_hwdef_pkg::MEM_BANK1_BASE + 4 * 7, 32'h2222_2222);
+    write_refused("CANCEL with B's token", lightrail_hwdef_pkg::REG_CANCEL, TokenB, RespSlvErr);
+    check("no cancel pulse for B", 64'(pulse_cancel), 64'd0);
+    write_ok("CANCEL with A's token", lightrail_hwdef_pkg::REG_CANCEL, TokenA);
+    check("cancel pulse", 64'(pulse_cancel), 64'd1);
+    write_ok("LEASE_BREAK by B", lightrail_hwdef_pkg::REG_LEASE_BREAK, TokenB);
+    read_expect("LEASE_OWNER B after the break", lightrail_hwdef_pkg::REG_LEASE_OWNER, TokenB);
+    write_refused("COMMIT by A after the break", lightrail_hwdef_pkg::REG_COMMIT, TokenA, RespSlvErr);
+    write_ok("LEASE_RELEASE by B", lightrail_hwdef_pkg::REG_LEASE_RELEASE, TokenB);
+    read_expect("LEASE_OWNER free again", lightrail_hwdef_pkg::REG_LEASE_OWNER, 32'd0);
+    // Expiry: a 1 ms lease is free again 1 ms of board time later.
+    write_ok("LEASE_TTL_MS 0 (clamped to 1)", lightrail_hwdef_pkg::REG_LEASE_TTL_MS, 32'd0);
+    read_expect("LEASE_TTL_MS clamped", lightrail_hwdef_pkg::REG_LEASE_TTL_MS, 32'd1);
+    write_ok("LEASE_CLAIM A (1 ms)", lightrail_hwdef_pkg::REG_LEASE_CLAIM, TokenA);
+    repeat (250010) @(posedge clk);
+    read_expect("LEASE_OWNER after expiry", lightrail_hwdef_pkg::REG_LEASE_OWNER, 32'd0);
+    write_ok("LEASE_CLAIM B after A expired", lightrail_hwdef_pkg::REG_LEASE_CLAIM, TokenB);
+    write_ok("LEASE_RELEASE B", lightrail_hwdef_pkg::REG_LEASE_RELEASE, TokenB);
 
     // ---- reading LO latches HI
     steps <= 64'h0000_0005_FFFF_FFFF;
@@ -412,9 +488,11 @@ module board_tb;
 
     // ---- bad addresses
     axi_read(32'h0000_00F0, data, resp);
-    check("unmapped read", 64'(resp), 64'(RespSlvErr));
+    check("unmapped read", 64'(resp), 64'(RespDecErr));
     axi_read(lightrail_hwdef_pkg::MEM_TUNE_BASE + 4 * lightrail_hwdef_pkg::MEM_TUNE_WORDS, data, resp);
-    check("read past TUNE", 64'(resp), 64'(RespSlvErr));
+    check("read past TUNE", 64'(resp), 64'(RespDecErr));
+    axi_write(32'h0000_00F0, 32'h0, 4'hF, resp);
+    check("unmapped write", 64'(resp), 64'(RespDecErr));
     axi_write(lightrail_hwdef_pkg::REG_CAP_MAGIC, 32'h0, 4'hF, resp);
     check("write to read-only", 64'(resp), 64'(RespSlvErr));
 
@@ -472,9 +550,9 @@ module board_tb;
     axi_write(lightrail_hwdef_pkg::REG_SYNC_STATUS, 32'h0, 4'hF, resp);
     check("write to SYNC_STATUS (read-only)", 64'(resp), 64'(RespSlvErr));
     axi_write(lightrail_hwdef_pkg::REG_SYNC_CAL_ASYM_PS + 4, 32'h0, 4'hF, resp);
-    check("write to the hole after SYNC_CAL_ASYM_PS", 64'(resp), 64'(RespSlvErr));
+    check("write to the hole after SYNC_CAL_ASYM_PS", 64'(resp), 64'(RespDecErr));
     axi_read(lightrail_hwdef_pkg::REG_SYNC_CAL_ASYM_PS + 4, data, resp);
-    check("read of the hole after SYNC_CAL_ASYM_PS", 64'(resp), 64'(RespSlvErr));
+    check("read of the hole after SYNC_CAL_ASYM_PS", 64'(resp), 64'(RespDecErr));
 
     // SYNC_ERROR: rw1c on the servo's sticky flags; the sequencer's are not touched
     sync_error <= lightrail_hwdef_pkg::SYNC_ERROR_REF_LOST_MASK | lightrail_hwdef_pkg::SYNC_ERROR_CAL_CLAMPED_MASK;
@@ -485,7 +563,7 @@ module board_tb;
     check("no sequencer clear on SYNC_ERROR", 64'(pulse_clear_errors), 64'd0);
     @(posedge clk);
     check("sync_clear_errors pulse is one cycle", 64'(sync_clear_errors), 64'd0);
-    write_ok("ERROR rw1c again", lightrail_hwdef_pkg::REG_ERROR, lightrail_hwdef_pkg::ERROR_ACTIVE_WRITE_MASK);
+    write_ok("ERROR rw1c again", lightrail_hwdef_pkg::REG_ERROR, lightrail_hwdef_pkg::ERROR_LOCKED_WRITE_MASK);
     check("no servo clear on ERROR", 64'(pulse_sync_clear_errors), 64'd0);
     sync_status <= '0;
     sync_error <= '0;

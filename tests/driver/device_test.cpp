@@ -96,9 +96,9 @@ TEST(Device, ReadBackMismatchNamesTheWord) {
 
 TEST(Device, CommitAtEpochActivatesTheStagedBank) {
   FakeBoard board;
-  board.verify_busy_reads = 3;
   Device dev = open_fake(board);
   dev.stage(test::two_shifts());
+  board.verify_busy_reads = 3;
   dev.commit(CommitAt::epoch());
   EXPECT_EQ(board.commits, 1);
   EXPECT_EQ(board.commit_mode & hw::COMMIT_MODE_AT_TIME_MASK, 0u);
@@ -172,10 +172,10 @@ TEST(Device, CommitOfACorruptedBankRaisesBadCrc) {
 TEST(Device, StatusDecodesCountersAndErrors) {
   FakeBoard board;
   board.time_ticks = (uint64_t{3} << 32) + 8;
-  board.error = hw::ERROR_MISSED_DEADLINE_MASK | hw::ERROR_ACTIVE_WRITE_MASK;
+  board.error = hw::ERROR_MISSED_DEADLINE_MASK | hw::ERROR_LOCKED_WRITE_MASK;
   Device dev = open_fake(board);
   const Status st = dev.status();
-  EXPECT_EQ(st.errors, (std::vector<std::string>{"ACTIVE_WRITE", "MISSED_DEADLINE"}));
+  EXPECT_EQ(st.errors, (std::vector<std::string>{"LOCKED_WRITE", "MISSED_DEADLINE"}));
   EXPECT_EQ(st.board_time_ps, static_cast<int64_t>(board.time_ticks) * 125);
   EXPECT_EQ(dev.time_ps(), static_cast<int64_t>(board.time_ticks) * 125);
 }

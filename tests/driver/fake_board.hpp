@@ -1,7 +1,11 @@
 // An in-memory board for tests: capability block, tune memory, two banks, the
-// STATUS/ERROR/CTRL behaviour the driver relies on and the SYNC_* registers
-// (read-only status set with poke(); docs/registers.md).
+// STATUS/ERROR/CTRL behaviour the driver relies on, the lease and the token-
+// carrying COMMIT/CANCEL (expiry aside: time stands still here), and the
+// SYNC_* registers (read-only status set with poke(); docs/registers.md). A
+// write the board refuses (SLVERR) throws TransportError, as sim:// does.
 #pragma once
+
+#include <fmt/format.h>
 
 #include <cstdint>
 #include <map>
@@ -10,6 +14,7 @@
 #include <vector>
 
 #include "lightrail/capabilities.hpp"
+#include "lightrail/errors.hpp"
 #include "lightrail/hwdef.hpp"
 #include "lightrail/image.hpp"
 #include "lightrail/transport.hpp"
@@ -61,6 +66,10 @@ class FakeBoard {
   uint32_t generation = 0;
   uint32_t commit_mode = 0;
   uint64_t commit_time = 0;
+  uint32_t commit_crc = 0;
+  bool pending = false;  // a verified commit waits for its swap (set by a test)
+  uint32_t lease_owner = 0;
+  int cancels = 0;
 
   static uint64_t bank_base(uint32_t bank) { return bank ? hwdef::MEM_BANK1_BASE : hwdef::MEM_BANK0_BASE; }
   static bool in_bank(uint64_t addr, uint32_t bank) {
@@ -87,7 +96,9 @@ class FakeBoard {
     namespace hw = hwdef;
     switch (addr) {
       case hw::REG_STATUS: {
-        uint32_t s = (running ? hw::STATUS_RUNNING_MASK : 0) | (active_bank << hw::STATUS_ACTIVE_BANK_LSB);
+        uint32_t s = (running ? hw::STATUS_RUNNING_MASK : 0) | (active_bank << hw::STATUS_ACTIVE_BANK_LSB) |
+                     (pending ? hw::STATUS_COMMIT_PENDING_MASK : 0) |
+                     (cancelled_ ? hw::STATUS_CANCELLED_MASK : 0);
         if (verify_busy_reads > 0) {
           --verify_busy_reads;
           s |= hw::STATUS_VERIFY_BUSY_MASK;
@@ -108,6 +119,10 @@ class FakeBoard {
         return generation;
       case hw::REG_SWAPS:
         return swaps;
+      case hw::REG_LEASE_OWNER:
+        return lease_owner;
+      case hw::REG_COMMIT_CRC:
+        return commit_crc;
       default:
         return peek(addr);
     }
@@ -117,10 +132,33 @@ class FakeBoard {
     std::lock_guard<std::mutex> lock(mutex_);
     namespace hw = hwdef;
     write_log.push_back(addr);
-    if (addr == hw::REG_ERROR) {
+    auto refuse = [&](const char* why) {
+      throw TransportError(fmt::format("fake://board: SLVERR at 0x{:05X} ({})", addr, why));
+    };
+    if (addr == hw::REG_LEASE_CLAIM) {
+      if (value == 0 || (lease_owner != 0 && lease_owner != value)) refuse("lease held");
+      lease_owner = value;
+    } else if (addr == hw::REG_LEASE_BREAK) {
+      if (value == 0) refuse("token 0");
+      lease_owner = value;
+    } else if (addr == hw::REG_LEASE_RELEASE) {
+      if (value == 0 || value != lease_owner) refuse("not the holder");
+      lease_owner = 0;
+    } else if (addr == hw::REG_COMMIT) {
+      if (value == 0 || value != lease_owner) refuse("not the lease holder");
+      commit();
+    } else if (addr == hw::REG_CANCEL) {
+      if (value == 0 || value != lease_owner) refuse("not the lease holder");
+      ++cancels;
+      if (pending) {
+        pending = false;
+        cancelled_ = true;
+      }
+    } else if (addr == hw::REG_COMMIT_CRC) {
+      commit_crc = value;
+    } else if (addr == hw::REG_ERROR) {
       error &= ~value;
     } else if (addr == hw::REG_CTRL) {
-      if (value & hw::CTRL_COMMIT_MASK) commit();
       if (value & hw::CTRL_TRIGGER_MASK) ++triggers;
       if (value & hw::CTRL_STOP_MASK) ++stops;
       if (value & hw::CTRL_CLEAR_ERRORS_MASK) error = 0;
@@ -134,8 +172,9 @@ class FakeBoard {
       regs_[addr] &= ~value;  // write 1 to clear
     } else if (sync_read_only(addr)) {
       // dropped: the servo owns these
-    } else if (in_bank(addr, active_bank)) {
-      error |= hw::ERROR_ACTIVE_WRITE_MASK;  // dropped, as the hardware does
+    } else if ((running && in_bank(addr, active_bank)) || (pending && in_bank(addr, 1 - active_bank))) {
+      error |= hw::ERROR_LOCKED_WRITE_MASK;  // refused, as the hardware does
+      refuse("locked bank");
     } else {
       regs_[addr] = addr == stuck_addr ? (value | 1u) : value;
     }
@@ -146,6 +185,7 @@ class FakeBoard {
   void commit() {
     namespace hw = hwdef;
     ++commits;
+    cancelled_ = false;
     if (ignore_commits) return;
     const uint32_t bank = 1 - active_bank;
     uint32_t flags = force_commit_error;
@@ -158,7 +198,11 @@ class FakeBoard {
     } else {
       std::vector<uint32_t> image(hw::IMG_STEP_BASE_WORD + hw::IMG_STEP_WORDS * n_steps);
       for (uint32_t w = 0; w < image.size(); ++w) image[w] = bank_word(bank, w);
-      if (image_crc(image) != image[hw::IMG_HDR_CRC]) flags |= hw::ERROR_BAD_CRC_MASK;
+      if (image_crc(image) != image[hw::IMG_HDR_CRC]) {
+        flags |= hw::ERROR_BAD_CRC_MASK;
+      } else if (image[hw::IMG_HDR_CRC] != commit_crc) {
+        flags |= hw::ERROR_COMMIT_MISMATCH_MASK;
+      }
     }
     error |= flags;
     if (flags) return;
@@ -168,6 +212,7 @@ class FakeBoard {
     ++swaps;
   }
 
+  bool cancelled_ = false;
   std::mutex mutex_;
   std::map<uint64_t, uint32_t> regs_;
 };

@@ -100,7 +100,11 @@ class LoopbackServer {
       in >> std::hex >> addr;
       uint64_t word = 0;
       size_t i = 0;
-      while (in >> word) board_.write(addr + 4 * i++, static_cast<uint32_t>(word));
+      try {
+        while (in >> word) board_.write(addr + 4 * i++, static_cast<uint32_t>(word));
+      } catch (const std::exception& e) {
+        return std::string("ERR ") + e.what();  // the board refused a word (SLVERR)
+      }
       if (i == 0 || i > 4096) return "ERR bad WR";
       return "OK";
     }

@@ -85,8 +85,10 @@ TEST(SimTransport, DroppedConnectionMidBlockThenRecovery) {
     return line.rfind(step_write, 0) == 0 && !dropped.exchange(true);
   };
   EXPECT_THROW(dev.stage(test::two_shifts()), TransportError);
-  // The same device reconnects; a fresh one works as well.
+  // The same device reconnects; a fresh one works as well once the first
+  // lets go of the board.
   dev.stage(test::two_shifts());
+  dev.release();
   Device again = Device::open(server.uri());
   again.stage(test::two_shifts());
   again.commit(CommitAt::epoch());

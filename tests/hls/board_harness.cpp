@@ -79,9 +79,15 @@ void Board::run_until_tick(uint64_t tick) {
   while (now_ < tick) cycle();
 }
 
+uint32_t Board::inactive_crc() const {
+  const int inactive = status(STATUS_ACTIVE_BANK_MASK) ? 0 : 1;
+  return bank_[inactive][IMG_HDR_CRC];
+}
+
 void Board::commit_epoch() {
   SequencerIn in;
   in.commit = true;
+  in.commit_crc = inactive_crc();
   cycle(in);
 }
 
@@ -90,6 +96,13 @@ void Board::commit_at(uint64_t ticks) {
   in.commit = true;
   in.commit_at_time = true;
   in.commit_ticks = ticks;
+  in.commit_crc = inactive_crc();
+  cycle(in);
+}
+
+void Board::cancel() {
+  SequencerIn in;
+  in.cancel = true;
   cycle(in);
 }
 

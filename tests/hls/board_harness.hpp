@@ -42,9 +42,12 @@ class Board {
   const SequencerOut& cycle(SequencerIn in = {});
   void run(uint64_t cycles);
   void run_until_tick(uint64_t tick);  // cycles until now() >= tick
-  // Commit pulses; the board keeps running on later cycles.
+  // Commit pulses naming the inactive bank's CRC, as the driver names the
+  // image it staged; the board keeps running on later cycles.
   void commit_epoch();
   void commit_at(uint64_t ticks);
+  uint32_t inactive_crc() const;
+  void cancel();
   void trigger();
   void stop();
 

@@ -14,7 +14,7 @@ struct Flag {
 };
 
 // version of this register map
-inline constexpr uint32_t REGMAP_VERSION = 1u;
+inline constexpr uint32_t REGMAP_VERSION = 2u;
 // switch ports (tunable lasers or OCS ports) per board
 inline constexpr uint32_t PORTS = 16u;
 // wavelength channels a port can select
@@ -37,6 +37,14 @@ inline constexpr uint32_t TICK_PS = 125u;
 inline constexpr uint32_t MIN_STEP_CYCLES = 4u;
 // cycles from the sequencer's event outputs to the edge at the board outputs (the fine-edge stage register); the sequencer emits events this many cycles ahead
 inline constexpr uint32_t OUTPUT_LATENCY_CYCLES = 1u;
+// an at-time commit may name a time at most this many seconds of board time ahead; a later one is refused (ERROR.COMMIT_FAR), since nothing but a cancel or STOP could end its wait
+inline constexpr uint32_t COMMIT_HORIZON_S = 3600u;
+// reset value of LEASE_TTL_MS
+inline constexpr uint32_t LEASE_DEFAULT_TTL_MS = 10000u;
+// largest LEASE_TTL_MS (one hour); larger writes are clamped
+inline constexpr uint32_t LEASE_TTL_MAX_MS = 0x36EE80u;
+// cycles a COMMIT keeps the inactive bank and the tune table locked before the kernel's STATUS shows VERIFY_BUSY (covers the kernel's pipeline latency)
+inline constexpr uint32_t COMMAND_SETTLE_CYCLES = 4u;
 // tune(a,b) calibration entries, index a*WAVELENGTHS+b
 inline constexpr uint32_t TUNE_ENTRIES = 4096u;
 // 32-bit words per sequencer-side bank read (128-bit line)
@@ -96,10 +104,6 @@ inline constexpr uint32_t REG_CAP_MIN_STEP_CYCLES = 32u;
 inline constexpr uint32_t REG_CAP_BOARD_ID = 36u;
 // command pulses; reads as 0
 inline constexpr uint32_t REG_CTRL = 64u;
-// verify the inactive bank and make it active per COMMIT_MODE
-inline constexpr uint32_t CTRL_COMMIT_LSB = 0u;
-inline constexpr uint32_t CTRL_COMMIT_WIDTH = 1u;
-inline constexpr uint32_t CTRL_COMMIT_MASK = 0x1u;
 // advance an event-triggered step at the next allowed boundary
 inline constexpr uint32_t CTRL_TRIGGER_LSB = 1u;
 inline constexpr uint32_t CTRL_TRIGGER_WIDTH = 1u;
@@ -121,6 +125,12 @@ inline constexpr uint32_t COMMIT_MODE_AT_TIME_MASK = 0x1u;
 inline constexpr uint32_t REG_COMMIT_TIME_LO = 72u;
 // commit board time in ticks, bits 63:32
 inline constexpr uint32_t REG_COMMIT_TIME_HI = 76u;
+// the image CRC (header word CRC) the next COMMIT expects: the board swaps only a bank whose verified CRC equals it, so a commit is a compare-and-swap on exactly the image its writer staged (ERROR.COMMIT_MISMATCH otherwise)
+inline constexpr uint32_t REG_COMMIT_CRC = 80u;
+// write the lease token: verify the inactive bank and make it active per COMMIT_MODE, COMMIT_TIME and COMMIT_CRC. Refused (SLVERR, nothing done) unless the token holds the live lease; from the write on, the inactive bank and the tune table refuse writes until the commit swaps, fails or is cancelled
+inline constexpr uint32_t REG_COMMIT = 84u;
+// write the lease token: drop a commit that is verifying or waits for its swap boundary, if none of the swap's edges has left yet (STATUS.CANCELLED says it was in time; otherwise SWAPS shows the swap). Refused (SLVERR) unless the token holds the live lease
+inline constexpr uint32_t REG_CANCEL = 88u;
 inline constexpr uint32_t REG_STATUS = 96u;
 // a schedule is being executed
 inline constexpr uint32_t STATUS_RUNNING_LSB = 0u;
@@ -142,6 +152,10 @@ inline constexpr uint32_t STATUS_VERIFY_BUSY_MASK = 0x8u;
 inline constexpr uint32_t STATUS_WAITING_TRIGGER_LSB = 4u;
 inline constexpr uint32_t STATUS_WAITING_TRIGGER_WIDTH = 1u;
 inline constexpr uint32_t STATUS_WAITING_TRIGGER_MASK = 0x10u;
+// the last commit was dropped by CANCEL before its swap (cleared by the next COMMIT)
+inline constexpr uint32_t STATUS_CANCELLED_LSB = 5u;
+inline constexpr uint32_t STATUS_CANCELLED_WIDTH = 1u;
+inline constexpr uint32_t STATUS_CANCELLED_MASK = 0x20u;
 // sticky error flags; write 1 to clear
 inline constexpr uint32_t REG_ERROR = 100u;
 // committed bank has a wrong magic
@@ -160,10 +174,10 @@ inline constexpr uint32_t ERROR_BAD_BOUNDS_MASK = 0x4u;
 inline constexpr uint32_t ERROR_BAD_CRC_LSB = 3u;
 inline constexpr uint32_t ERROR_BAD_CRC_WIDTH = 1u;
 inline constexpr uint32_t ERROR_BAD_CRC_MASK = 0x8u;
-// the host wrote the active bank; the write was dropped
-inline constexpr uint32_t ERROR_ACTIVE_WRITE_LSB = 4u;
-inline constexpr uint32_t ERROR_ACTIVE_WRITE_WIDTH = 1u;
-inline constexpr uint32_t ERROR_ACTIVE_WRITE_MASK = 0x10u;
+// the host wrote a locked bank (the running one, or the inactive one while it verifies or waits for its swap) or the tune table while a schedule runs or a commit is under way; the write was refused (SLVERR)
+inline constexpr uint32_t ERROR_LOCKED_WRITE_LSB = 4u;
+inline constexpr uint32_t ERROR_LOCKED_WRITE_WIDTH = 1u;
+inline constexpr uint32_t ERROR_LOCKED_WRITE_MASK = 0x10u;
 // a step boundary was served late
 inline constexpr uint32_t ERROR_MISSED_DEADLINE_LSB = 5u;
 inline constexpr uint32_t ERROR_MISSED_DEADLINE_WIDTH = 1u;
@@ -172,14 +186,29 @@ inline constexpr uint32_t ERROR_MISSED_DEADLINE_MASK = 0x20u;
 inline constexpr uint32_t ERROR_COMMIT_LATE_LSB = 6u;
 inline constexpr uint32_t ERROR_COMMIT_LATE_WIDTH = 1u;
 inline constexpr uint32_t ERROR_COMMIT_LATE_MASK = 0x40u;
+// the verified bank's CRC is not COMMIT_CRC (the bank holds another image than its committer staged); commit dropped
+inline constexpr uint32_t ERROR_COMMIT_MISMATCH_LSB = 7u;
+inline constexpr uint32_t ERROR_COMMIT_MISMATCH_WIDTH = 1u;
+inline constexpr uint32_t ERROR_COMMIT_MISMATCH_MASK = 0x80u;
+// commit time more than COMMIT_HORIZON_S ahead; commit dropped
+inline constexpr uint32_t ERROR_COMMIT_FAR_LSB = 8u;
+inline constexpr uint32_t ERROR_COMMIT_FAR_WIDTH = 1u;
+inline constexpr uint32_t ERROR_COMMIT_FAR_MASK = 0x100u;
+// a COMMIT came while another commit was verifying or waiting for its swap, or a STOP was pending; it was dropped
+inline constexpr uint32_t ERROR_COMMIT_BUSY_LSB = 9u;
+inline constexpr uint32_t ERROR_COMMIT_BUSY_WIDTH = 1u;
+inline constexpr uint32_t ERROR_COMMIT_BUSY_MASK = 0x200u;
 inline constexpr Flag ERROR_FLAGS[] = {
     {0x1u, "BAD_MAGIC", "committed bank has a wrong magic"},
     {0x2u, "BAD_VERSION", "committed bank has an unknown image version"},
     {0x4u, "BAD_BOUNDS", "step/config count or a config index out of range"},
     {0x8u, "BAD_CRC", "committed bank fails its CRC"},
-    {0x10u, "ACTIVE_WRITE", "the host wrote the active bank; the write was dropped"},
+    {0x10u, "LOCKED_WRITE", "the host wrote a locked bank (the running one, or the inactive one while it verifies or waits for its swap) or the tune table while a schedule runs or a commit is under way; the write was refused (SLVERR)"},
     {0x20u, "MISSED_DEADLINE", "a step boundary was served late"},
     {0x40u, "COMMIT_LATE", "commit time too close or in the past; commit dropped"},
+    {0x80u, "COMMIT_MISMATCH", "the verified bank's CRC is not COMMIT_CRC (the bank holds another image than its committer staged); commit dropped"},
+    {0x100u, "COMMIT_FAR", "commit time more than COMMIT_HORIZON_S ahead; commit dropped"},
+    {0x200u, "COMMIT_BUSY", "a COMMIT came while another commit was verifying or waiting for its swap, or a STOP was pending; it was dropped"},
 };
 // steps executed, bits 31:0 (reading LO latches HI)
 inline constexpr uint32_t REG_STEPS_LO = 104u;
@@ -205,6 +234,20 @@ inline constexpr uint32_t REG_SWAPS = 140u;
 inline constexpr uint32_t REG_LAST_SWAP_LO = 144u;
 // board time of the last swap in ticks, bits 63:32
 inline constexpr uint32_t REG_LAST_SWAP_HI = 148u;
+// token of the writer holding the lease; 0: free (never claimed, released or expired). One writer owns a board at a time; status readers need no lease
+inline constexpr uint32_t REG_LEASE_OWNER = 160u;
+// board time the lease expires in ticks, bits 31:0 (reading LO latches HI)
+inline constexpr uint32_t REG_LEASE_EXPIRES_LO = 164u;
+// board time the lease expires in ticks, bits 63:32
+inline constexpr uint32_t REG_LEASE_EXPIRES_HI = 168u;
+// lifetime a claim or renewal gives the lease, ms of board time (1..LEASE_TTL_MAX_MS, clamped)
+inline constexpr uint32_t REG_LEASE_TTL_MS = 172u;
+// write a non-zero token: take the lease if it is free or expired, or renew it if the token holds it (expiry = now + LEASE_TTL_MS); SLVERR and nothing changed if another token holds it
+inline constexpr uint32_t REG_LEASE_CLAIM = 176u;
+// write the token holding the lease: free it; SLVERR if the token does not hold it
+inline constexpr uint32_t REG_LEASE_RELEASE = 180u;
+// write a non-zero token: take the lease whoever holds it (deliberate break of a stale lease); the previous holder's COMMIT and CANCEL are refused from then on
+inline constexpr uint32_t REG_LEASE_BREAK = 184u;
 // clock-synchronisation servo control (docs/clock-sync.md)
 inline constexpr uint32_t REG_SYNC_CTRL = 256u;
 // run the servo; 0: DAC at mid-scale, no phase steps, state DISABLED
@@ -310,10 +353,77 @@ inline constexpr uint32_t REG_SYNC_SLEW_MAX_NS_PER_S = 352u;
 inline constexpr uint32_t REG_SYNC_DAC_PULL_PPB = 356u;
 // one MMCM fine phase step, fs (1/56 of the VCO period on UltraScale+; 1..1000000)
 inline constexpr uint32_t REG_SYNC_PHASE_STEP_FS = 360u;
-// tune(a,b) in ticks at word a*WAVELENGTHS+b (bits 15:0): laser settling time from wavelength a to b
+// Is this byte offset one of the registers above?
+constexpr bool is_register(uint32_t offset) {
+  switch (offset) {
+    case REG_CAP_MAGIC:
+    case REG_CAP_VERSION:
+    case REG_CAP_PORTS:
+    case REG_CAP_WAVELENGTHS:
+    case REG_CAP_MAX_STEPS:
+    case REG_CAP_MAX_CONFIGS:
+    case REG_CAP_FINE_STEPS:
+    case REG_CAP_CLK_PERIOD_PS:
+    case REG_CAP_MIN_STEP_CYCLES:
+    case REG_CAP_BOARD_ID:
+    case REG_CTRL:
+    case REG_COMMIT_MODE:
+    case REG_COMMIT_TIME_LO:
+    case REG_COMMIT_TIME_HI:
+    case REG_COMMIT_CRC:
+    case REG_COMMIT:
+    case REG_CANCEL:
+    case REG_STATUS:
+    case REG_ERROR:
+    case REG_STEPS_LO:
+    case REG_STEPS_HI:
+    case REG_MISSED:
+    case REG_CUR_STEP:
+    case REG_CUR_CONFIG:
+    case REG_GENERATION:
+    case REG_TIME_LO:
+    case REG_TIME_HI:
+    case REG_EPOCHS:
+    case REG_SWAPS:
+    case REG_LAST_SWAP_LO:
+    case REG_LAST_SWAP_HI:
+    case REG_LEASE_OWNER:
+    case REG_LEASE_EXPIRES_LO:
+    case REG_LEASE_EXPIRES_HI:
+    case REG_LEASE_TTL_MS:
+    case REG_LEASE_CLAIM:
+    case REG_LEASE_RELEASE:
+    case REG_LEASE_BREAK:
+    case REG_SYNC_CTRL:
+    case REG_SYNC_STATUS:
+    case REG_SYNC_ERROR:
+    case REG_SYNC_OFFSET_PS:
+    case REG_SYNC_RTT_PS:
+    case REG_SYNC_DELAY_MS_PS:
+    case REG_SYNC_SERVO_P_PS:
+    case REG_SYNC_SERVO_I_PPT:
+    case REG_SYNC_DAC:
+    case REG_SYNC_PHASE_STEPS:
+    case REG_SYNC_HOLDOVER_US:
+    case REG_SYNC_CAL_DELAY_MS_PS:
+    case REG_SYNC_CAL_DELAY_SM_PS:
+    case REG_SYNC_CAL_ASYM_PS:
+    case REG_SYNC_KP:
+    case REG_SYNC_KI:
+    case REG_SYNC_LOCK_THRESH_PS:
+    case REG_SYNC_LOCK_SAMPLES:
+    case REG_SYNC_SLEW_MAX_NS_PER_S:
+    case REG_SYNC_DAC_PULL_PPB:
+    case REG_SYNC_PHASE_STEP_FS:
+      return true;
+    default:
+      return false;
+  }
+}
+// tune(a,b) in ticks at word a*WAVELENGTHS+b (bits 15:0): laser settling time from wavelength a to b; refused (SLVERR, ERROR.LOCKED_WRITE) while a schedule runs or a commit is under way, since verified schedules were checked against it
 inline constexpr uint32_t MEM_TUNE_BASE = 0x10000u;
 inline constexpr uint32_t MEM_TUNE_WORDS = 4096u;
-// schedule bank 0 (image layout below); writes while active are dropped
+// schedule bank 0 (image layout below); writes while it is locked (ERROR.LOCKED_WRITE) are refused with SLVERR
 inline constexpr uint32_t MEM_BANK0_BASE = 0x20000u;
 inline constexpr uint32_t MEM_BANK0_WORDS = 16384u;
 // schedule bank 1

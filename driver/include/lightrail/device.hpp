@@ -2,8 +2,10 @@
 // control. The same calls work on sim:// and xrt:// boards.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,7 @@ struct Status {
   bool commit_pending = false;
   bool verify_busy = false;
   bool waiting_trigger = false;
+  bool cancelled = false;           // the last commit was dropped by a cancel before its swap
   std::vector<std::string> errors;  // ERROR flags set, by name ("COMMIT_LATE")
   uint64_t steps = 0;               // steps executed
   uint32_t missed = 0;              // boundaries served late
@@ -43,17 +46,55 @@ struct Status {
   int64_t board_time_ps = 0;
 };
 
+// Who may write the board (docs/driver.md, "One writer at a time").
+struct LeaseInfo {
+  uint32_t owner = 0;      // token holding the lease; 0: free
+  bool mine = false;       // that token is this Device's
+  int64_t expires_ps = 0;  // board time the lease runs out (when owner != 0)
+  int64_t ttl_ms = 0;      // lifetime a claim or renewal gives
+};
+
+// What a cancel found.
+enum class CancelOutcome {
+  kCancelled,       // the commit was dropped before its swap: the old schedule runs on
+  kAlreadySwapped,  // too late: the swap had begun (it is in Status::last_swap_ps)
+  kNothingPending,  // no commit was verifying or waiting
+};
+
 // Names of the ERROR flags set in value, in bit order.
 std::vector<std::string> error_flag_names(uint32_t value);
 
 class Device {
  public:
+  static constexpr std::chrono::milliseconds kDefaultLeaseTtl{10000};
+
   // sim://HOST:PORT/BOARD or xrt://...; reads and checks the capability block
   // and the tune table. Throws TransportError, FormatError (bad capability
   // block), Error (unknown scheme, no XRT in this build).
   static Device open(const std::string& uri);
   // Over any transport (tests use an in-memory board).
   explicit Device(std::unique_ptr<Transport> transport);
+  // Releases the lease if this Device holds it (a pending commit stays
+  // armed: the board keeps its bank locked until the swap).
+  ~Device();
+  Device(Device&&) noexcept = default;
+  Device& operator=(Device&&) = delete;
+
+  // One writer at a time. Every call that changes the board (stage, commit,
+  // cancel, trigger, write_tune_table, sync_calibrate) first claims or
+  // renews the lease with this Device's token and throws LeaseError, having
+  // changed nothing, when another writer holds it. stop() needs no lease: it
+  // is the safety action anyone may take. Status readers need none.
+  void claim(std::chrono::milliseconds ttl = kDefaultLeaseTtl);
+  // Takes the lease whoever holds it: for a stale lease whose holder is
+  // known to be gone. The previous holder's commits are refused from then.
+  void break_lease(std::chrono::milliseconds ttl = kDefaultLeaseTtl);
+  void release();  // no-op when this Device does not hold it
+  LeaseInfo lease();
+  uint32_t lease_token() const { return token_; }
+  // A token of the caller's choosing (non-zero), e.g. kept by a daemon
+  // across restarts so it can recognise its own lease.
+  void set_lease_token(uint32_t token);
 
   const DeviceCapabilities& capabilities() const { return caps_; }
   uint32_t board_id() const { return board_id_; }
@@ -61,11 +102,19 @@ class Device {
 
   // Validates (ValidationError: nothing written), writes the image into the
   // inactive bank, reads it back and checks it and its CRC (VerifyError).
+  // Refused (Error, nothing written) while a commit verifies or waits for
+  // its swap: the board locks that bank; cancel() first.
   void stage(const Schedule& schedule);
-  // Makes the staged bank active at `when`; waits until the board has
-  // verified it. CommitError names the ERROR flags the board raised (they
-  // are cleared).
+  // Makes the bank this Device staged active at `when`, as a compare-and-
+  // swap: the board swaps only if the bank still holds exactly that image
+  // (COMMIT_CRC). Waits until the board has verified it. CommitError names
+  // the ERROR flags the board raised (they are cleared); Error if nothing
+  // was staged by this Device or `when` is negative or beyond the board's
+  // horizon (nothing written).
   void commit(CommitAt when);
+  // Drops a commit that verifies or waits for its swap, if it is still in
+  // time; the running schedule runs on.
+  CancelOutcome cancel();
 
   Status status();
   int64_t time_ps();  // board time now
@@ -90,12 +139,28 @@ class Device {
  private:
   uint64_t read64(uint32_t lo_reg);
   void read_capabilities();
+  void take_lease(uint32_t reg, std::chrono::milliseconds ttl);
+  void ensure_lease();  // claim or renew before a change
+  [[noreturn]] void throw_lease_lost(const std::string& what);
 
   std::unique_ptr<Transport> transport_;
   std::string uri_;
   DeviceCapabilities caps_;
   uint32_t board_id_ = 0;
   int commit_timeout_ms_ = 5000;
+  uint32_t token_ = 0;
+  bool holds_lease_ = false;
+  // Host time of the last claim: renewed once half the lifetime has passed
+  // (board time never runs ahead of host time by more than ppm), so a
+  // change costs no extra bus write while the lease is fresh.
+  std::chrono::steady_clock::time_point claimed_at_;
+  std::chrono::milliseconds lease_ttl_ = kDefaultLeaseTtl;
+  struct Staged {
+    uint32_t bank = 0;
+    uint32_t crc = 0;
+    uint32_t generation = 0;
+  };
+  std::optional<Staged> staged_;  // what this Device wrote and read back
 };
 
 }  // namespace lightrail

@@ -2,6 +2,7 @@
 // address, JSON path or schedule entry), so a caller can print e.what() as is.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -49,6 +50,16 @@ struct ValidationError : Error {
 // What the board holds differs from what was written.
 struct VerifyError : Error {
   using Error::Error;
+};
+
+// Another writer holds the board's lease (or took it from this program):
+// nothing was changed. owner() is the token holding it, 0 if none.
+struct LeaseError : Error {
+  LeaseError(const std::string& message, uint32_t owner) : Error(message), owner_(owner) {}
+  uint32_t owner() const { return owner_; }
+
+ private:
+  uint32_t owner_;
 };
 
 // The board refused a commit (bad image, commit time too late).
