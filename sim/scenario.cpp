@@ -174,11 +174,18 @@ Scenario load_scenario(const std::string& path) {
     if (doc.contains("expect")) {
       sc.expect = doc["expect"];
       if (!sc.expect.is_object()) bad("expect", "must be an object");
-      check_keys(sc.expect, "expect",
-                 {"swaps", "rejected_banks", "min_steps", "min_switch_events", "sync_p99_ps_max",
-                  "sync_rms_ps_max", "lock_time_us_max", "baseline_p99_ratio_min", "sync_mean_ps",
-                  "last_hop_p99_ps_max", "holdover_within_prediction", "relock_us_max",
-                  "slot_skew_p99_ps_max", "stops", "min_stops_mid_retune", "min_board_timed_boundaries"});
+      check_keys(
+          sc.expect, "expect",
+          {"swaps", "rejected_banks", "min_steps", "min_switch_events", "sync_p99_ps_max", "sync_rms_ps_max",
+           "lock_time_us_max", "baseline_p99_ratio_min", "sync_mean_ps", "last_hop_p99_ps_max",
+           "holdover_within_prediction", "relock_us_max", "slot_skew_p99_ps_max", "stops",
+           "min_stops_mid_retune", "min_board_timed_boundaries", "swap_generations"});
+      if (sc.expect.contains("swap_generations")) {
+        const json& g = sc.expect["swap_generations"];
+        bool ok = g.is_array();
+        for (const json& x : ok ? g : json::array()) ok = ok && x.is_number_unsigned();
+        if (!ok) bad("expect.swap_generations", "must be an array of generations, one per swap");
+      }
       for (const char* k : {"swaps", "rejected_banks", "min_steps", "min_switch_events", "stops",
                             "min_stops_mid_retune", "min_board_timed_boundaries"})
         if (sc.expect.contains(k)) positive(sc.expect, k, "expect", 0, true);
@@ -219,8 +226,9 @@ Scenario load_scenario(const std::string& path) {
         const json& a = doc["actions"][i];
         Action act;
         act.where = fmt::format("actions[{}]", i);
-        check_keys(a, act.where,
-                   {"at_ps", "board", "do", "schedule", "commit", "expect_error", "corrupt", "comment"});
+        check_keys(
+            a, act.where,
+            {"at_ps", "board", "do", "schedule", "commit", "expect_error", "corrupt", "outcome", "comment"});
         act.at_ps = positive(a, "at_ps", act.where, 0, true);
         if (act.at_ps < last) bad(act.where + ".at_ps", "actions must be in time order");
         if (act.at_ps >= sc.duration_ps) bad(act.where + ".at_ps", "is not before duration_ps");
@@ -230,10 +238,13 @@ Scenario load_scenario(const std::string& path) {
         if (act.board >= sc.boards)
           bad(act.where + ".board", fmt::format("no board {} (have {})", act.board, sc.boards));
         act.what = a.value("do", "");
-        const bool needs_schedule =
-            act.what == "upload" || act.what == "corrupt_commit" || act.what == "drop_mid_stage";
-        if (!needs_schedule && act.what != "trigger" && act.what != "stop")
-          bad(act.where + ".do", "must be upload, corrupt_commit, drop_mid_stage, trigger or stop");
+        const bool needs_schedule = act.what == "upload" || act.what == "corrupt_commit" ||
+                                    act.what == "drop_mid_stage" || act.what == "intrude" ||
+                                    act.what == "raw_overwrite";
+        if (!needs_schedule && act.what != "trigger" && act.what != "stop" && act.what != "cancel")
+          bad(act.where + ".do",
+              "must be upload, corrupt_commit, drop_mid_stage, intrude, raw_overwrite, cancel, trigger or "
+              "stop");
         if (needs_schedule) {
           act.schedule = a.value("schedule", "");
           try {
@@ -248,6 +259,10 @@ Scenario load_scenario(const std::string& path) {
           bad(act.where + ".commit", "must be \"epoch\", {\"at_ps\": t} or {\"in_ps\": dt}");
         act.expect_error = a.value("expect_error", "");
         act.corrupt = a.value("corrupt", "");
+        act.outcome = a.value("outcome", "");
+        if (act.what == "cancel" && act.outcome != "cancelled" && act.outcome != "already_swapped" &&
+            act.outcome != "nothing_pending")
+          bad(act.where + ".outcome", "must be cancelled, already_swapped or nothing_pending");
         if (act.what == "corrupt_commit" && act.corrupt != "magic" && act.corrupt != "version" &&
             act.corrupt != "bounds" && act.corrupt != "crc")
           bad(act.where + ".corrupt", "must be magic, version, bounds or crc");
@@ -354,7 +369,38 @@ class Host {
       for (int b : targets) a.what == "trigger" ? device(b).trigger() : device(b).stop();
       return "done";
     }
+    if (a.what == "cancel") {
+      static const char* const kNames[] = {"cancelled", "already_swapped", "nothing_pending"};
+      for (int b : targets) {
+        const char* got = kNames[static_cast<int>(device(b).cancel())];
+        if (a.outcome != got)
+          throw std::runtime_error(fmt::format("board {}: cancel found {}, expected {}", b, got, a.outcome));
+      }
+      return a.outcome;
+    }
     const Schedule& s = sc_.schedule(a.schedule);
+    if (a.what == "intrude") {
+      // A second host program on the same boards: it must be refused,
+      // having changed nothing.
+      for (int b : targets) {
+        try {
+          Device other = Device::open(uri(b));
+          other.stage(s);
+          other.commit(commit_time(a, b));
+        } catch (const Error& e) {
+          if (std::string(e.what()).find(a.expect_error) != std::string::npos) continue;
+          throw std::runtime_error(
+              fmt::format("expected an error containing '{}', got: {}", a.expect_error, e.what()));
+        }
+        throw std::runtime_error(fmt::format("board {}: a second writer staged and committed", b));
+      }
+      return "refused";
+    }
+    if (a.what == "raw_overwrite") {
+      json refused = json::array();
+      for (int b : targets) refused.push_back(raw_overwrite(s, b));
+      return json{{"refused", refused}};
+    }
     if (a.what == "upload") {
       // Stage everywhere first, then commit everywhere for one common time:
       // all boards switch on the same boundary, or none does.
@@ -428,6 +474,34 @@ class Host {
         fmt::format("board {} refused with flags 0x{:X} instead of {}", board, errors, flag));
   }
 
+  // A program that bypasses the driver: it writes a whole valid image over
+  // the inactive bank word by word, then commits it with a token of its own.
+  // While a commit is pending every word and the commit must be refused.
+  json raw_overwrite(const Schedule& s, int board) {
+    const std::vector<uint32_t> img = build_image(s, device(board).capabilities());
+    auto t = open_sim_transport(uri(board));
+    const uint32_t base = inactive_bank_base(*t);
+    uint32_t taken = 0;
+    for (uint32_t w = 0; w < img.size(); ++w) {
+      try {
+        t->write32(base + 4 * w, img[w]);
+        ++taken;
+      } catch (const TransportError&) {
+      }
+    }
+    bool committed = true;
+    try {
+      t->write32(hwdef::REG_COMMIT_CRC, img[hwdef::IMG_HDR_CRC]);
+      t->write32(hwdef::REG_COMMIT, 0x0BAD0BADu);
+    } catch (const TransportError&) {
+      committed = false;
+    }
+    if (taken != 0 || committed)
+      throw std::runtime_error(fmt::format("board {}: the board took {} of {} words{}", board, taken,
+                                           img.size(), committed ? " and a commit without the lease" : ""));
+    return json{{"board", board}, {"words_refused", img.size()}, {"commit_refused", true}};
+  }
+
   // A host that dies half way through writing a bank: a complete chunk, then
   // half a request, then the connection drops.
   void drop_mid_stage(const Schedule& s, int board) {
@@ -493,6 +567,13 @@ json run_scenario(const Scenario& sc) {
                                     exact ? "expected" : "want at least", want));
     };
     if (e.contains("swaps")) need("swaps", b["swaps"].size(), e["swaps"].get<uint64_t>(), true);
+    if (e.contains("swap_generations")) {
+      json got = json::array();
+      for (const json& sw : b["swaps"]) got.push_back(sw["generation"]);
+      if (got != e["swap_generations"])
+        unmet.push_back(fmt::format("board {}: swap generations {} (expected {})", b["board"].get<int>(),
+                                    got.dump(), e["swap_generations"].dump()));
+    }
     if (e.contains("rejected_banks"))
       need("rejected banks", b["rejected_banks"].size(), e["rejected_banks"].get<uint64_t>(), true);
     if (e.contains("min_steps"))

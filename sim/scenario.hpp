@@ -17,11 +17,13 @@ namespace lightrail::sim {
 struct Action {
   uint64_t at_ps = 0;        // simulated time at which the host acts
   int board = -1;            // -1: every board
-  std::string what;          // upload | corrupt_commit | drop_mid_stage | trigger | stop
+  std::string what;          // upload | corrupt_commit | drop_mid_stage | trigger | stop | cancel |
+                             // intrude | raw_overwrite
   std::string schedule;      // name in Scenario::schedules
   nlohmann::json commit;     // "epoch" | {"at_ps": t} | {"in_ps": dt} (board time now + dt)
   std::string expect_error;  // upload: the error must occur and contain this
   std::string corrupt;       // corrupt_commit: magic | version | bounds | crc
+  std::string outcome;       // cancel: cancelled | already_swapped | nothing_pending
   std::string where;         // "actions[3]" for messages
 };
 

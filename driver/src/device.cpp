@@ -207,7 +207,7 @@ void Device::stage(const Schedule& schedule) {
 
   const uint32_t status = transport_->read32(hw::REG_STATUS);
   if (status & (hw::STATUS_COMMIT_PENDING_MASK | hw::STATUS_VERIFY_BUSY_MASK)) {
-    throw Error(fmt::format(
+    throw BoardBusyError(fmt::format(
         "{}: a commit is {} on the inactive bank, which the board keeps locked; "
         "nothing was written (cancel it first, or wait for its swap)",
         uri_, (status & hw::STATUS_VERIFY_BUSY_MASK) ? "being verified" : "waiting for its swap boundary"));
@@ -268,7 +268,7 @@ void Device::commit(CommitAt when) {
     if (when.time_ps - now > kCommitHorizonPs) {
       throw Error(
           fmt::format("{}: commit time {} ps is {} s ahead of board time {} ps, beyond the board's "
-                      "horizon of {} s; nothing was written",
+                      "horizon of {} s; the commit was not sent",
                       uri_, when.time_ps, (when.time_ps - now) / 1000000000000, now, hw::COMMIT_HORIZON_S));
     }
   }

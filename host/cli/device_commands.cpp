@@ -1,8 +1,9 @@
-// `lightrail validate|upload|status|trigger|stop`: the driver on the command
+// `lightrail validate|upload|status|trigger|stop|cancel|lease`: the driver on the command
 // line. Problems go to stderr one per line, naming the entry; --json prints
 // one machine-readable object to stdout.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -26,6 +27,7 @@ struct Options {
   std::string device;
   std::string commit_at;  // empty: as the schedule's "activation" says
   bool json = false;
+  bool break_lease = false;  // take the board's lease whoever holds it
 };
 
 json problems_json(const std::vector<Problem>& problems) {
@@ -60,6 +62,8 @@ int guarded(const Options& opt, const char* command, Body body) {
     return report(kInvalidInput, e.what(), e.problems());
   } catch (const ValidationError& e) {
     return report(kInvalidInput, e.what(), e.problems());
+  } catch (const BoardBusyError& e) {
+    return report(kBoardBusy, e.what(), {});
   } catch (const Error& e) {
     return report(kDeviceError, e.what(), {});
   }
@@ -128,6 +132,7 @@ int run_upload(const Options& opt) {
     // against the device's capabilities before it writes anything.
     const Schedule schedule = load_schedule_file(opt.file);
     Device device = Device::open(opt.device);
+    if (opt.break_lease) device.break_lease();
     commit_time(opt, schedule, device);  // a bad --commit-at fails before anything is written
     device.stage(schedule);              // validates against the device's own capabilities
     // "now+" counts from the end of staging, which takes its own time.
@@ -183,12 +188,27 @@ int run_upload(const Options& opt) {
   });
 }
 
+json lease_json(const LeaseInfo& l) {
+  if (l.owner == 0) return {{"held", false}, {"ttl_ms", l.ttl_ms}};
+  return {{"held", true},
+          {"owner", fmt::format("0x{:08X}", l.owner)},
+          {"expires_ps", l.expires_ps},
+          {"ttl_ms", l.ttl_ms}};
+}
+
+std::string lease_text(const LeaseInfo& l, int64_t now_ps) {
+  if (l.owner == 0) return "free";
+  return fmt::format("held by token 0x{:08X}, {} ms of board time left", l.owner,
+                     std::max<int64_t>(0, (l.expires_ps - now_ps) / 1000000000));
+}
+
 json status_json(const Status& s) {
   return {{"running", s.running},
           {"active_bank", s.active_bank},
           {"commit_pending", s.commit_pending},
           {"verify_busy", s.verify_busy},
           {"waiting_trigger", s.waiting_trigger},
+          {"cancelled", s.cancelled},
           {"errors", s.errors},
           {"steps", s.steps},
           {"missed", s.missed},
@@ -205,11 +225,13 @@ int run_status(const Options& opt) {
   return guarded(opt, "status", [&] {
     Device device = Device::open(opt.device);
     const Status s = device.status();
+    const LeaseInfo lease = device.lease();
     if (opt.json) {
       json out = status_json(s);
       out["ok"] = true;
       out["device"] = opt.device;
       out["board_id"] = device.board_id();
+      out["lease"] = lease_json(lease);
       std::cout << out.dump(2) << "\n";
       return static_cast<int>(kOk);
     }
@@ -221,12 +243,13 @@ int run_status(const Options& opt) {
         "  active bank {}  generation {}  swaps {}  last swap {} ps\n"
         "  step {}  config {}  steps {}  epochs {}  missed {}\n"
         "  board time  {} ps\n"
+        "  lease       {}\n"
         "  errors      {}\n",
         opt.device, device.board_id(), s.running ? "running" : "idle",
         s.commit_pending ? ", commit pending" : "", s.verify_busy ? ", verifying" : "",
         s.waiting_trigger ? ", waiting for trigger" : "", s.active_bank, s.generation, s.swaps,
         s.last_swap_ps, s.cur_step, s.cur_config, s.steps, s.epochs, s.missed, s.board_time_ps,
-        errors.empty() ? "none" : errors);
+        lease_text(lease, s.board_time_ps), errors.empty() ? "none" : errors);
     return static_cast<int>(kOk);
   });
 }
@@ -236,6 +259,58 @@ int run_control(const Options& opt, const char* command, void (Device::*op)()) {
     Device device = Device::open(opt.device);
     (device.*op)();
     std::cout << fmt::format("{}: {} sent\n", opt.device, command);
+    return static_cast<int>(kOk);
+  });
+}
+
+// `lightrail cancel`: drops a commit that waits for its swap, if in time.
+int run_cancel(const Options& opt) {
+  return guarded(opt, "cancel", [&] {
+    Device device = Device::open(opt.device);
+    if (opt.break_lease) device.break_lease();
+    const CancelOutcome outcome = device.cancel();
+    const char* name = outcome == CancelOutcome::kCancelled        ? "cancelled"
+                       : outcome == CancelOutcome::kAlreadySwapped ? "already_swapped"
+                                                                   : "nothing_pending";
+    const Status s = device.status();
+    if (opt.json) {
+      std::cout << json{{"ok", true}, {"device", opt.device}, {"outcome", name}, {"generation", s.generation}}
+                       .dump(2)
+                << "\n";
+    } else if (outcome == CancelOutcome::kCancelled) {
+      std::cout << fmt::format("{}: commit cancelled before its swap; generation {} runs on\n", opt.device,
+                               s.generation);
+    } else if (outcome == CancelOutcome::kAlreadySwapped) {
+      std::cout << fmt::format("{}: too late: the swap had begun (generation {}, swapped at {} ps)\n",
+                               opt.device, s.generation, s.last_swap_ps);
+    } else {
+      std::cout << fmt::format("{}: no commit was pending\n", opt.device);
+    }
+    return static_cast<int>(kOk);
+  });
+}
+
+// `lightrail lease break`: takes a stale lease and lets it go at exit, so
+// the board is free again; `lease status` shows who holds it.
+int run_lease(const Options& opt, bool take) {
+  return guarded(opt, "lease", [&] {
+    Device device = Device::open(opt.device);
+    const LeaseInfo before = device.lease();
+    if (take) {
+      device.break_lease();
+      device.release();
+    }
+    const LeaseInfo now = device.lease();
+    if (opt.json) {
+      json out = {{"ok", true}, {"device", opt.device}, {"lease", lease_json(now)}};
+      if (take) out["broken"] = lease_json(before);
+      std::cout << out.dump(2) << "\n";
+    } else if (take) {
+      std::cout << fmt::format("{}: lease {} broken; the board is {}\n", opt.device,
+                               lease_text(before, device.time_ps()), lease_text(now, device.time_ps()));
+    } else {
+      std::cout << fmt::format("{}: lease {}\n", opt.device, lease_text(now, device.time_ps()));
+    }
     return static_cast<int>(kOk);
   });
 }
@@ -258,6 +333,9 @@ void add_device_commands(CLI::App& app, Action& action) {
   upload->add_option("--commit-at", opt->commit_at,
                      "epoch | now+<ps> | <ps> | none (default: the schedule's \"activation\")");
   upload->add_flag("--json", opt->json, "print a JSON object to stdout");
+  upload->add_flag("--break-lease", opt->break_lease,
+                   "take the board's lease even if another writer holds it (for a stale lease whose holder "
+                   "is gone)");
   upload->callback([&action, opt] { action = [opt] { return run_upload(*opt); }; });
 
   CLI::App* status = app.add_subcommand("status", "Show a device's schedule state and counters");
@@ -269,6 +347,24 @@ void add_device_commands(CLI::App& app, Action& action) {
   trigger->add_option("--device", opt->device, "sim://HOST:PORT/BOARD or xrt://DEVICE")->required();
   trigger->callback(
       [&action, opt] { action = [opt] { return run_control(*opt, "trigger", &Device::trigger); }; });
+
+  CLI::App* cancel = app.add_subcommand("cancel", "Drop a commit that waits for its swap, if still in time");
+  cancel->add_option("--device", opt->device, "sim://HOST:PORT/BOARD or xrt://DEVICE")->required();
+  cancel->add_flag("--json", opt->json, "print a JSON object to stdout");
+  cancel->add_flag("--break-lease", opt->break_lease,
+                   "take the board's lease even if another writer holds it");
+  cancel->callback([&action, opt] { action = [opt] { return run_cancel(*opt); }; });
+
+  CLI::App* lease = app.add_subcommand("lease", "Show or break a board's writer lease");
+  lease->require_subcommand(1);
+  for (const bool take : {false, true}) {
+    CLI::App* sub = lease->add_subcommand(
+        take ? "break" : "status", take ? "Take a stale lease whose holder is gone, then free the board"
+                                        : "Show who holds the board's lease");
+    sub->add_option("--device", opt->device, "sim://HOST:PORT/BOARD or xrt://DEVICE")->required();
+    sub->add_flag("--json", opt->json, "print a JSON object to stdout");
+    sub->callback([&action, opt, take] { action = [opt, take] { return run_lease(*opt, take); }; });
+  }
 
   CLI::App* stop = app.add_subcommand("stop", "Stop at the next step boundary, all gates low");
   stop->add_option("--device", opt->device, "sim://HOST:PORT/BOARD or xrt://DEVICE")->required();

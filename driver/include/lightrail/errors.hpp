@@ -52,10 +52,16 @@ struct VerifyError : Error {
   using Error::Error;
 };
 
+// The board is busy with another writer's work (a commit armed on the bank
+// this call would write): nothing was changed; retry later.
+struct BoardBusyError : Error {
+  using Error::Error;
+};
+
 // Another writer holds the board's lease (or took it from this program):
 // nothing was changed. owner() is the token holding it, 0 if none.
-struct LeaseError : Error {
-  LeaseError(const std::string& message, uint32_t owner) : Error(message), owner_(owner) {}
+struct LeaseError : BoardBusyError {
+  LeaseError(const std::string& message, uint32_t owner) : BoardBusyError(message), owner_(owner) {}
   uint32_t owner() const { return owner_; }
 
  private:
