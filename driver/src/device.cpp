@@ -403,6 +403,15 @@ void Device::write_tune_table(const std::vector<uint16_t>& tune_ticks) {
                     tune_ticks.size(), size_t{w} * w, w));
   }
   ensure_lease();
+  // Verified schedules were checked against the table as it is: the board
+  // refuses tune writes while one runs or a commit is under way.
+  const uint32_t status = transport_->read32(hw::REG_STATUS);
+  if (status & (hw::STATUS_RUNNING_MASK | hw::STATUS_COMMIT_PENDING_MASK | hw::STATUS_VERIFY_BUSY_MASK)) {
+    throw BoardBusyError(
+        fmt::format("{}: the tune table cannot change while a schedule {}; stop it first "
+                    "(nothing was written)",
+                    uri_, (status & hw::STATUS_RUNNING_MASK) ? "runs" : "commit is under way"));
+  }
   std::vector<uint32_t> words((w - 1) * hw::WAVELENGTHS + w, 0);
   for (uint32_t a = 0; a < w; ++a) {
     for (uint32_t b = 0; b < w; ++b) words[a * hw::WAVELENGTHS + b] = tune_ticks[size_t{a} * w + b];

@@ -141,5 +141,18 @@ TEST(Lease, CancelSaysWhatItFound) {
   EXPECT_EQ(bank_writes(board), 0u);
 }
 
+TEST(Lease, TheTuneTableIsRefusedWhileAScheduleRuns) {
+  FakeBoard board;
+  Device a = open_fake(board);
+  const std::vector<uint16_t> table(size_t{hw::WAVELENGTHS} * hw::WAVELENGTHS, 3);
+  board.running = true;
+  board.write_log.clear();
+  EXPECT_THROW(a.write_tune_table(table), BoardBusyError);
+  for (uint64_t addr : board.write_log) EXPECT_LT(addr, hw::MEM_TUNE_BASE);
+  board.running = false;
+  EXPECT_NO_THROW(a.write_tune_table(table));
+  EXPECT_EQ(a.capabilities().tune_ticks, table);
+}
+
 }  // namespace
 }  // namespace lightrail

@@ -121,6 +121,8 @@ class Device {
   void trigger();     // advance an event-triggered step
   void stop();        // stop at the next step boundary, all gates low
   // Writes a calibration table (ticks, a*wavelengths+b) and uses it from now.
+  // BoardBusyError (nothing written) while a schedule runs or a commit is
+  // under way: the board locks the table then.
   void write_tune_table(const std::vector<uint16_t>& tune_ticks);
 
   // The clock-synchronisation servo (docs/clock-sync.md), read in one block.
