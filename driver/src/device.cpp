@@ -203,6 +203,9 @@ void Device::stage(const Schedule& schedule) {
   if (!problems.empty()) throw ValidationError(std::move(problems));
   const std::vector<uint32_t> image = build_image(schedule, caps_);
   ensure_lease();
+  // A lease broken by another writer since the last claim: say so before
+  // writing into what may now be its staging.
+  if (lease().owner != token_) throw_lease_lost("staging");
   staged_.reset();
 
   const uint32_t status = transport_->read32(hw::REG_STATUS);

@@ -70,12 +70,16 @@ TEST(Lease, BreakingAStaleLeaseLocksTheOldHolderOut) {
   a.stage(test::two_shifts());
   b.break_lease();
   EXPECT_EQ(board.lease_owner, b.lease_token());
+  board.write_log.clear();
+  EXPECT_THROW(a.stage(test::two_shifts()), LeaseError);  // a's renewal is not due, but it looks
+  EXPECT_EQ(bank_writes(board), 0u);
   try {
     a.commit(CommitAt::epoch());
     FAIL() << "a committed after losing its lease";
   } catch (const LeaseError& e) {
-    EXPECT_NE(std::string(e.what()).find("no longer holds the lease"), std::string::npos) << e.what();
+    EXPECT_EQ(e.owner(), b.lease_token()) << e.what();
   }
+  EXPECT_EQ(board.commits, 0);
   EXPECT_EQ(board.swaps, 0u);
 }
 
