@@ -23,6 +23,7 @@ Probe::Probe(Reference& ref, const std::vector<uint16_t>& tune) : ref_(ref), tun
 
 void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, const uint32_t* gate_word,
                           uint32_t sel_stb, const uint8_t* sel_fine, const uint8_t* sel_value) {
+  ref_.set_cycle_start(tick);
   for (uint32_t p = 0; p < PORTS; ++p) {
     const uint32_t w = gate_word[p];
     uint32_t level = level_[p];
