@@ -137,8 +137,10 @@ PortConfig Reference::next_config() const {
 uint64_t Reference::boundary_from_edge(int port, int kind, uint64_t tick) const {
   const uint64_t none = std::numeric_limits<uint64_t>::max();
   // Edges before the step's minimum end (less the earliest tuning) belong to
-  // boundaries already judged, such as the guard after its own start.
-  if (tick + max_tune_ < s_.event_min_tick) return none;
+  // boundaries already judged; so does every rise before it, such as the
+  // guard after the step's own start (with the largest guards, within the
+  // tuning of its end).
+  if (tick + max_tune_ < s_.event_min_tick || (kind == kRise && tick < s_.event_min_tick)) return none;
   // The board's boundary may change no port (the next step keeps the
   // configuration): then the first edge is of a later boundary, a known
   // number of step durations after it.
