@@ -44,6 +44,9 @@ void Reference::withdraw_from(uint64_t tick) {
 
 void Reference::stop(uint64_t window) {
   if (!running_) return;  // idle: a STOP only cancels a queued activation
+  // Early edges already out may belong to a boundary up to the largest tune
+  // after the window: it must exist to keep them.
+  generate_until(window + max_tune_);
   // The first boundary at or after the window: generated already, or the
   // next one when its time is known (not the end of an event step).
   uint64_t b = std::numeric_limits<uint64_t>::max();
