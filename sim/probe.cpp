@@ -23,6 +23,7 @@ Probe::Probe(Reference& ref, const std::vector<uint16_t>& tune) : ref_(ref), tun
 
 void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, const uint32_t* gate_word,
                           uint32_t sel_stb, const uint8_t* sel_fine, const uint8_t* sel_value) {
+  ref_.set_cycle_start(tick);
   for (uint32_t p = 0; p < PORTS; ++p) {
     const uint32_t w = gate_word[p];
     uint32_t level = level_[p];
@@ -90,10 +91,7 @@ void Probe::match(int port, int kind, uint64_t before) {
       }
     }
     ++f_.missed_events;
-    if (e.boundary != last_late_boundary_) {
-      ++f_.late_boundaries;
-      last_late_boundary_ = e.boundary;
-    }
+    if (late_.insert(e.boundary).second) ++f_.late_boundaries;
   }
   while (!seen.empty() && seen.front().tick + kSearchTicks < before &&
          (expected.empty() || seen.front().tick + kSearchTicks < expected.front().tick)) {
@@ -153,6 +151,12 @@ void Probe::settle(uint64_t tick) {
   const uint64_t before = tick - kSettleTicks;
   for (int p = 0; p < int(PORTS); ++p)
     for (int k = 0; k < kEventKinds; ++k) match(p, k, before);
+  // A boundary older than every event still to judge can miss no more.
+  uint64_t oldest = std::numeric_limits<uint64_t>::max();
+  for (const auto& kinds : ref_.events)
+    for (const auto& q : kinds)
+      if (!q.empty() && q.front().boundary < oldest) oldest = q.front().boundary;
+  late_.erase(late_.begin(), late_.lower_bound(oldest));
   auto& packets = ref_.packets;
   while (!packets.empty() && packets.front().end < before) {
     check_packet(packets.front());

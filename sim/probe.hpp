@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <set>
 #include <vector>
 
 #include "reference.hpp"
@@ -18,7 +19,7 @@ struct ProbeFigures {
   uint64_t gate_edges = 0;     // gate falls and rises matched to the schedule
   uint64_t missed_events = 0;  // expected, never seen within one tick
   uint64_t unexpected_events = 0;
-  uint64_t late_boundaries = 0;  // boundaries with a missed event
+  uint64_t late_boundaries = 0;  // boundaries with a missed event, each counted once
   // |observed - intended| over matched events, intended on the board's own
   // clock (its tick grid in that cycle); cross-board alignment is the sync
   // report's business.
@@ -64,7 +65,9 @@ class Probe {
   std::array<int, hwdef::PORTS> select_{};
   std::array<std::array<std::deque<Seen>, kEventKinds>, hwdef::PORTS> seen_;
   std::array<std::deque<Seen>, hwdef::PORTS> history_;  // every edge, for packet checks
-  uint64_t last_late_boundary_ = UINT64_MAX;
+  // Late boundaries whose events are not all judged yet: the events of one
+  // boundary are matched per port and kind, in any order among others'.
+  std::set<uint64_t> late_;
   bool record_ = false;
   std::vector<std::pair<uint64_t, int64_t>> boundary_fs_;
   ProbeFigures f_;

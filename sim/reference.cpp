@@ -19,17 +19,24 @@ Reference::Reference(const std::vector<uint16_t>& tune, uint64_t margin_ticks, u
 }
 
 void Reference::withdraw_from(uint64_t tick) {
+  std::vector<std::pair<int, ExpectedEvent>> restore;
   while (!history_.empty() && history_.back().tick >= tick) {
     const Record& r = history_.back();
     s_ = r.before;
     running_ = r.running;
     image_ = r.image;
+    restore.insert(restore.end(), r.dropped_rises.begin(), r.dropped_rises.end());
     history_.pop_back();
     --boundaries;
   }
   for (auto& kinds : events)
     for (auto& q : kinds)
       while (!q.empty() && q.back().boundary >= tick) q.pop_back();
+  // Rises the withdrawn boundaries had cancelled happen again, oldest first.
+  std::sort(restore.begin(), restore.end(),
+            [](const auto& x, const auto& y) { return x.second.tick < y.second.tick; });
+  for (const auto& [port, e] : restore)
+    if (e.boundary < tick) events[size_t(port)][kRise].push_back(e);
   packets.erase(
       std::remove_if(packets.begin(), packets.end(), [&](const Packet& p) { return p.boundary >= tick; }),
       packets.end());
@@ -37,6 +44,9 @@ void Reference::withdraw_from(uint64_t tick) {
 
 void Reference::stop(uint64_t window) {
   if (!running_) return;  // idle: a STOP only cancels a queued activation
+  // Early edges already out may belong to a boundary up to the largest tune
+  // after the window: it must exist to keep them.
+  generate_until(window + max_tune_);
   // The first boundary at or after the window: generated already, or the
   // next one when its time is known (not the end of an event step).
   uint64_t b = std::numeric_limits<uint64_t>::max();
@@ -67,7 +77,7 @@ void Reference::stop(uint64_t window) {
 }
 
 void Reference::emit_stop(uint64_t T, const Kept& kept) {
-  history_.push_back({T, false, s_, image_, running_});
+  history_.push_back({T, false, s_, image_, running_, {}});
   if (history_.size() > kHistory) history_.pop_front();
   ++boundaries;
   ++stops;
@@ -77,14 +87,16 @@ void Reference::emit_stop(uint64_t T, const Kept& kept) {
       s_.select[p] = e.value;
     }
     if (s_.config[p] == kDarkPort) continue;
-    uint64_t fall = T;
     if (!kept[p][kFall].empty()) {
-      events[p][kFall].push_back(kept[p][kFall].front());
-      fall = kept[p][kFall].front().tick;
+      // An early retune already out: it may have cancelled the last rise.
+      const ExpectedEvent& fall = kept[p][kFall].front();
+      if (drop_guard_window(p, fall.tick, std::numeric_limits<uint64_t>::max())) continue;
+      events[p][kFall].push_back(fall);
+      close_window(p, fall.tick, T);
     } else {
       events[p][kFall].push_back({T, T, 0});
+      close_window(p, T, T);
     }
-    close_window(p, fall, T);
   }
   s_.config.fill(kDarkPort);
   s_.window_start.fill(-1);
@@ -128,8 +140,10 @@ PortConfig Reference::next_config() const {
 uint64_t Reference::boundary_from_edge(int port, int kind, uint64_t tick) const {
   const uint64_t none = std::numeric_limits<uint64_t>::max();
   // Edges before the step's minimum end (less the earliest tuning) belong to
-  // boundaries already judged, such as the guard after its own start.
-  if (tick + max_tune_ < s_.event_min_tick) return none;
+  // boundaries already judged; so does every rise before it, such as the
+  // guard after the step's own start (with the largest guards, within the
+  // tuning of its end).
+  if (tick + max_tune_ < s_.event_min_tick || (kind == kRise && tick < s_.event_min_tick)) return none;
   // The board's boundary may change no port (the next step keeps the
   // configuration): then the first edge is of a later boundary, a known
   // number of step durations after it.
@@ -163,6 +177,21 @@ void Reference::resume_at(uint64_t tick) {
   if (tick < s_.event_min_tick) ++event_rule_errors;
 }
 
+bool Reference::drop_guard_window(int port, uint64_t fall, uint64_t rise) {
+  auto& rises = events[size_t(port)][kRise];
+  if (rises.empty() || history_.empty()) return false;
+  const ExpectedEvent last = rises.back();  // the rise that opened the port's window
+  // At or after the fall it would light the port while it retunes; in the
+  // cycle of the next rise, the window is shorter than the cycle and the
+  // output stage takes one fall and one rise per cycle.
+  if (last.tick < fall && (rise == std::numeric_limits<uint64_t>::max() || !same_cycle(last.tick, rise)))
+    return false;
+  rises.pop_back();
+  history_.back().dropped_rises.push_back({port, last});
+  s_.window_start[size_t(port)] = -1;
+  return true;
+}
+
 void Reference::close_window(int port, uint64_t end, uint64_t boundary) {
   const int64_t start = s_.window_start[port];
   s_.window_start[port] = -1;
@@ -185,7 +214,7 @@ void Reference::emit_boundary() {
   const PortConfig next = config_of(s_.next_step);
   // A boundary that starts step 0 ends an epoch (or starts the first); a
   // one-shot's end ends its only pass.
-  history_.push_back({T, s_.next_step == 0 || ends, s_, image_, running_});
+  history_.push_back({T, s_.next_step == 0 || ends, s_, image_, running_, {}});
   if (history_.size() > kHistory) history_.pop_front();
   ++boundaries;
 
@@ -195,13 +224,17 @@ void Reference::emit_boundary() {
     if (a != kDarkPort && b != kDarkPort && a != b) {
       const uint64_t t = tune(a, b);
       ev[kSel].push_back({T - t, T, b});
-      ev[kFall].push_back({T - t, T, 0});
+      if (!drop_guard_window(p, T - t, T + img.guard_ticks)) {
+        ev[kFall].push_back({T - t, T, 0});
+        close_window(p, T - t, T);
+      }
       ev[kRise].push_back({T + img.guard_ticks, T, 0});
-      close_window(p, T - t, T);
       s_.select[p] = b;
     } else if (a != kDarkPort && b == kDarkPort) {
-      ev[kFall].push_back({T, T, 0});
-      close_window(p, T, T);
+      if (!drop_guard_window(p, T, std::numeric_limits<uint64_t>::max())) {
+        ev[kFall].push_back({T, T, 0});
+        close_window(p, T, T);
+      }
     } else if (a == kDarkPort && b != kDarkPort) {
       if (s_.select[p] != b) {
         ev[kSel].push_back({T - tune(s_.select[p], b), T, b});

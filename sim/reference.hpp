@@ -49,6 +49,9 @@ class Reference {
   uint64_t stops_mid_retune = 0;  // ... of which some edges were already out
   // Generates every boundary up to `tick`.
   void generate_until(uint64_t tick);
+  // A cycle of the board's outputs starts at `tick`: where a guard window
+  // would open and close in one cycle the output stage cannot make it.
+  void set_cycle_start(uint64_t tick) { cycle_phase_ = tick % hwdef::FINE_STEPS; }
 
   bool running() const { return running_; }
   // An event-triggered step is running: its end is the board's (trigger time
@@ -89,12 +92,23 @@ class Reference {
     State before;
     std::shared_ptr<const DecodedImage> image;
     bool running;
+    std::vector<std::pair<int, ExpectedEvent>> dropped_rises;  // earlier rises this boundary cancelled
   };
   using Kept = std::array<std::array<std::vector<ExpectedEvent>, kEventKinds>, hwdef::PORTS>;
   void withdraw_from(uint64_t tick);
   void emit_boundary();
   void emit_stop(uint64_t tick, const Kept& kept);
   void close_window(int port, uint64_t end, uint64_t boundary);
+  // The boundary being generated falls on a lit `port` at `fall` and raises
+  // it again at `rise` (none: UINT64_MAX). True when the port's last guard
+  // rise no longer happens (docs/sequencer.md, "Neighbouring boundaries"):
+  // that rise is withdrawn, kept with the boundary's record for a rollback,
+  // and the fall is no edge either: the port stays dark.
+  bool drop_guard_window(int port, uint64_t fall, uint64_t rise);
+  bool same_cycle(uint64_t a, uint64_t b) const {
+    return (a + hwdef::FINE_STEPS - cycle_phase_) / hwdef::FINE_STEPS ==
+           (b + hwdef::FINE_STEPS - cycle_phase_) / hwdef::FINE_STEPS;
+  }
   uint64_t tune(int a, int b) const { return tune_[size_t(a) * hwdef::WAVELENGTHS + size_t(b)]; }
 
   const std::vector<uint16_t>& tune_;
@@ -103,6 +117,7 @@ class Reference {
   State s_{};
   bool running_ = false;
   std::deque<Record> history_;
+  uint64_t cycle_phase_ = 0;
 };
 
 }  // namespace lightrail::sim

@@ -478,7 +478,13 @@ void resolve_up(SequencerState& s, uint64_t now, uint64_t window) {
 
 // Emits every pending edge of b that falls before the end of the output
 // window; an edge whose time already passed goes out at fine 0, late.
-void emit_edges(Boundary& b, uint64_t window, SequencerOut& out) {
+// `prev` is the boundary before b (its edges of this cycle are already in
+// `out`). Where b's fall meets prev's guard rise the port stays dark until
+// b's rise (docs/sequencer.md, "Neighbouring boundaries"): a rise at or
+// after the fall would light the port while it retunes, and a window that
+// opens and closes in the cycle of b's rise cannot be sent (the output
+// stage takes one fall and one rise per port and cycle).
+void emit_edges(Boundary& b, Boundary* prev, uint64_t window, SequencerOut& out) {
   if (!b.valid || !b.t_known || (b.sel_pend | b.fall_pend | b.rise_pend) == 0) return;
   const uint64_t end = window + kFine;
   for (uint32_t p = 0; p < PORTS; ++p) {
@@ -498,9 +504,16 @@ void emit_edges(Boundary& b, uint64_t window, SequencerOut& out) {
       out.fall_valid |= bit;
       out.fall_fine[p] = static_cast<uint8_t>(t_fall < window ? 0 : t_fall - window);
       b.fall_pend &= ~bit;
+      const uint64_t fell = t_fall < window ? window : t_fall;  // a late fall goes out now
+      if (prev != nullptr && (prev->rise_pend & bit) && prev->t + prev->guard >= fell) {
+        prev->rise_pend &= ~bit;  // due in a later cycle
+      }
+      if ((out.rise_valid & bit) && out.rise_fine[p] >= out.fall_fine[p]) out.rise_valid &= ~bit;
     }
     const uint64_t t_rise = b.t + b.guard;
     if ((b.rise_pend & bit) && t_rise < end) {
+      // A rise already in `out` is prev's, before b's fall in this cycle:
+      // this one replaces it, so that window is not opened.
       b.late |= t_rise < window;
       out.rise_valid |= bit;
       out.rise_fine[p] = static_cast<uint8_t>(t_rise < window ? 0 : t_rise - window);
@@ -562,9 +575,9 @@ void sequencer_step(SequencerState& s, const SequencerIn& in, SequencerOut& out)
   verify_step(s, in, out, now);
 
   resolve_up(s, now, window);
-  emit_edges(s.cur, window, out);
-  emit_edges(s.up, window, out);
-  emit_edges(s.next, window, out);
+  emit_edges(s.cur, nullptr, window, out);
+  emit_edges(s.up, &s.cur, window, out);
+  emit_edges(s.next, &s.up, window, out);
   take_up(s, window);
   fetch_step(s, in, out, now);
 

@@ -134,4 +134,31 @@ std::vector<uint64_t> Board::ticks_of(EdgeKind kind, uint32_t port) const {
   return r;
 }
 
+std::vector<std::pair<uint64_t, bool>> Board::gate_of(uint32_t port) const {
+  // Per output cycle (board time starts at 0, so cycles start at multiples
+  // of FINE_STEPS): a fall at f makes ticks >= f low, a rise at r ticks >= r
+  // high, the later one winning from its tick on (the fall first on a tie).
+  std::vector<std::pair<uint64_t, bool>> changes;
+  bool level = false;
+  size_t i = 0;
+  while (i < edges.size()) {
+    const uint64_t cycle = edges[i].tick / FINE_STEPS;
+    int fall = -1, rise = -1;
+    for (; i < edges.size() && edges[i].tick / FINE_STEPS == cycle; ++i) {
+      const Edge& e = edges[i];
+      const int fine = static_cast<int>(e.tick % FINE_STEPS);
+      if (e.port == port && e.kind == EdgeKind::kFall) fall = fine;
+      if (e.port == port && e.kind == EdgeKind::kRise) rise = fine;
+    }
+    const bool carried = level;
+    for (int k = 0; k < static_cast<int>(FINE_STEPS); ++k) {
+      const bool fallen = fall >= 0 && k >= fall, risen = rise >= 0 && k >= rise;
+      const bool bit = fall <= rise ? ((carried && !fallen) || risen) : ((carried || risen) && !fallen);
+      if (bit != level) changes.emplace_back(cycle * FINE_STEPS + static_cast<uint64_t>(k), bit);
+      level = bit;
+    }
+  }
+  return changes;
+}
+
 }  // namespace lightrail::seq::test

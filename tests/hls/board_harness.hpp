@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <ostream>
+#include <utility>
 #include <vector>
 
 #include "sequencer/sequencer.hpp"
@@ -62,6 +63,9 @@ class Board {
 
   std::vector<Edge> edges_of(uint32_t port) const;
   std::vector<uint64_t> ticks_of(EdgeKind kind, uint32_t port) const;
+  // The transmit gate as the output stage (hw/fine_edge_stage.sv) makes it
+  // from the recorded edges: each change of level, as {tick, new level}.
+  std::vector<std::pair<uint64_t, bool>> gate_of(uint32_t port) const;
 
  private:
   void emit(const Edge& e);
