@@ -48,6 +48,8 @@ module axil_regfile (
   input  logic [                                   31:0]   seq_epochs_i,
   input  logic [                                   31:0]   seq_swaps_i,
   input  logic [                                   63:0]   seq_last_swap_i,
+  input  logic [                                   63:0]   seq_triggered_at_i,
+  input  logic [                                   31:0]   seq_triggers_i,
   // sequencer commands (pulses are one cycle wide)
   output logic                                             seq_commit_o,
   output logic                                             seq_cancel_o,
@@ -55,6 +57,8 @@ module axil_regfile (
   output logic                                             seq_commit_at_time_o,
   output logic [                                   63:0]   seq_commit_ticks_o,
   output logic                                             seq_trigger_o,
+  output logic                                             seq_trigger_at_o,
+  output logic [                                   63:0]   seq_trigger_ticks_o,
   output logic                                             seq_stop_o,
   output logic [                                   31:0]   seq_clear_errors_o,
   output logic                                             seq_tune_we_o,
@@ -142,6 +146,9 @@ module axil_regfile (
   logic [            31:0] commit_lo_q;
   logic [            31:0] commit_hi_q;
   logic [            31:0] commit_crc_q;
+  logic [            31:0] trigger_lo_q;
+  logic [            31:0] trigger_hi_q;
+  logic [            31:0] triggered_at_hi_q;  // HI latched by reading LO
   logic                    locked_write_q;  // ERROR.LOCKED_WRITE, owned here
   // lease
   logic [            31:0] lease_owner_q;
@@ -236,6 +243,9 @@ module axil_regfile (
       commit_lo_q        <= '0;
       commit_hi_q        <= '0;
       commit_crc_q       <= '0;
+      trigger_lo_q       <= '0;
+      trigger_hi_q       <= '0;
+      seq_trigger_at_o   <= 1'b0;
       locked_write_q     <= 1'b0;
       lease_owner_q      <= '0;
       lease_expires_q    <= '0;
@@ -266,6 +276,7 @@ module axil_regfile (
       // command outputs are pulses
       seq_commit_o       <= 1'b0;
       seq_cancel_o       <= 1'b0;
+      seq_trigger_at_o   <= 1'b0;
       if (settle_q != '0) settle_q <= settle_q - 1'b1;
       seq_trigger_o      <= 1'b0;
       seq_stop_o         <= 1'b0;
@@ -299,6 +310,7 @@ module axil_regfile (
           case (wr_addr)
             lightrail_hwdef_pkg::REG_CTRL: begin
               seq_trigger_o <= |(wr_bits & lightrail_hwdef_pkg::CTRL_TRIGGER_MASK);
+              seq_trigger_at_o <= |(wr_bits & lightrail_hwdef_pkg::CTRL_TRIGGER_AT_MASK);
               seq_stop_o    <= |(wr_bits & lightrail_hwdef_pkg::CTRL_STOP_MASK);
               if (|(wr_bits & lightrail_hwdef_pkg::CTRL_CLEAR_ERRORS_MASK)) begin
                 seq_clear_errors_o <= '1;
@@ -313,6 +325,8 @@ module axil_regfile (
             lightrail_hwdef_pkg::REG_COMMIT_TIME_LO: commit_lo_q <= (commit_lo_q & ~wr_mask) | wr_bits;
             lightrail_hwdef_pkg::REG_COMMIT_TIME_HI: commit_hi_q <= (commit_hi_q & ~wr_mask) | wr_bits;
             lightrail_hwdef_pkg::REG_COMMIT_CRC: commit_crc_q <= merge(commit_crc_q, wr_mask, wr_bits);
+            lightrail_hwdef_pkg::REG_TRIGGER_TIME_LO: trigger_lo_q <= merge(trigger_lo_q, wr_mask, wr_bits);
+            lightrail_hwdef_pkg::REG_TRIGGER_TIME_HI: trigger_hi_q <= merge(trigger_hi_q, wr_mask, wr_bits);
             lightrail_hwdef_pkg::REG_COMMIT: begin
               if (token_owns) begin
                 seq_commit_o <= 1'b1;
@@ -392,6 +406,7 @@ module axil_regfile (
   assign seq_commit_at_time_o = commit_at_time_q;
   assign seq_commit_ticks_o = {commit_hi_q, commit_lo_q};
   assign seq_commit_crc_o = commit_crc_q;
+  assign seq_trigger_ticks_o = {trigger_hi_q, trigger_lo_q};
   assign sync_ctrl_o = sync_ctrl_q;
   assign sync_cal_delay_ms_ps_o = sync_cal_delay_ms_ps_q;
   assign sync_cal_delay_sm_ps_o = sync_cal_delay_sm_ps_q;
@@ -424,11 +439,13 @@ module axil_regfile (
   logic [        31:0] steps_lo;  // of inputs inside always_comb precisely
   logic [        31:0] last_swap_lo;
   logic [        31:0] lease_expires_lo;
+  logic [        31:0] triggered_at_lo;
 
   assign time_lo = now_ticks_i[31:0];
   assign steps_lo = seq_steps_i[31:0];
   assign last_swap_lo = seq_last_swap_i[31:0];
   assign lease_expires_lo = lease_expires_q[31:0];
+  assign triggered_at_lo = seq_triggered_at_i[31:0];
 
   assign s_axil_arready = !rd_issue_q && !rd_capture_q && !rvalid_q;
   assign s_axil_rvalid = rvalid_q;
@@ -467,6 +484,11 @@ module axil_regfile (
       lightrail_hwdef_pkg::REG_COMMIT_TIME_LO:         rd_reg = commit_lo_q;
       lightrail_hwdef_pkg::REG_COMMIT_TIME_HI:         rd_reg = commit_hi_q;
       lightrail_hwdef_pkg::REG_COMMIT_CRC:             rd_reg = commit_crc_q;
+      lightrail_hwdef_pkg::REG_TRIGGER_TIME_LO:        rd_reg = trigger_lo_q;
+      lightrail_hwdef_pkg::REG_TRIGGER_TIME_HI:        rd_reg = trigger_hi_q;
+      lightrail_hwdef_pkg::REG_TRIGGERED_AT_LO:        rd_reg = triggered_at_lo;
+      lightrail_hwdef_pkg::REG_TRIGGERED_AT_HI:        rd_reg = triggered_at_hi_q;
+      lightrail_hwdef_pkg::REG_TRIGGERS:               rd_reg = seq_triggers_i;
       lightrail_hwdef_pkg::REG_COMMIT:                 rd_reg = '0;  // write-only
       lightrail_hwdef_pkg::REG_CANCEL:                 rd_reg = '0;
       lightrail_hwdef_pkg::REG_LEASE_OWNER:            rd_reg = lease_live ? lease_owner_q : '0;
@@ -537,6 +559,7 @@ module axil_regfile (
       steps_hi_q     <= '0;
       last_swap_hi_q <= '0;
       lease_expires_hi_q <= '0;
+      triggered_at_hi_q <= '0;
     end else begin
       rd_issue_q   <= s_axil_arvalid && s_axil_arready;
       rd_capture_q <= rd_issue_q;
@@ -553,6 +576,7 @@ module axil_regfile (
           lightrail_hwdef_pkg::REG_STEPS_LO:     steps_hi_q <= seq_steps_i[63:32];
           lightrail_hwdef_pkg::REG_LAST_SWAP_LO: last_swap_hi_q <= seq_last_swap_i[63:32];
           lightrail_hwdef_pkg::REG_LEASE_EXPIRES_LO: lease_expires_hi_q <= lease_expires_q[63:32];
+          lightrail_hwdef_pkg::REG_TRIGGERED_AT_LO: triggered_at_hi_q <= seq_triggered_at_i[63:32];
           default: ;
         endcase
       end else if (rvalid_q && s_axil_rready) begin

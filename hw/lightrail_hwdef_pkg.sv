@@ -105,6 +105,10 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] CTRL_STOP_LSB = 32'd3;
   localparam logic [31:0] CTRL_STOP_WIDTH = 32'd1;
   localparam logic [31:0] CTRL_STOP_MASK = 32'h8;
+  // advance an event-triggered step at the first allowed boundary at or after TRIGGER_TIME (a timed trigger: boards told one time take one boundary together); the resolved boundary is in TRIGGERED_AT
+  localparam logic [31:0] CTRL_TRIGGER_AT_LSB = 32'd4;
+  localparam logic [31:0] CTRL_TRIGGER_AT_WIDTH = 32'd1;
+  localparam logic [31:0] CTRL_TRIGGER_AT_MASK = 32'h10;
   localparam logic [31:0] REG_COMMIT_MODE = 32'd68;
   // 0: at the next epoch boundary (immediately when idle); 1: at the first step boundary at or after COMMIT_TIME (exactly COMMIT_TIME when idle)
   localparam logic [31:0] COMMIT_MODE_AT_TIME_LSB = 32'd0;
@@ -225,6 +229,16 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] REG_LEASE_RELEASE = 32'd180;
   // write a non-zero token: take the lease whoever holds it (deliberate break of a stale lease); the previous holder's COMMIT and CANCEL are refused from then on
   localparam logic [31:0] REG_LEASE_BREAK = 32'd184;
+  // board time of a timed trigger (CTRL.TRIGGER_AT) in ticks, bits 31:0
+  localparam logic [31:0] REG_TRIGGER_TIME_LO = 32'd192;
+  // board time of a timed trigger in ticks, bits 63:32
+  localparam logic [31:0] REG_TRIGGER_TIME_HI = 32'd196;
+  // board time in ticks of the boundary the last trigger resolved, bits 31:0 (reading LO latches HI)
+  localparam logic [31:0] REG_TRIGGERED_AT_LO = 32'd200;
+  // board time of the boundary the last trigger resolved, bits 63:32
+  localparam logic [31:0] REG_TRIGGERED_AT_HI = 32'd204;
+  // triggers that ended an event step so far (a trigger's boundary is in TRIGGERED_AT once this counts it)
+  localparam logic [31:0] REG_TRIGGERS = 32'd208;
   // clock-synchronisation servo control (docs/clock-sync.md)
   localparam logic [31:0] REG_SYNC_CTRL = 32'd256;
   // run the servo; 0: DAC at mid-scale, no phase steps, state DISABLED
@@ -363,6 +377,11 @@ package lightrail_hwdef_pkg;
       REG_LEASE_CLAIM: is_register = 1'b1;
       REG_LEASE_RELEASE: is_register = 1'b1;
       REG_LEASE_BREAK: is_register = 1'b1;
+      REG_TRIGGER_TIME_LO: is_register = 1'b1;
+      REG_TRIGGER_TIME_HI: is_register = 1'b1;
+      REG_TRIGGERED_AT_LO: is_register = 1'b1;
+      REG_TRIGGERED_AT_HI: is_register = 1'b1;
+      REG_TRIGGERS: is_register = 1'b1;
       REG_SYNC_CTRL: is_register = 1'b1;
       REG_SYNC_STATUS: is_register = 1'b1;
       REG_SYNC_ERROR: is_register = 1'b1;

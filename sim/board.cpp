@@ -115,6 +115,8 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   m.seq_epochs_i = out_.epochs;
   m.seq_swaps_i = out_.swaps;
   m.seq_last_swap_i = out_.last_swap_ticks;
+  m.seq_triggered_at_i = out_.triggered_at_ticks;
+  m.seq_triggers_i = out_.triggers;
   m.seq_sel_valid_i = out_.sel_valid;
   m.seq_fall_valid_i = out_.fall_valid;
   m.seq_rise_valid_i = out_.rise_valid;
@@ -171,6 +173,8 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   in_.commit_crc = m.seq_commit_crc_o;
   in_.cancel = m.seq_cancel_o;
   in_.trigger = m.seq_trigger_o;
+  in_.trigger_at = m.seq_trigger_at_o;
+  in_.trigger_ticks = m.seq_trigger_ticks_o;
   in_.stop = m.seq_stop_o;
   const bool stop = m.rst_ni && in_.stop;
   if (stop) {

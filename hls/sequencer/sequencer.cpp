@@ -463,7 +463,11 @@ void resolve_up(SequencerState& s, uint64_t now, uint64_t window) {
     t = max_u64(b.t, window + b.max_tune);
   } else if (s.trigger_latched && s.cur.valid && s.cur.event) {
     t = max_u64(b.t, window + b.max_tune);
+    if (s.trigger_timed) t = max_u64(t, s.trigger_ticks);  // a time named ahead is kept exactly
     s.trigger_latched = false;
+    s.trigger_timed = false;
+    s.triggered_at = t;
+    ++s.triggers;
   } else {
     return;
   }
@@ -600,9 +604,18 @@ void sequencer_step(SequencerState& s, const SequencerIn& in, SequencerOut& out)
   out.epochs = s.epochs;
   out.swaps = s.swaps;
   out.last_swap_ticks = s.last_swap_ticks;
+  out.triggered_at_ticks = s.triggered_at;
+  out.triggers = s.triggers;
 
   // Registered: the trigger acts from the next cycle (kTriggerLeadCycles).
-  if (in.trigger) s.trigger_latched = true;
+  if (in.trigger) {
+    s.trigger_latched = true;
+    s.trigger_timed = false;  // merged: the earlier of the two wins
+  } else if (in.trigger_at && !(s.trigger_latched && !s.trigger_timed)) {
+    s.trigger_latched = true;
+    s.trigger_timed = true;
+    s.trigger_ticks = in.trigger_ticks;
+  }
 }
 
 }  // namespace lightrail::seq

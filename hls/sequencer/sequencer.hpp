@@ -136,6 +136,10 @@ struct SequencerState {
   bool cancelled = false;  // the last commit was dropped by CANCEL
 
   bool trigger_latched = false;
+  bool trigger_timed = false;  // the latched trigger names a board time
+  uint64_t trigger_ticks = 0;
+  uint64_t triggered_at = 0;
+  uint32_t triggers = 0;
   bool stop_latched = false;
 
   uint32_t errors = 0;

@@ -20,6 +20,8 @@ struct SequencerIn {
   uint32_t commit_crc = 0;    // the image CRC the commit expects (COMMIT_CRC)
   bool cancel = false;        // pulse: drop a commit not yet swapping
   bool trigger = false;       // pulse: advance an event-triggered step
+  bool trigger_at = false;    // pulse: the same, at the first allowed boundary >= trigger_ticks
+  uint64_t trigger_ticks = 0;
   bool stop = false;          // pulse: stop at the next step boundary
   uint32_t clear_errors = 0;  // pulse: ERROR bits to clear
   // 128-bit line of each bank at the address this kernel presented on the
@@ -53,6 +55,8 @@ struct SequencerOut {
   uint32_t epochs = 0;
   uint32_t swaps = 0;
   uint64_t last_swap_ticks = 0;
+  uint64_t triggered_at_ticks = 0;  // boundary the last trigger resolved
+  uint32_t triggers = 0;            // triggers that ended an event step
 };
 
 }  // namespace lightrail::seq

@@ -56,6 +56,9 @@ module board_tb;
   logic [63:0] now_ticks;
   logic commit, cancel, commit_at_time, trigger, stop;
   logic [31:0] commit_crc;
+  logic trigger_at;
+  logic [63:0] trigger_ticks;
+  logic [63:0] triggered_at = '0;
   logic [63:0] commit_ticks;
   logic [31:0] clear_errors;
   logic [LineBits-1:0] bank0_raddr = '0, bank1_raddr = '0;
@@ -110,6 +113,8 @@ module board_tb;
     .seq_commit_at_time_o(commit_at_time),
     .seq_commit_ticks_o  (commit_ticks),
     .seq_trigger_o       (trigger),
+    .seq_trigger_at_o    (trigger_at),
+    .seq_trigger_ticks_o (trigger_ticks),
     .seq_stop_o          (stop),
     .seq_clear_errors_o  (clear_errors),
     .seq_bank0_raddr_i   (bank0_raddr),
@@ -129,6 +134,8 @@ module board_tb;
     .seq_epochs_i        (32'd0),
     .seq_swaps_i         (32'd0),
     .seq_last_swap_i     (last_swap),
+    .seq_triggered_at_i  (triggered_at),
+    .seq_triggers_i      (32'd3),
     .seq_sel_valid_i     (sel_valid),
     .seq_sel_fine_i      (sel_fine),
     .seq_sel_value_i     (sel_value),
@@ -196,7 +203,7 @@ module board_tb;
   int cycles = 100000;
 
   // Command outputs seen in the cycle after the last write was taken.
-  logic pulse_commit, pulse_cancel, pulse_trigger, pulse_stop, pulse_tune_we;
+  logic pulse_commit, pulse_cancel, pulse_trigger, pulse_trigger_at, pulse_stop, pulse_tune_we;
   logic [31:0] pulse_clear_errors;
   logic [31:0] pulse_sync_clear_errors;
   logic [TuneBits-1:0] pulse_tune_addr;
@@ -231,6 +238,7 @@ module board_tb;
     pulse_commit       = commit;
     pulse_cancel       = cancel;
     pulse_trigger      = trigger;
+    pulse_trigger_at   = trigger_at;
     pulse_stop         = stop;
     pulse_clear_errors = clear_errors;
     pulse_sync_clear_errors = sync_clear_errors;
@@ -473,6 +481,20 @@ module board_tb;
     read_expect("LEASE_OWNER after expiry", lightrail_hwdef_pkg::REG_LEASE_OWNER, 32'd0);
     write_ok("LEASE_CLAIM B after A expired", lightrail_hwdef_pkg::REG_LEASE_CLAIM, TokenB);
     write_ok("LEASE_RELEASE B", lightrail_hwdef_pkg::REG_LEASE_RELEASE, TokenB);
+
+    // ---- timed trigger: the time is a level, TRIGGER_AT a pulse; the resolved
+    // boundary reads back with LO latching HI
+    write_ok("TRIGGER_TIME_LO", lightrail_hwdef_pkg::REG_TRIGGER_TIME_LO, 32'h0000_4000);
+    write_ok("TRIGGER_TIME_HI", lightrail_hwdef_pkg::REG_TRIGGER_TIME_HI, 32'h0000_0002);
+    write_ok("CTRL.TRIGGER_AT", lightrail_hwdef_pkg::REG_CTRL, lightrail_hwdef_pkg::CTRL_TRIGGER_AT_MASK);
+    check("trigger_at pulse", 64'(pulse_trigger_at), 64'd1);
+    check("no immediate trigger with TRIGGER_AT", 64'(pulse_trigger), 64'd0);
+    check("trigger_ticks", trigger_ticks, 64'h0000_0002_0000_4000);
+    triggered_at <= 64'h0000_0002_0000_4000;
+    read_expect("TRIGGERED_AT_LO", lightrail_hwdef_pkg::REG_TRIGGERED_AT_LO, 32'h0000_4000);
+    triggered_at <= '0;
+    read_expect("TRIGGERED_AT_HI latched", lightrail_hwdef_pkg::REG_TRIGGERED_AT_HI, 32'h0000_0002);
+    read_expect("TRIGGERS", lightrail_hwdef_pkg::REG_TRIGGERS, 32'd3);
 
     // ---- reading LO latches HI
     steps <= 64'h0000_0005_FFFF_FFFF;

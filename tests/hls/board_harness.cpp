@@ -112,6 +112,13 @@ void Board::trigger() {
   cycle(in);
 }
 
+void Board::trigger_at(uint64_t ticks) {
+  SequencerIn in;
+  in.trigger_at = true;
+  in.trigger_ticks = ticks;
+  cycle(in);
+}
+
 void Board::stop() {
   SequencerIn in;
   in.stop = true;

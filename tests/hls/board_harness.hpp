@@ -50,6 +50,7 @@ class Board {
   uint32_t inactive_crc() const;
   void cancel();
   void trigger();
+  void trigger_at(uint64_t ticks);  // a timed trigger (CTRL.TRIGGER_AT)
   void stop();
 
   uint64_t now() const { return now_; }

@@ -116,6 +116,10 @@ inline constexpr uint32_t CTRL_CLEAR_ERRORS_MASK = 0x4u;
 inline constexpr uint32_t CTRL_STOP_LSB = 3u;
 inline constexpr uint32_t CTRL_STOP_WIDTH = 1u;
 inline constexpr uint32_t CTRL_STOP_MASK = 0x8u;
+// advance an event-triggered step at the first allowed boundary at or after TRIGGER_TIME (a timed trigger: boards told one time take one boundary together); the resolved boundary is in TRIGGERED_AT
+inline constexpr uint32_t CTRL_TRIGGER_AT_LSB = 4u;
+inline constexpr uint32_t CTRL_TRIGGER_AT_WIDTH = 1u;
+inline constexpr uint32_t CTRL_TRIGGER_AT_MASK = 0x10u;
 inline constexpr uint32_t REG_COMMIT_MODE = 68u;
 // 0: at the next epoch boundary (immediately when idle); 1: at the first step boundary at or after COMMIT_TIME (exactly COMMIT_TIME when idle)
 inline constexpr uint32_t COMMIT_MODE_AT_TIME_LSB = 0u;
@@ -248,6 +252,16 @@ inline constexpr uint32_t REG_LEASE_CLAIM = 176u;
 inline constexpr uint32_t REG_LEASE_RELEASE = 180u;
 // write a non-zero token: take the lease whoever holds it (deliberate break of a stale lease); the previous holder's COMMIT and CANCEL are refused from then on
 inline constexpr uint32_t REG_LEASE_BREAK = 184u;
+// board time of a timed trigger (CTRL.TRIGGER_AT) in ticks, bits 31:0
+inline constexpr uint32_t REG_TRIGGER_TIME_LO = 192u;
+// board time of a timed trigger in ticks, bits 63:32
+inline constexpr uint32_t REG_TRIGGER_TIME_HI = 196u;
+// board time in ticks of the boundary the last trigger resolved, bits 31:0 (reading LO latches HI)
+inline constexpr uint32_t REG_TRIGGERED_AT_LO = 200u;
+// board time of the boundary the last trigger resolved, bits 63:32
+inline constexpr uint32_t REG_TRIGGERED_AT_HI = 204u;
+// triggers that ended an event step so far (a trigger's boundary is in TRIGGERED_AT once this counts it)
+inline constexpr uint32_t REG_TRIGGERS = 208u;
 // clock-synchronisation servo control (docs/clock-sync.md)
 inline constexpr uint32_t REG_SYNC_CTRL = 256u;
 // run the servo; 0: DAC at mid-scale, no phase steps, state DISABLED
@@ -394,6 +408,11 @@ constexpr bool is_register(uint32_t offset) {
     case REG_LEASE_CLAIM:
     case REG_LEASE_RELEASE:
     case REG_LEASE_BREAK:
+    case REG_TRIGGER_TIME_LO:
+    case REG_TRIGGER_TIME_HI:
+    case REG_TRIGGERED_AT_LO:
+    case REG_TRIGGERED_AT_HI:
+    case REG_TRIGGERS:
     case REG_SYNC_CTRL:
     case REG_SYNC_STATUS:
     case REG_SYNC_ERROR:
