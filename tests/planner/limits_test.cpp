@@ -11,6 +11,7 @@
 #include "lightrail/planner/bvn.hpp"
 #include "lightrail/planner/collectives.hpp"
 #include "lightrail/planner/data_movement.hpp"
+#include "lightrail/planner/experiments.hpp"
 #include "lightrail/planner/fabric.hpp"
 #include "lightrail/planner/flow_model.hpp"
 #include "lightrail/planner/job.hpp"
@@ -73,6 +74,36 @@ TEST(PlannerLimits, MoreGpusThanThePlannerHoldsAreRefused) {
   job.gpus = job.data = lp::kMaxGpus + 1;
   EXPECT_HAS(error_of([&] { lp::validate(job); }),
              "job.gpus: 1048577 is beyond the planner's limit of 1048576");
+}
+
+TEST(PlannerLimits, SweepsBeyondThePlannersTimeAreRefusedBeforeTheyRun) {
+  // Each of these used to run for hours: every phase or sweep point walks every rank.
+  lp::Job job = lp::cnn_preset(lp::kMaxGpus, 1);
+  job.phases.resize(257, job.phases[0]);
+  EXPECT_HAS(error_of([&] { lp::validate(job); }),
+             "job.phases: 257 phases x 1048576 GPUs = 269484032 rank-phases");
+  const nlohmann::json big(lp::kMaxGpus);
+  EXPECT_HAS(error_of([&] {
+               lp::run_experiment({{"kind", "opus"}, {"gpus", std::vector<nlohmann::json>(12, big)}});
+             }),
+             "experiment: 12 sizes of gpt x 7 reconfiguration_us = 3.02e+08");
+  EXPECT_HAS(error_of([&] {
+               lp::run_experiment(
+                   {{"kind", "pas"}, {"nodes_per_job", {big}}, {"megabytes", std::vector<double>(30, 1.0)}});
+             }),
+             "experiment: 2 patterns x 1 nodes_per_job x 30 megabytes x 5 densities");
+  EXPECT_HAS(
+      error_of([&] {
+        lp::run_experiment(
+            {{"kind", "fastconv"}, {"jobs", std::vector<nlohmann::json>(300, {{"nodes", big}})}});
+      }),
+      "experiment: 300 jobs = 3.146e+08 rank-phase evaluations, beyond the planner's limit of 268435456");
+  EXPECT_HAS(error_of([&] {
+               lp::run_experiment({{"kind", "fastconv"},
+                                   {"epoch_s", 0.01},
+                                   {"jobs", std::vector<nlohmann::json>(2000, {{"iterations", 100000}})}});
+             }),
+             "jobs; the simulation takes at most 100000000 steps x jobs");
 }
 
 TEST(PlannerLimits, QuadraticPlansAreRefusedBeforeTheyAreBuilt) {
@@ -159,6 +190,11 @@ TEST(PlannerLimits, CollectivesAndTheirChecksRefuseWhatTheyCannotHold) {
       }
     }
   }
+  // An all-to-all over 50,000 ranks has 2.5e9 blocks (used to wrap negative).
+  EXPECT_EQ(lp::plan_collective(lp::Collective::kAllToAll, lp::Algorithm::kBruck, 50000, 1, false).blocks,
+            int64_t{2'500'000'000});
+  EXPECT_HAS(error_of([] { lp::plan_collective(lp::Collective::kAllToAll, lp::Algorithm::kBruck, 50000); }),
+             "transfers of an all_to_all over 50000 ranks: 2500000000 blocks");
   // The data-movement replay's state would be 2^57 bytes.
   lp::CollectivePlan huge;
   huge.kind = lp::Collective::kAllReduce;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <limits>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -22,6 +23,9 @@ int ceil_log2(int n) {
   return l;
 }
 int mod(int a, int n) { return ((a % n) + n) % n; }
+
+// Transfers name blocks by int.
+constexpr int64_t kMaxTransferBlocks = std::numeric_limits<int>::max();
 
 uint64_t hash_of(const std::vector<int>& v) {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the entries
@@ -296,7 +300,7 @@ void plan_binary_tree(Builder& b, CollectivePlan& p) {
 
 void plan_direct(Builder& b, CollectivePlan& p) {
   const int n = p.ranks;
-  p.blocks = n * n;  // block s*n+d goes from s to d
+  p.blocks = int64_t{n} * n;  // block s*n+d goes from s to d
   for (int k = 1; k < n; ++k) {
     Round& r = b.round(b.config(b.on_ports(shift_dest(n, k), b.all_ports())), 1.0 / (n * p.ports_per_rank));
     if (b.transfers())
@@ -306,7 +310,7 @@ void plan_direct(Builder& b, CollectivePlan& p) {
 
 void plan_bruck(Builder& b, CollectivePlan& p) {
   const int n = p.ranks;
-  p.blocks = n * n;
+  p.blocks = int64_t{n} * n;
   std::vector<std::vector<int>> held(b.transfers() ? n : 0);
   for (size_t i = 0; i < held.size(); ++i)
     for (int d = 0; d < n; ++d) held[i].push_back(int(i) * n + d);
@@ -427,6 +431,11 @@ CollectivePlan plan_collective(Collective kind, Algorithm algorithm, int ranks, 
   if (!supports(kind, algorithm)) {
     throw std::invalid_argument(
         fmt::format("algorithm \"{}\" does not implement \"{}\"", to_string(algorithm), to_string(kind)));
+  }
+  if (with_transfers && kind == Collective::kAllToAll && int64_t{ranks} * ranks > kMaxTransferBlocks) {
+    throw std::invalid_argument(fmt::format(
+        "transfers of an all_to_all over {} ranks: {} blocks, more than the {} transfers can name", ranks,
+        int64_t{ranks} * ranks, kMaxTransferBlocks));
   }
   CollectivePlan p;
   p.kind = kind;

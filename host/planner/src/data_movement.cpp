@@ -41,13 +41,14 @@ std::string check_data_movement(const CollectivePlan& p) {
     throw std::invalid_argument(
         fmt::format("check_data_movement: {} ranks, {} blocks, {} ports per rank", n, p.blocks, k));
   }
-  const uint64_t words = uint64_t(n) * uint64_t(p.blocks) * ((uint64_t(n) + 63) / 64);
-  if (words > kMaxStateWords) {
+  // In double: the product of three counts may pass uint64.
+  const double words = double(n) * double(p.blocks) * double((int64_t{n} + 63) / 64);
+  if (words > double(kMaxStateWords)) {
     throw std::invalid_argument(fmt::format(
-        "check_data_movement: {} ranks x {} blocks need {} words of state, more than the {} it may use", n,
-        p.blocks, words, kMaxStateWords));
+        "check_data_movement: {} ranks x {} blocks need {:.4g} words of state, more than the {} it may use",
+        n, p.blocks, words, kMaxStateWords));
   }
-  State s(n, p.blocks);
+  State s(n, int(p.blocks));  // at most kMaxStateWords
   // Initial data.
   for (int r = 0; r < n; ++r) {
     switch (p.kind) {

@@ -73,6 +73,16 @@ void fit_radix(Fabric& f, int nodes) {
   f.ocs_radix = std::max<int>(f.ocs_radix, nodes * f.ports_per_nic);  // <= kMaxGpus x kMaxPortsPerNic
 }
 
+// The sweep's ranks x phases x evaluations, against kMaxRankPhases.
+void check_work(double work, const std::string& what) {
+  if (work > double(kMaxRankPhases)) {
+    throw std::invalid_argument(
+        fmt::format("experiment: {} = {:.4g} rank-phase evaluations, beyond the planner's "
+                    "limit of {} (its time grows with them)",
+                    what, work, kMaxRankPhases));
+  }
+}
+
 double pct(int64_t a, int64_t b) { return 100.0 * (double(a) - double(b)) / double(b); }
 
 json opus(Input& in, const json& spec) {
@@ -89,24 +99,30 @@ json opus(Input& in, const json& spec) {
             fmt::format("unknown preset \"{}\" (one of: gpt, moe, cnn)", printable(preset_name)));
   }
   in.check();
-  json rows = json::array();
+  std::vector<Job> jobs;
+  double work = 0;
   for (size_t gi = 0; gi < sizes.size(); ++gi) {
-    const int g = sizes[gi];
-    Job job;
     try {
-      job = preset(preset_name, g);
+      jobs.push_back(preset(preset_name, sizes[gi]));
     } catch (const std::invalid_argument& e) {
       fail(fmt::format("gpus[{}]", gi), e.what());
     }
+    work += double(sizes[gi]) * jobs.back().phases.size() * (1 + latencies.size());
+  }
+  check_work(work, fmt::format("{} sizes of {} x {} reconfiguration_us", sizes.size(), preset_name,
+                               latencies.size()));
+  json rows = json::array();
+  for (const Job& job : jobs) {
     fit_radix(fabric, job.nodes());
+    // The circuits do not depend on the settling time: one plan per size.
+    OpusPlan plan = plan_opus(job, fabric);
     for (double us : latencies) {
-      fabric.reconfiguration_ps = static_cast<int64_t>(us * 1e6);
-      const OpusPlan plan = plan_opus(job, fabric);
+      plan.fabric.reconfiguration_ps = static_cast<int64_t>(us * 1e6);
       const IterationTime el = electrical_iteration(plan);
       const IterationTime no = photonic_iteration(plan, false);
       const IterationTime ov = photonic_iteration(plan, true);
-      rows.push_back({g, us, el.total_ps() / 1e9, no.reconfigurations, pct(no.total_ps(), el.total_ps()),
-                      pct(ov.total_ps(), el.total_ps())});
+      rows.push_back({job.gpus, us, el.total_ps() / 1e9, no.reconfigurations,
+                      pct(no.total_ps(), el.total_ps()), pct(ov.total_ps(), el.total_ps())});
     }
   }
   return {{"columns",
@@ -142,6 +158,11 @@ json pas(Input& in, const json& spec) {
   in.read_number(spec, "duty", kRoot, duty, 0, 1);
   in.read_number(spec, "compute_ms", kRoot, compute_ms, 0, kMaxPs / 1e9);
   in.check();
+  double ranks = 0;
+  for (int n : nodes) ranks += n;
+  check_work(ranks * patterns.size() * sizes.size() * (1 + densities.size()),
+             fmt::format("{} patterns x {} nodes_per_job x {} megabytes x {} densities", patterns.size(),
+                         nodes.size(), sizes.size(), densities.size()));
   json rows = json::array();
   for (const auto& [name, a] : patterns) {
     for (int n : nodes) {
@@ -228,6 +249,9 @@ json fastconv(Input& in, const json& spec) {
     }
   }
   in.check();
+  double ranks = 0;
+  for (const Spec& s : specs) ranks += s.nodes;
+  check_work(ranks, fmt::format("{} jobs", specs.size()));
   std::vector<LearningJob> jobs;
   for (size_t i = 0; i < specs.size(); ++i) {
     Spec& s = specs[i];

@@ -88,12 +88,12 @@ std::vector<JobOutcome> simulate(const std::vector<LearningJob>& jobs, const Fas
   }
   // A margin for rounding in the sums of steps and iterations.
   const double steps = std::ceil(horizon / dt * (1 + 1e-6)) + 3;
-  if (!(steps <= double(kMaxSimulationSteps))) {
+  if (!(steps * double(std::max<size_t>(1, n)) <= double(kMaxSimulationJobSteps))) {
     fail("epoch_s",
-         fmt::format("steps of {} s up to {:.4g} s, when jobs[{}] may finish, are {:.4g} steps; the "
-                     "simulation takes at most {} (raise epoch_s, or fewer iterations or "
-                     "earlier arrivals)",
-                     dt, horizon, longest, steps, kMaxSimulationSteps));
+         fmt::format("steps of {} s up to {:.4g} s, when jobs[{}] may finish, are {:.4g} steps of {} "
+                     "jobs; the simulation takes at most {} steps x jobs (raise epoch_s, or fewer "
+                     "jobs, iterations or later arrivals)",
+                     dt, horizon, longest, steps, n, kMaxSimulationJobSteps));
   }
   auto active = [&](size_t i, double t) { return t >= jobs[i].arrival_s && !finished[i]; };
   // First come, first served (stable for equal arrivals).

@@ -160,6 +160,12 @@ void validate(const Job& job) {
     }
   }
   if (job.phases.empty()) fail("job.phases", "an iteration needs at least one phase");
+  if (gpus_ok && double(job.phases.size()) * job.gpus > double(kMaxRankPhases)) {
+    fail("job.phases",
+         fmt::format("{} phases x {} GPUs = {} rank-phases, beyond the planner's limit of {} (its "
+                     "time grows with both)",
+                     job.phases.size(), job.gpus, double(job.phases.size()) * job.gpus, kMaxRankPhases));
+  }
   for (size_t i = 0; i < job.phases.size(); ++i) {
     const Phase& p = job.phases[i];
     const std::string where = fmt::format("job.phases[{}]", i);

@@ -3,6 +3,7 @@
 // which data blocks travel over them.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,7 @@ struct CollectivePlan {
   Algorithm algorithm{};
   int ranks = 0;
   int ports_per_rank = 1;
-  int blocks = 0;                 // the data is cut into this many blocks
+  int64_t blocks = 0;             // the data is cut into this many blocks (all-to-all: ranks^2)
   std::vector<Matching> configs;  // over ranks * ports_per_rank ports, distinct
   std::vector<Round> rounds;
 
@@ -61,7 +62,8 @@ struct CollectivePlan {
 // 2..kMaxGpus, ports_per_rank in 1..kMaxPortsPerNic (limits.hpp). Every
 // configuration is verified one-to-one before it is returned. Transfers are
 // only listed when `with_transfers` (the data-movement check needs them; the
-// rest of the planner only needs the configurations and fractions).
+// rest of the planner only needs the configurations and fractions); an
+// all-to-all's ranks^2 blocks must then fit an int.
 CollectivePlan plan_collective(Collective kind, Algorithm algorithm, int ranks, int ports_per_rank = 1,
                                bool with_transfers = true);
 

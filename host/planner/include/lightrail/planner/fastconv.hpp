@@ -39,9 +39,9 @@ struct JobOutcome {
   double finish_s = 0;
 };
 
-// Steps of the simulation at most (each visits every job): a run that would
-// take more is refused before it starts.
-inline constexpr int64_t kMaxSimulationSteps = 10'000'000;
+// Steps x jobs of a simulation at most (each step visits every job): a run
+// that would take more is refused before it starts.
+inline constexpr int64_t kMaxSimulationJobSteps = 100'000'000;
 
 // Discrete-time simulation (steps of epoch_s / 10) until every job has
 // finished. PAS: circuits first come first served, held until the job
@@ -50,7 +50,7 @@ inline constexpr int64_t kMaxSimulationSteps = 10'000'000;
 // Throws std::invalid_argument naming the field ("epoch_s",
 // "jobs[2].iteration_eps_s", ...) for values outside their range (times
 // positive and finite, fractions in 0..1, a curve in 0..1 that rises above
-// 0) and for a run of more than kMaxSimulationSteps steps.
+// 0) and for a run of more than kMaxSimulationJobSteps steps x jobs.
 std::vector<JobOutcome> simulate(const std::vector<LearningJob>& jobs, const FastConvConfig& config,
                                  Policy policy);
 

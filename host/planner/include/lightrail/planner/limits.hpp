@@ -11,6 +11,9 @@ namespace lightrail::planner {
 // GPUs of a job: plan time and memory grow linearly with them (rounds of a
 // ring, the ranks of every group).
 inline constexpr int kMaxGpus = 1 << 20;
+// Ranks x phases planned or evaluated in one run (a job's phases, an
+// experiment's sweep): the planner's time grows with both.
+inline constexpr int64_t kMaxRankPhases = int64_t{1} << 28;
 // Switch ports one NIC has on its rail; with kMaxGpus a rail's port count
 // stays an int.
 inline constexpr int kMaxPortsPerNic = 1 << 10;
