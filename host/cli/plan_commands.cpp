@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "lightrail/errors.hpp"
+#include "lightrail/json_text.hpp"
 #include "lightrail/planner/experiments.hpp"
 #include "lightrail/planner/fabric.hpp"
 #include "lightrail/planner/flow_model.hpp"
@@ -23,14 +25,15 @@ namespace {
 
 namespace lp = lightrail::planner;
 
+// The document's own faults (duplicate keys, 1e400, trailing junk) are
+// FormatErrors naming the file and the JSON path.
 nlohmann::json read_json(const std::string& path, const char* what) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument(fmt::format("{}: cannot open {}", what, path));
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw std::invalid_argument(fmt::format("{}: {} is malformed JSON: {}", what, path, e.what()));
-  }
+  return read_json_file(path, fmt::format("{} {}", what, printable(path)));
+}
+
+// "+1.23%", or "n/a" when the baseline takes no time.
+std::string percent_over(int64_t x, int64_t base) {
+  return base > 0 ? fmt::format("{:+.2f}%", 100.0 * (double(x) / double(base) - 1)) : "n/a";
 }
 
 std::string dir_of(const std::string& path) {
@@ -60,7 +63,17 @@ int run_plan(const std::string& job_path, const std::string& fabric_path, bool a
   const lp::Fabric fabric = lp::fabric_from_json(read_json(fabric_path, "fabric"));
   const lp::OpusPlan plan = lp::plan_opus(job, fabric);
   const auto caps = DeviceCapabilities::reference();
-  const auto boards = lp::to_schedules(plan, caps);
+  // Board schedules are limited by what boards can drive; that limits the
+  // plan only when the schedules are asked for.
+  const bool boards_wanted = with_schedules || !out_dir.empty();
+  std::vector<lp::BoardSchedule> boards;
+  std::string no_boards;
+  try {
+    boards = lp::to_schedules(plan, caps);
+  } catch (const std::invalid_argument& e) {
+    if (boards_wanted) throw;
+    no_boards = e.what();
+  }
   int invalid = 0;
   for (const auto& b : boards) {
     const auto problems = validate(b.schedule, caps);
@@ -97,6 +110,7 @@ int run_plan(const std::string& job_path, const std::string& fabric_path, bool a
                            {"photonic_overlap", ov.total_ps()}};
     out["boards"] = boards.size();
     out["boards_invalid"] = invalid;
+    if (!no_boards.empty()) out["boards_not_made"] = no_boards;
     if (with_schedules) {
       for (const auto& b : boards) {
         out["schedules"].push_back(
@@ -105,21 +119,25 @@ int run_plan(const std::string& job_path, const std::string& fabric_path, bool a
     }
     std::cout << out.dump(2) << '\n';
   } else {
-    std::cout << fmt::format("job {}: {} GPUs on {} nodes; fabric {}: {} rails\n", job.name, job.gpus,
-                             job.nodes(), fabric.name, fabric.rails);
+    std::cout << fmt::format("job {}: {} GPUs on {} nodes; fabric {}: {} rails\n", printable(job.name),
+                             job.gpus, job.nodes(), printable(fabric.name), fabric.rails);
     std::cout << fmt::format("{:<14}{:>14}{:>12}{:>12}{:>14}\n", "phase", "compute_ms", "comm_ms", "reconf",
                              "exposed_ms");
     for (size_t i = 0; i < job.phases.size(); ++i) {
       const auto& p = no.phases[i];
-      std::cout << fmt::format("{:<14}{:>14.3f}{:>12.3f}{:>12}{:>14.3f}\n", job.phases[i].name,
+      std::cout << fmt::format("{:<14}{:>14.3f}{:>12.3f}{:>12}{:>14.3f}\n", printable(job.phases[i].name),
                                p.compute_ps / 1e9, p.comm_ps / 1e9, p.reconfigurations,
                                p.reconfiguration_ps / 1e9);
     }
     std::cout << fmt::format(
-        "iteration: electrical {:.3f} ms, photonic {:.3f} ms ({:+.2f}%), with overlap {:.3f} ms ({:+.2f}%)\n",
-        el.total_ps() / 1e9, no.total_ps() / 1e9, 100.0 * (double(no.total_ps()) / el.total_ps() - 1),
-        ov.total_ps() / 1e9, 100.0 * (double(ov.total_ps()) / el.total_ps() - 1));
-    std::cout << fmt::format("schedules: {} boards, {} fail validation\n", boards.size(), invalid);
+        "iteration: electrical {:.3f} ms, photonic {:.3f} ms ({}), with overlap {:.3f} ms ({})\n",
+        el.total_ps() / 1e9, no.total_ps() / 1e9, percent_over(no.total_ps(), el.total_ps()),
+        ov.total_ps() / 1e9, percent_over(ov.total_ps(), el.total_ps()));
+    if (no_boards.empty()) {
+      std::cout << fmt::format("schedules: {} boards, {} fail validation\n", boards.size(), invalid);
+    } else {
+      std::cout << fmt::format("schedules: none ({}); only --out and --schedules need them\n", no_boards);
+    }
   }
   return invalid == 0 ? kOk : kInvalidInput;
 }
@@ -138,6 +156,9 @@ int guarded(const std::function<int()>& f) {
   try {
     return f();
   } catch (const std::invalid_argument& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return kInvalidInput;
+  } catch (const FormatError& e) {
     std::cerr << "error: " << e.what() << '\n';
     return kInvalidInput;
   }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -22,7 +23,40 @@ size_t check_square(const TrafficMatrix& t) {
         throw std::invalid_argument(fmt::format("traffic[{}][{}]: negative bytes {}", i, j, t[i][j]));
     }
   }
+  // Padding balances every row and column to the largest line sum, which
+  // must itself be a byte count.
+  std::vector<int64_t> col(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t row = 0;
+    for (size_t j = 0; j < n; ++j) {
+      if (__builtin_add_overflow(row, t[i][j], &row)) {
+        throw std::invalid_argument(fmt::format(
+            "traffic[{}]: the row's bytes sum beyond {} (int64); such a matrix cannot be balanced", i,
+            std::numeric_limits<int64_t>::max()));
+      }
+      if (__builtin_add_overflow(col[j], t[i][j], &col[j])) {
+        throw std::invalid_argument(fmt::format(
+            "traffic[][{}]: the column's bytes sum beyond {} (int64); such a matrix cannot be balanced", j,
+            std::numeric_limits<int64_t>::max()));
+      }
+    }
+  }
   return n;
+}
+
+void check_cost(const CircuitCost& c) {
+  if (c.reconfiguration_ps < 0) {
+    throw std::invalid_argument(
+        fmt::format("cost.reconfiguration_ps: negative time {}", c.reconfiguration_ps));
+  }
+  if (!(c.circuit_bytes_per_ps > 0) || !std::isfinite(c.circuit_bytes_per_ps)) {
+    throw std::invalid_argument(
+        fmt::format("cost.circuit_bytes_per_ps: must be positive and finite, is {}", c.circuit_bytes_per_ps));
+  }
+  if (!(c.packet_bytes_per_ps >= 0) || !std::isfinite(c.packet_bytes_per_ps)) {
+    throw std::invalid_argument(fmt::format(
+        "cost.packet_bytes_per_ps: must be finite and not negative (0: none), is {}", c.packet_bytes_per_ps));
+  }
 }
 
 // The matrix being peeled, with the real and padding bytes kept apart so the
@@ -146,8 +180,10 @@ Decomposition bvn_decompose(const TrafficMatrix& traffic) {
 }
 
 namespace {
-int64_t combine(double circuit_ps, const TrafficMatrix& residual, const CircuitCost& cost) {
-  int64_t busiest = 0;
+// Time in whole picoseconds, held as a double so that no sum of large byte
+// counts over a slow rate overflows (infinity: never served).
+double combine(double circuit_ps, const TrafficMatrix& residual, const CircuitCost& cost) {
+  int64_t busiest = 0;  // residual <= traffic, whose line sums fit (check_square)
   const size_t n = residual.size();
   for (size_t i = 0; i < n; ++i) {
     int64_t row = 0, col = 0;
@@ -159,24 +195,34 @@ int64_t combine(double circuit_ps, const TrafficMatrix& residual, const CircuitC
   }
   double packet = 0;
   if (busiest > 0) {
-    if (cost.packet_bytes_per_ps <= 0) return std::numeric_limits<int64_t>::max();
+    if (cost.packet_bytes_per_ps <= 0) return std::numeric_limits<double>::infinity();
     packet = busiest / cost.packet_bytes_per_ps;
   }
-  return static_cast<int64_t>(std::max(circuit_ps, packet) + 0.5);
+  return std::floor(std::max(circuit_ps, packet) + 0.5);
 }
 double term_ps(const WeightedMatching& t, const CircuitCost& cost) {
-  return cost.reconfiguration_ps + (cost.circuit_bytes_per_ps > 0 ? t.bytes / cost.circuit_bytes_per_ps : 0);
+  return cost.reconfiguration_ps + t.bytes / cost.circuit_bytes_per_ps;
 }
 }  // namespace
 
 int64_t total_time_ps(const Decomposition& d, const CircuitCost& cost) {
+  check_cost(cost);
   double circuit = 0;
   for (const auto& t : d.terms) circuit += term_ps(t, cost);
-  return combine(circuit, d.residual, cost);
+  const double total = combine(circuit, d.residual, cost);
+  if (std::isinf(total)) return std::numeric_limits<int64_t>::max();  // residual and no packet switch
+  if (!(total < 0x1p63)) {
+    throw std::invalid_argument(fmt::format(
+        "traffic: serving it takes {:.4g} ps, beyond the int64 range of the result (too many bytes for the "
+        "cost's rates)",
+        total));
+  }
+  return static_cast<int64_t>(total);
 }
 
 Decomposition greedy_decompose(const TrafficMatrix& traffic, const CircuitCost& cost) {
   const size_t n = check_square(traffic);
+  check_cost(cost);
   Work w = pad_to_balanced(traffic);
   const Work start = w;
   Matcher m(w, n);
@@ -191,7 +237,7 @@ Decomposition greedy_decompose(const TrafficMatrix& traffic, const CircuitCost& 
   std::vector<WeightedMatching> terms;
   size_t best = 0;
   double circuit = 0;
-  int64_t best_time = combine(0, w.real, cost);
+  double best_time = combine(0, w.real, cost);
   while (!empty(w) && terms.size() < n * n) {
     std::vector<int64_t> values;
     for (size_t i = 0; i < n; ++i)
@@ -212,7 +258,7 @@ Decomposition greedy_decompose(const TrafficMatrix& traffic, const CircuitCost& 
     if (!m.perfect(values[lo])) throw std::logic_error("greedy: balanced matrix without a perfect matching");
     terms.push_back(peel(w, m, n));
     circuit += term_ps(terms.back(), cost);
-    const int64_t t = combine(circuit, w.real, cost);
+    const double t = combine(circuit, w.real, cost);
     if (t < best_time) {
       best_time = t;
       best = terms.size();

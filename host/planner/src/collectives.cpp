@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <limits>
 #include <stdexcept>
 #include <unordered_map>
+
+#include "lightrail/json_text.hpp"
+#include "lightrail/planner/limits.hpp"
 
 namespace lightrail::planner {
 namespace {
@@ -20,10 +24,20 @@ int ceil_log2(int n) {
 }
 int mod(int a, int n) { return ((a % n) + n) % n; }
 
+// Transfers name blocks by int.
+constexpr int64_t kMaxTransferBlocks = std::numeric_limits<int>::max();
+
+uint64_t hash_of(const std::vector<int>& v) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a over the entries
+  for (int x : v) h = (h ^ static_cast<uint32_t>(x)) * 1099511628211ull;
+  return h;
+}
+
 // Collects the distinct configurations of a plan and its rounds.
 class Builder {
  public:
-  Builder(CollectivePlan& plan, bool with_transfers) : p_(plan), xfer_(with_transfers) {}
+  Builder(CollectivePlan& plan, bool with_transfers, int64_t max_configs)
+      : p_(plan), xfer_(with_transfers), max_configs_(max_configs) {}
 
   // rank_dest[r] = the rank that r's ports in `ports` reach (or kIdle).
   // Ports outside `ports` of the same call stay idle; several calls with
@@ -48,12 +62,20 @@ class Builder {
   }
 
   int config(Matching m) {
-    auto it = index_.find(m.dest);
-    if (it != index_.end()) return it->second;
+    // Indexed by hash, compared against the stored configuration: no
+    // second copy of every configuration.
+    std::vector<int>& same = index_[hash_of(m.dest)];
+    for (int id : same)
+      if (p_.configs[id].dest == m.dest) return id;
+    // The bound callers plan memory with (max_configurations) must hold.
+    if (int64_t(p_.configs.size()) >= max_configs_) {
+      throw std::logic_error(fmt::format("{} {} n={}: more than {} configurations", to_string(p_.algorithm),
+                                         to_string(p_.kind), p_.ranks, max_configs_));
+    }
     verify_one_to_one(m, fmt::format("{} {} n={} configs[{}]", to_string(p_.algorithm), to_string(p_.kind),
                                      p_.ranks, p_.configs.size()));
     const int id = static_cast<int>(p_.configs.size());
-    index_.emplace(m.dest, id);
+    same.push_back(id);
     p_.configs.push_back(std::move(m));
     return id;
   }
@@ -69,14 +91,8 @@ class Builder {
  private:
   CollectivePlan& p_;
   bool xfer_;
-  struct Hash {
-    size_t operator()(const std::vector<int>& v) const {
-      uint64_t h = 1469598103934665603ull;  // FNV-1a over the entries
-      for (int x : v) h = (h ^ static_cast<uint32_t>(x)) * 1099511628211ull;
-      return static_cast<size_t>(h);
-    }
-  };
-  std::unordered_map<std::vector<int>, int, Hash> index_;
+  int64_t max_configs_;
+  std::unordered_map<uint64_t, std::vector<int>> index_;
 };
 
 std::vector<int> shift_dest(int n, int k) {
@@ -284,7 +300,7 @@ void plan_binary_tree(Builder& b, CollectivePlan& p) {
 
 void plan_direct(Builder& b, CollectivePlan& p) {
   const int n = p.ranks;
-  p.blocks = n * n;  // block s*n+d goes from s to d
+  p.blocks = int64_t{n} * n;  // block s*n+d goes from s to d
   for (int k = 1; k < n; ++k) {
     Round& r = b.round(b.config(b.on_ports(shift_dest(n, k), b.all_ports())), 1.0 / (n * p.ports_per_rank));
     if (b.transfers())
@@ -294,7 +310,7 @@ void plan_direct(Builder& b, CollectivePlan& p) {
 
 void plan_bruck(Builder& b, CollectivePlan& p) {
   const int n = p.ranks;
-  p.blocks = n * n;
+  p.blocks = int64_t{n} * n;
   std::vector<std::vector<int>> held(b.transfers() ? n : 0);
   for (size_t i = 0; i < held.size(); ++i)
     for (int d = 0; d < n; ++d) held[i].push_back(int(i) * n + d);
@@ -381,23 +397,52 @@ bool supports(Collective kind, Algorithm a) {
   return false;
 }
 
+int64_t max_configurations(Algorithm algorithm, int ranks) {
+  switch (algorithm) {
+    case Algorithm::kRing:
+    case Algorithm::kPipeline:
+    case Algorithm::kPipelineReverse:
+      return 1;
+    case Algorithm::kBidirectionalRing:
+      return 2;
+    case Algorithm::kRecursiveDoubling:
+    case Algorithm::kHalvingDoubling:
+      return floor_log2(ranks) + 1;  // one per level, and the fold's pairing
+    case Algorithm::kBinaryTree:
+      return 4;
+    case Algorithm::kDirect:
+      return ranks - 1;
+    case Algorithm::kBruck:
+      return ceil_log2(ranks);
+  }
+  return 0;
+}
+
 CollectivePlan plan_collective(Collective kind, Algorithm algorithm, int ranks, int ports_per_rank,
                                bool with_transfers) {
-  if (ranks < 2)
-    throw std::invalid_argument(fmt::format("a collective needs at least 2 ranks, got {}", ranks));
-  if (ports_per_rank < 1) {
-    throw std::invalid_argument(fmt::format("ports_per_rank must be at least 1, got {}", ports_per_rank));
+  if (ranks < 2 || ranks > kMaxGpus) {
+    throw std::invalid_argument(
+        fmt::format("a collective needs 2..{} ranks (the planner's limit), got {}", kMaxGpus, ranks));
+  }
+  if (ports_per_rank < 1 || ports_per_rank > kMaxPortsPerNic) {
+    throw std::invalid_argument(
+        fmt::format("ports_per_rank must be in 1..{}, got {}", kMaxPortsPerNic, ports_per_rank));
   }
   if (!supports(kind, algorithm)) {
     throw std::invalid_argument(
         fmt::format("algorithm \"{}\" does not implement \"{}\"", to_string(algorithm), to_string(kind)));
+  }
+  if (with_transfers && kind == Collective::kAllToAll && int64_t{ranks} * ranks > kMaxTransferBlocks) {
+    throw std::invalid_argument(fmt::format(
+        "transfers of an all_to_all over {} ranks: {} blocks, more than the {} transfers can name", ranks,
+        int64_t{ranks} * ranks, kMaxTransferBlocks));
   }
   CollectivePlan p;
   p.kind = kind;
   p.algorithm = algorithm;
   p.ranks = ranks;
   p.ports_per_rank = ports_per_rank;
-  Builder b(p, with_transfers);
+  Builder b(p, with_transfers, max_configurations(algorithm, ranks));
   switch (algorithm) {
     case Algorithm::kRing:
       plan_ring(b, p);
@@ -454,7 +499,7 @@ E from_string(const std::pair<E, const char*> (&names)[N], const std::string& na
     if (name == s) return e;
     list += list.empty() ? s : std::string(", ") + s;
   }
-  throw std::invalid_argument(fmt::format("unknown {} \"{}\" (one of: {})", what, name, list));
+  throw std::invalid_argument(fmt::format("unknown {} \"{}\" (one of: {})", what, printable(name), list));
 }
 }  // namespace
 

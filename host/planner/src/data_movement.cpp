@@ -3,9 +3,14 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <stdexcept>
 
 namespace lightrail::planner {
 namespace {
+
+// The replay's state is ranks x blocks x ranks bits; beyond 128 MiB the
+// check is refused rather than exhausting memory.
+constexpr uint64_t kMaxStateWords = uint64_t{1} << 24;
 
 // For every (rank, block): the set of ranks whose input is summed in it.
 class State {
@@ -32,7 +37,18 @@ class State {
 std::string check_data_movement(const CollectivePlan& p) {
   const int n = p.ranks;
   const int k = p.ports_per_rank;
-  State s(n, p.blocks);
+  if (n < 1 || p.blocks < 0 || k < 1) {
+    throw std::invalid_argument(
+        fmt::format("check_data_movement: {} ranks, {} blocks, {} ports per rank", n, p.blocks, k));
+  }
+  // In double: the product of three counts may pass uint64.
+  const double words = double(n) * double(p.blocks) * double((int64_t{n} + 63) / 64);
+  if (words > double(kMaxStateWords)) {
+    throw std::invalid_argument(fmt::format(
+        "check_data_movement: {} ranks x {} blocks need {:.4g} words of state, more than the {} it may use",
+        n, p.blocks, words, kMaxStateWords));
+  }
+  State s(n, int(p.blocks));  // at most kMaxStateWords
   // Initial data.
   for (int r = 0; r < n; ++r) {
     switch (p.kind) {

@@ -1,10 +1,55 @@
 #include "lightrail/planner/fastconv.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 
 namespace lightrail::planner {
+namespace {
+
+[[noreturn]] void fail(const std::string& field, const std::string& message) {
+  throw std::invalid_argument(field + ": " + message);
+}
+
+bool finite_positive(double x) { return x > 0 && std::isfinite(x); }
+
+void check(const std::vector<LearningJob>& jobs, const FastConvConfig& cfg) {
+  if (cfg.ocs_slots < 0) fail("ocs_slots", fmt::format("must not be negative, is {}", cfg.ocs_slots));
+  if (!(cfg.release_fraction >= 0 && cfg.release_fraction <= 1))
+    fail("release_fraction", fmt::format("{} is out of range (0..1)", cfg.release_fraction));
+  if (!finite_positive(cfg.epoch_s)) fail("epoch_s", fmt::format("must be positive, is {}", cfg.epoch_s));
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const LearningJob& j = jobs[i];
+    const std::string w = fmt::format("jobs[{}]", i);
+    if (!(j.arrival_s >= 0 && std::isfinite(j.arrival_s)))
+      fail(w + ".arrival_s", fmt::format("must be finite and not negative, is {}", j.arrival_s));
+    if (j.iterations <= 0) fail(w + ".iterations", fmt::format("must be positive, is {}", j.iterations));
+    if (!finite_positive(j.iteration_ocs_s))
+      fail(w + ".iteration_ocs_s", fmt::format("an iteration must take time, takes {} s", j.iteration_ocs_s));
+    if (!finite_positive(j.iteration_eps_s))
+      fail(w + ".iteration_eps_s", fmt::format("an iteration must take time, takes {} s", j.iteration_eps_s));
+    if (!(j.eps_slowdown_per_job >= 0 && std::isfinite(j.eps_slowdown_per_job))) {
+      fail(w + ".eps_slowdown_per_job",
+           fmt::format("must be finite and not negative, is {}", j.eps_slowdown_per_job));
+    }
+    if (j.curve.empty()) {
+      if (!(j.peak > 0 && j.peak <= 1))
+        fail(w + ".peak", fmt::format("{} is out of range (above 0, at most 1)", j.peak));
+      if (!finite_positive(j.tau)) fail(w + ".tau", fmt::format("must be positive, is {}", j.tau));
+    } else {
+      for (size_t k = 0; k < j.curve.size(); ++k)
+        if (!(j.curve[k] >= 0 && j.curve[k] <= 1))
+          fail(fmt::format("{}.curve[{}]", w, k),
+               fmt::format("accuracy {} is out of range (0..1)", j.curve[k]));
+      if (!(j.peak_accuracy() > 0)) fail(w + ".curve", "never rises above 0 (progress is accuracy / peak)");
+    }
+  }
+}
+
+}  // namespace
 
 double LearningJob::accuracy(double i) const {
   if (curve.empty()) return peak * (1.0 - std::exp(-i / tau));
@@ -20,27 +65,51 @@ double LearningJob::peak_accuracy() const {
 
 std::vector<JobOutcome> simulate(const std::vector<LearningJob>& jobs, const FastConvConfig& cfg,
                                  Policy policy) {
+  check(jobs, cfg);
   const size_t n = jobs.size();
   std::vector<JobOutcome> out(n);
   std::vector<double> done(n, 0);  // iterations completed
-  std::vector<bool> ocs(n, false);
+  std::vector<bool> ocs(n, false), finished(n, false);
   for (size_t i = 0; i < n; ++i) out[i].name = jobs[i].name;
   const double dt = cfg.epoch_s / 10;
-  auto active = [&](size_t i, double t) { return t >= jobs[i].arrival_s && out[i].finish_s < 0; };
+  // Every job has finished by its arrival plus its iterations at its slowest
+  // (EPS shared with every other job): the steps are known before the run.
+  double horizon = 0;
+  size_t longest = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const LearningJob& j = jobs[i];
+    const double slowest = std::max(
+        j.iteration_ocs_s, j.iteration_eps_s * (1.0 + j.eps_slowdown_per_job * double(n > 0 ? n - 1 : 0)));
+    const double end = j.arrival_s + double(j.iterations) * slowest;
+    if (end > horizon) {
+      horizon = end;
+      longest = i;
+    }
+  }
+  // A margin for rounding in the sums of steps and iterations.
+  const double steps = std::ceil(horizon / dt * (1 + 1e-6)) + 3;
+  if (!(steps * double(std::max<size_t>(1, n)) <= double(kMaxSimulationJobSteps))) {
+    fail("epoch_s",
+         fmt::format("steps of {} s up to {:.4g} s, when jobs[{}] may finish, are {:.4g} steps of {} "
+                     "jobs; the simulation takes at most {} steps x jobs (raise epoch_s, or fewer "
+                     "jobs, iterations or later arrivals)",
+                     dt, horizon, longest, steps, n, kMaxSimulationJobSteps));
+  }
+  auto active = [&](size_t i, double t) { return t >= jobs[i].arrival_s && !finished[i]; };
+  // First come, first served (stable for equal arrivals).
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return jobs[a].arrival_s < jobs[b].arrival_s; });
   double next_epoch = 0;
-  for (double t = 0; t < 1e7; t += dt) {
-    bool any = false;
-    for (size_t i = 0; i < n; ++i) any = any || out[i].finish_s < 0;
-    if (!any) break;
+  double t = 0;
+  for (int64_t step = 0; step < int64_t(steps); ++step, t += dt) {
+    if (std::all_of(finished.begin(), finished.end(), [](bool f) { return f; })) break;
     for (size_t i = 0; i < n; ++i)
       if (!active(i, t)) ocs[i] = false;
     if (policy == Policy::kPas) {
-      // First come, first served; a job keeps its circuits until it leaves.
+      // A job keeps its circuits until it leaves.
       int used = int(std::count(ocs.begin(), ocs.end(), true));
-      std::vector<size_t> order(n);
-      std::iota(order.begin(), order.end(), 0);
-      std::stable_sort(order.begin(), order.end(),
-                       [&](size_t a, size_t b) { return jobs[a].arrival_s < jobs[b].arrival_s; });
       for (size_t i : order)
         if (used < cfg.ocs_slots && active(i, t) && !ocs[i]) {
           ocs[i] = true;
@@ -56,7 +125,7 @@ std::vector<JobOutcome> simulate(const std::vector<LearningJob>& jobs, const Fas
         if (progress < cfg.release_fraction) want.push_back({progress, i});
       }
       std::sort(want.begin(), want.end());
-      for (size_t k = 0; k < want.size() && int(k) < cfg.ocs_slots; ++k) ocs[want[k].second] = true;
+      for (size_t k = 0; k < want.size() && int64_t(k) < cfg.ocs_slots; ++k) ocs[want[k].second] = true;
     }
     int on_eps = 0;
     for (size_t i = 0; i < n; ++i) on_eps += active(i, t) && !ocs[i];
@@ -67,12 +136,17 @@ std::vector<JobOutcome> simulate(const std::vector<LearningJob>& jobs, const Fas
           ocs[i] ? j.iteration_ocs_s
                  : j.iteration_eps_s * (1.0 + j.eps_slowdown_per_job * std::max(0, on_eps - 1));
       done[i] += dt / iter_s;
-      if (out[i].time_to_90_s < 0 && j.accuracy(done[i]) >= 0.9 * j.peak_accuracy()) {
+      if (!out[i].time_to_90_s && j.accuracy(done[i]) >= 0.9 * j.peak_accuracy()) {
         out[i].time_to_90_s = t + dt - j.arrival_s;
       }
-      if (done[i] >= j.iterations) out[i].finish_s = t + dt;
+      if (done[i] >= j.iterations) {
+        out[i].finish_s = t + dt;
+        finished[i] = true;
+      }
     }
   }
+  for (size_t i = 0; i < n; ++i)
+    if (!finished[i]) throw std::logic_error(fmt::format("fastconv: jobs[{}] outlived its bound", i));
   return out;
 }
 

@@ -1,11 +1,31 @@
 #include "lightrail/planner/flow_model.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <stdexcept>
+
+#include "lightrail/json_text.hpp"
+#include "lightrail/planner/limits.hpp"
 
 namespace lightrail::planner {
 namespace {
 
-int64_t ps(double x) { return static_cast<int64_t>(x + 0.5); }
+// Out of line: the message is built only when a time is refused (and the
+// hot loops keep their registers).
+[[noreturn, gnu::noinline, gnu::cold]] void too_long(double x, const OpusPlan& plan, size_t phase,
+                                                     const char* what, const char* inputs) {
+  check_ps(x, fmt::format("job.phases[{}] ({}): {} (from {})", phase, printable(plan.job.phases[phase].name),
+                          what, inputs));
+  throw std::logic_error("check_ps accepted a time beyond the model");
+}
+
+// A modelled time as integer picoseconds; refused (naming the phase and the
+// inputs it comes from) beyond what the model represents, never wrapped.
+int64_t ps(double x, const OpusPlan& plan, size_t phase, const char* what, const char* inputs) {
+  if (!representable_ps(x)) too_long(x, plan, phase, what, inputs);
+  return static_cast<int64_t>(x + 0.5);
+}
 
 // Phases in common: compute, and scale-up traffic for groups inside a node.
 IterationTime skeleton(const OpusPlan& plan) {
@@ -14,33 +34,51 @@ IterationTime skeleton(const OpusPlan& plan) {
   const double nvlink = plan.fabric.scale_up_gbps / 8e3;
   for (size_t i = 0; i < it.phases.size(); ++i) {
     it.phases[i].compute_ps = plan.job.phases[i].compute_ps;
-    it.phases[i].comm_ps = ps(plan.scale_up[i].bytes / nvlink);
+    it.phases[i].comm_ps = ps(plan.scale_up[i].bytes / nvlink, plan, i, "scale-up communication",
+                              "its bytes and fabric.scale_up_gbps");
   }
   return it;
 }
 
+[[noreturn, gnu::noinline, gnu::cold]] void iteration_too_long(const char* what) {
+  throw std::invalid_argument(fmt::format(
+      "job.phases: the iteration's {} exceeds the model's limit of {:.0e} ps", what, double(kMaxPs)));
+}
+
 void total(IterationTime& it) {
+  // Every phase's parts are at most kMaxPs; so must their sums be.
   for (const PhaseTime& p : it.phases) {
     it.compute_ps += p.compute_ps;
     it.comm_ps += p.comm_ps;
     it.reconfiguration_ps += p.reconfiguration_ps;
     it.reconfigurations += p.reconfigurations;
+    if (it.compute_ps > kMaxPs) iteration_too_long("compute");
+    if (it.comm_ps > kMaxPs) iteration_too_long("communication");
+    if (it.reconfiguration_ps > kMaxPs) iteration_too_long("reconfiguration");
   }
 }
 
 // Rail traffic over a packet switch: per-port rate `rate`, `latency` per
 // dependent round.
-void packet_rails(const OpusPlan& plan, IterationTime& it, double rate, double latency) {
+void packet_rails(const OpusPlan& plan, IterationTime& it, double rate, double latency, const char* inputs) {
   for (size_t i = 0; i < it.phases.size(); ++i) {
     for (const RailPlan& rp : plan.rails) {
       const RailPhase& ph = rp.phases[i];
       if (ph.round_bytes.empty()) continue;
-      int64_t bytes = 0;
-      for (int64_t b : ph.round_bytes) bytes += b;
+      double bytes = 0;  // rounds x 1e15 bytes may exceed int64
+      for (int64_t b : ph.round_bytes) bytes += double(b);
       const int rounds = std::min<int>(plan.dependent_rounds[i], int(ph.round_bytes.size()));
-      it.phases[i].comm_ps = std::max(it.phases[i].comm_ps, ps(bytes / rate + rounds * latency));
+      it.phases[i].comm_ps = std::max(it.phases[i].comm_ps, ps(bytes / rate + rounds * latency, plan, i,
+                                                               "packet-switched communication", inputs));
     }
   }
+}
+
+// Each round: its bytes over the circuit rate, plus the latency.
+double circuit_time(const RailPhase& ph, double rate, double latency) {
+  double t = 0;
+  for (int64_t b : ph.round_bytes) t += b / rate + latency;
+  return t;
 }
 
 }  // namespace
@@ -54,15 +92,17 @@ IterationTime photonic_iteration(const OpusPlan& plan, bool overlap) {
     for (const RailPlan& rp : plan.rails) {
       const RailPhase& ph = rp.phases[i];
       if (ph.round_config.empty()) continue;
-      double comm = 0;
-      for (int64_t b : ph.round_bytes) comm += b / rate + f.circuit_latency_ps;
-      pt.comm_ps = std::max(pt.comm_ps, ps(comm));
-      int64_t exposed = ph.internal_reconfigurations * f.reconfiguration_ps;
+      const double comm = circuit_time(ph, rate, double(f.circuit_latency_ps));
+      pt.comm_ps = std::max(pt.comm_ps, ps(comm, plan, i, "circuit communication",
+                                           "its bytes, fabric.link_gbps and fabric.circuit_latency_ps"));
+      double exposed = double(ph.internal_reconfigurations) * f.reconfiguration_ps;
       if (ph.boundary_reconfiguration) {
         exposed +=
             overlap ? std::max<int64_t>(0, f.reconfiguration_ps - pt.compute_ps) : f.reconfiguration_ps;
       }
-      pt.reconfiguration_ps = std::max(pt.reconfiguration_ps, exposed);
+      pt.reconfiguration_ps =
+          std::max(pt.reconfiguration_ps, ps(exposed, plan, i, "exposed reconfiguration",
+                                             "its reconfigurations and fabric.reconfiguration_ps"));
       pt.reconfigurations =
           std::max(pt.reconfigurations, ph.internal_reconfigurations + ph.boundary_reconfiguration);
     }
@@ -73,18 +113,25 @@ IterationTime photonic_iteration(const OpusPlan& plan, bool overlap) {
 
 IterationTime electrical_iteration(const OpusPlan& plan) {
   IterationTime it = skeleton(plan);
-  packet_rails(plan, it, plan.fabric.eps_bytes_per_ps(), double(plan.fabric.eps_latency_ps));
+  packet_rails(plan, it, plan.fabric.eps_bytes_per_ps(), double(plan.fabric.eps_latency_ps),
+               "its bytes, fabric.eps_gbps and fabric.eps_latency_ps");
   total(it);
   return it;
 }
 
 IterationTime shared_eps_iteration(const OpusPlan& plan, const EpsLoad& load) {
+  if (load.jobs < 1 || !(load.duty >= 0 && load.duty <= 1)) {
+    throw std::invalid_argument(fmt::format(
+        "eps load: jobs must be at least 1 and duty in 0..1, got {} and {}", load.jobs, load.duty));
+  }
   IterationTime it = skeleton(plan);
   const Fabric& f = plan.fabric;
-  const double others = std::max(0, load.jobs - 1) * std::clamp(load.duty, 0.0, 1.0);
+  const double others = (load.jobs - 1) * load.duty;
   const double rate = f.eps_bytes_per_ps() / (f.eps_oversubscription * (1.0 + others));
   const double queueing = others * f.eps_queue_bytes / f.eps_bytes_per_ps();
-  packet_rails(plan, it, rate, f.eps_latency_ps + queueing);
+  packet_rails(plan, it, rate, f.eps_latency_ps + queueing,
+               "its bytes, the EPS load and fabric.eps_gbps, eps_oversubscription, eps_latency_ps, "
+               "eps_queue_bytes");
   total(it);
   return it;
 }

@@ -3,40 +3,49 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
+
+#include "json_input.hpp"
+#include "lightrail/json_text.hpp"
+#include "lightrail/planner/limits.hpp"
 
 namespace lightrail::planner {
 namespace {
-
-[[noreturn]] void fail(const std::string& field, const std::string& message) {
-  throw std::invalid_argument(field + ": " + message);
-}
 
 const std::pair<Dimension, const char*> kDimensionNames[] = {
     {Dimension::kTensor, "tensor"}, {Dimension::kContext, "context"}, {Dimension::kPipeline, "pipeline"},
     {Dimension::kData, "data"},     {Dimension::kExpert, "expert"},   {Dimension::kWorld, "world"}};
 
-Dimension dimension_from_string(const std::string& s, const std::string& field) {
-  std::string list;
-  for (const auto& [d, name] : kDimensionNames) {
+std::optional<Dimension> dimension_from_string(const std::string& s) {
+  for (const auto& [d, name] : kDimensionNames)
     if (s == name) return d;
-    list += (list.empty() ? "" : ", ") + std::string(name);
-  }
-  fail(field, fmt::format("unknown dimension \"{}\" (one of: {})", s, list));
+  return std::nullopt;
 }
 
-// Reads a JSON field with the field's path in every error.
-template <typename T>
-T get(const nlohmann::json& j, const char* key, const std::string& path, T fallback, bool required = false) {
-  if (!j.contains(key)) {
-    if (required) fail(path + "." + key, "is required");
-    return fallback;
+std::string dimension_list() {
+  std::string list;
+  for (const auto& [d, name] : kDimensionNames) list += (list.empty() ? "" : ", ") + std::string(name);
+  return list;
+}
+
+// Ranks in each group of `d` (kWorld: every rank).
+int64_t degree_of(const Job& job, Dimension d) {
+  switch (d) {
+    case Dimension::kTensor:
+      return job.tensor;
+    case Dimension::kContext:
+      return job.context;
+    case Dimension::kPipeline:
+      return job.pipeline;
+    case Dimension::kData:
+      return job.data;
+    case Dimension::kExpert:
+      return job.expert;
+    case Dimension::kWorld:
+      return job.gpus;
   }
-  try {
-    return j.at(key).get<T>();
-  } catch (const nlohmann::json::exception&) {
-    fail(path + "." + key, fmt::format("has the wrong type ({})", j.at(key).dump()));
-  }
+  return 0;
 }
 
 }  // namespace
@@ -93,15 +102,25 @@ std::vector<std::vector<int>> Job::groups_of(const Phase& phase) const {
 }
 
 void validate(const Job& job) {
-  if (job.gpus <= 0) fail("job.gpus", fmt::format("must be positive, is {}", job.gpus));
-  if (job.gpus_per_node <= 0)
+  std::vector<Problem> problems;
+  auto fail = [&](const std::string& where, const std::string& message) {
+    problems.push_back({where, message});
+  };
+  const bool gpus_ok = job.gpus >= 1 && job.gpus <= kMaxGpus;
+  if (!gpus_ok) {
+    fail("job.gpus", job.gpus < 1 ? fmt::format("must be positive, is {}", job.gpus)
+                                  : fmt::format("{} is beyond the planner's limit of {} GPUs (its time and "
+                                                "memory grow with the GPUs)",
+                                                job.gpus, kMaxGpus));
+  }
+  if (job.gpus_per_node <= 0) {
     fail("job.gpus_per_node", fmt::format("must be positive, is {}", job.gpus_per_node));
-  if (job.gpus % job.gpus_per_node != 0) {
+  } else if (gpus_ok && job.gpus % job.gpus_per_node != 0) {
     fail("job.gpus_per_node",
          fmt::format("{} GPUs do not fill whole nodes of {} GPUs", job.gpus, job.gpus_per_node));
   }
   if (!job.rail_of_local_gpu.empty()) {
-    if (int(job.rail_of_local_gpu.size()) != job.gpus_per_node) {
+    if (int64_t(job.rail_of_local_gpu.size()) != job.gpus_per_node) {
       fail("job.rail_of_local_gpu", fmt::format("has {} entries, one per GPU of a node ({}) expected",
                                                 job.rail_of_local_gpu.size(), job.gpus_per_node));
     }
@@ -117,103 +136,206 @@ void validate(const Job& job) {
                                                  {"pipeline", job.pipeline},
                                                  {"data", job.data},
                                                  {"expert", job.expert}};
+  bool degrees_ok = true;
   for (const auto& [name, d] : degrees) {
-    if (d <= 0) fail(fmt::format("job.parallelism.{}", name), fmt::format("must be positive, is {}", d));
+    if (d <= 0 || d > kMaxGpus) {
+      degrees_ok = false;
+      fail(fmt::format("job.parallelism.{}", name), fmt::format("{} is out of range (1..{})", d, kMaxGpus));
+    }
   }
-  const int64_t product = int64_t{job.tensor} * job.context * job.pipeline * job.data;
-  if (product != job.gpus) {
-    fail("job.parallelism",
-         fmt::format("tensor {} x context {} x pipeline {} x data {} = {}, but job.gpus is {}", job.tensor,
-                     job.context, job.pipeline, job.data, product, job.gpus));
-  }
-  if (job.data % job.expert != 0) {
-    fail("job.parallelism.expert",
-         fmt::format("expert degree {} must divide the data degree {}", job.expert, job.data));
+  if (degrees_ok) {
+    // Each degree is at most 2^20: the product of four fits in a double's
+    // exact range only up to 2^53, but anything beyond kMaxGpus mismatches.
+    const double product = double(job.tensor) * job.context * job.pipeline * job.data;
+    if (product != double(job.gpus)) {
+      const std::string shown =
+          product <= 9e15 ? fmt::format("{:.0f}", product) : fmt::format("{:.4g}", product);
+      fail("job.parallelism",
+           fmt::format("tensor {} x context {} x pipeline {} x data {} = {}, but job.gpus is {}", job.tensor,
+                       job.context, job.pipeline, job.data, shown, job.gpus));
+    }
+    if (job.data % job.expert != 0) {
+      fail("job.parallelism.expert",
+           fmt::format("expert degree {} must divide the data degree {}", job.expert, job.data));
+    }
   }
   if (job.phases.empty()) fail("job.phases", "an iteration needs at least one phase");
+  if (gpus_ok && double(job.phases.size()) * job.gpus > double(kMaxRankPhases)) {
+    fail("job.phases",
+         fmt::format("{} phases x {} GPUs = {} rank-phases, beyond the planner's limit of {} (its "
+                     "time grows with both)",
+                     job.phases.size(), job.gpus, double(job.phases.size()) * job.gpus, kMaxRankPhases));
+  }
   for (size_t i = 0; i < job.phases.size(); ++i) {
     const Phase& p = job.phases[i];
     const std::string where = fmt::format("job.phases[{}]", i);
-    if (p.compute_ps < 0) fail(where + ".compute_ps", fmt::format("negative time {} ps", p.compute_ps));
-    if (p.bytes < 0) fail(where + ".bytes", fmt::format("negative size {}", p.bytes));
+    if (p.compute_ps < 0 || p.compute_ps > kMaxPs) {
+      fail(where + ".compute_ps", fmt::format("{} ps is out of range (0..{})", p.compute_ps, kMaxPs));
+    }
+    if (p.bytes < 0 || p.bytes > kMaxBytes) {
+      fail(where + ".bytes", fmt::format("{} is out of range (0..{})", p.bytes, kMaxBytes));
+    }
     if (!supports(p.collective, p.algorithm)) {
       fail(where + ".algorithm",
            fmt::format("\"{}\" does not implement \"{}\"", to_string(p.algorithm), to_string(p.collective)));
     }
+    if (p.groups.empty()) {
+      // A dimension of degree 1 would give one-rank collectives.
+      const int64_t size = degree_of(job, p.dimension);
+      if (degrees_ok && gpus_ok && size < 2) {
+        const std::string degree =
+            p.dimension == Dimension::kWorld
+                ? fmt::format("job.gpus is {}", job.gpus)
+                : fmt::format("job.parallelism.{} is {}", to_string(p.dimension), size);
+        fail(where + ".dimension",
+             fmt::format("a {} collective needs at least 2 ranks, but {}", to_string(p.dimension), degree));
+      }
+      continue;
+    }
+    if (!gpus_ok) continue;
     std::vector<int> owner(job.gpus, -1);
     for (size_t g = 0; g < p.groups.size(); ++g) {
+      const std::string gw = fmt::format("{}.groups[{}]", where, g);
       if (p.groups[g].size() < 2)
-        fail(fmt::format("{}.groups[{}]", where, g), "a group needs at least 2 ranks");
+        fail(gw, fmt::format("a group needs at least 2 ranks, has {}", p.groups[g].size()));
       for (int r : p.groups[g]) {
         if (r < 0 || r >= job.gpus) {
-          fail(fmt::format("{}.groups[{}]", where, g), fmt::format("rank {} outside 0..{}", r, job.gpus - 1));
+          fail(gw, fmt::format("rank {} outside 0..{}", r, job.gpus - 1));
+          continue;
         }
         if (owner[r] >= 0) {
-          fail(fmt::format("{}.groups[{}]", where, g),
-               fmt::format("rank {} is already in groups[{}]; groups must not overlap", r, owner[r]));
+          fail(gw, fmt::format("rank {} is already in groups[{}]; groups must not overlap", r, owner[r]));
+          continue;
         }
         owner[r] = int(g);
       }
     }
   }
+  if (!problems.empty()) throw std::invalid_argument(to_string(problems));
 }
 
+namespace {
+
+const char* default_algorithm(Collective c) {
+  return c == Collective::kAllToAll ? "direct" : c == Collective::kSendRecv ? "pipeline" : "ring";
+}
+
+Phase parse_phase(Input& in, const nlohmann::json& pj, const std::string& where, size_t i) {
+  Phase p;
+  p.name = fmt::format("phase{}", i);
+  if (!in.object(pj, where)) return p;
+  in.known(pj, where,
+           {"name", "compute_ms", "compute_ps", "collective", "algorithm", "dimension", "megabytes", "bytes",
+            "groups"});
+  in.read_string(pj, "name", where, p.name);
+  in.one_of(pj, where, "compute_ms", "compute_ps");
+  double compute_ms = 0;
+  in.read_number(pj, "compute_ms", where, compute_ms, 0, kMaxPs / 1e9);
+  p.compute_ps = static_cast<int64_t>(compute_ms * 1e9);
+  in.read_integer(pj, "compute_ps", where, p.compute_ps, 0, kMaxPs);
+  std::string collective, algorithm, dimension = "data";
+  in.read_string(pj, "collective", where, collective, true);
+  bool known_collective = false;
+  if (pj.contains("collective") && pj["collective"].is_string()) {
+    try {
+      p.collective = collective_from_string(collective);
+      known_collective = true;
+    } catch (const std::invalid_argument& e) {
+      in.fail(where + ".collective", e.what());
+    }
+  }
+  algorithm = default_algorithm(p.collective);
+  in.read_string(pj, "algorithm", where, algorithm);
+  if (known_collective || pj.contains("algorithm")) {
+    try {
+      p.algorithm = algorithm_from_string(algorithm);
+    } catch (const std::invalid_argument& e) {
+      in.fail(where + ".algorithm", e.what());
+    }
+  }
+  in.read_string(pj, "dimension", where, dimension);
+  if (auto d = dimension_from_string(dimension)) {
+    p.dimension = *d;
+  } else {
+    in.fail(where + ".dimension",
+            fmt::format("unknown dimension \"{}\" (one of: {})", printable(dimension), dimension_list()));
+  }
+  in.one_of(pj, where, "megabytes", "bytes");
+  double mb = 0;
+  in.read_number(pj, "megabytes", where, mb, 0, kMaxBytes / 1e6);
+  p.bytes = static_cast<int64_t>(mb * 1e6);
+  in.read_integer(pj, "bytes", where, p.bytes, 0, kMaxBytes);
+  if (const auto* groups = in.field(pj, "groups", where)) {
+    const std::string gw = where + ".groups";
+    if (in.array(*groups, gw)) {
+      for (size_t g = 0; g < groups->size(); ++g) {
+        const std::string gi = Input::path_of(gw, g);
+        std::vector<int> ranks;
+        if (in.array((*groups)[g], gi, true)) {
+          for (size_t k = 0; k < (*groups)[g].size(); ++k)
+            if (auto r = in.integer((*groups)[g][k], Input::path_of(gi, k), 0, kMaxGpus - 1))
+              ranks.push_back(int(*r));
+        }
+        p.groups.push_back(std::move(ranks));
+      }
+    }
+  }
+  return p;
+}
+
+}  // namespace
+
 Job job_from_json(const nlohmann::json& j) {
-  if (!j.is_object()) fail("job", "must be a JSON object");
+  Input in;
+  if (!in.object(j, "job")) in.check();
   Job job;
   if (j.contains("preset")) {
-    job = preset(get<std::string>(j, "preset", "job", ""), get<int>(j, "gpus", "job", 0, true));
-    if (!j.contains("phases")) {
-      job.name = get<std::string>(j, "name", "job", job.name);
-      return job;
+    // A preset is a whole job: other fields would be silently ignored.
+    in.known(j, "job", {"preset", "gpus", "name"},
+             "not used with a preset (a preset job has only name, preset and gpus; give an explicit job "
+             "instead)");
+    std::string name;
+    int gpus = 0;
+    in.read_string(j, "preset", "job", name, true);
+    in.read_integer(j, "gpus", "job", gpus, 1, kMaxGpus, true);
+    in.check();
+    job = preset(name, gpus);
+    in.read_string(j, "name", "job", job.name);
+    in.check();
+    return job;
+  }
+  in.known(j, "job", {"name", "gpus", "gpus_per_node", "rail_of_local_gpu", "parallelism", "phases"});
+  job.name = "job";
+  in.read_string(j, "name", "job", job.name);
+  in.read_integer(j, "gpus", "job", job.gpus, 1, kMaxGpus, true);
+  in.read_integer(j, "gpus_per_node", "job", job.gpus_per_node, 1, kMaxGpus);
+  if (const auto* rails = in.field(j, "rail_of_local_gpu", "job")) {
+    if (in.array(*rails, "job.rail_of_local_gpu")) {
+      for (size_t i = 0; i < rails->size(); ++i) {
+        if (auto r = in.integer((*rails)[i], Input::path_of("job.rail_of_local_gpu", i), 0,
+                                std::numeric_limits<int>::max()))
+          job.rail_of_local_gpu.push_back(int(*r));
+      }
     }
   }
-  job.name = get<std::string>(j, "name", "job", job.name.empty() ? "job" : job.name);
-  job.gpus = get<int>(j, "gpus", "job", job.gpus, true);
-  job.gpus_per_node = get<int>(j, "gpus_per_node", "job", job.gpus_per_node);
-  job.rail_of_local_gpu = get<std::vector<int>>(j, "rail_of_local_gpu", "job", {});
-  const nlohmann::json par = j.value("parallelism", nlohmann::json::object());
-  if (!par.is_object()) fail("job.parallelism", "must be an object");
-  job.tensor = get<int>(par, "tensor", "job.parallelism", 1);
-  job.context = get<int>(par, "context", "job.parallelism", 1);
-  job.pipeline = get<int>(par, "pipeline", "job.parallelism", 1);
-  job.data = get<int>(par, "data", "job.parallelism", 1);
-  job.expert = get<int>(par, "expert", "job.parallelism", 1);
-  if (!j.contains("phases") || !j.at("phases").is_array()) fail("job.phases", "is required (an array)");
-  job.phases.clear();
-  for (size_t i = 0; i < j.at("phases").size(); ++i) {
-    const auto& pj = j.at("phases")[i];
-    const std::string where = fmt::format("job.phases[{}]", i);
-    if (!pj.is_object()) fail(where, "must be an object");
-    Phase p;
-    p.name = get<std::string>(pj, "name", where, fmt::format("phase{}", i));
-    const double compute_ms = get<double>(pj, "compute_ms", where, 0.0);
-    p.compute_ps = pj.contains("compute_ps") ? get<int64_t>(pj, "compute_ps", where, 0)
-                                             : static_cast<int64_t>(compute_ms * 1e9);
-    if (compute_ms < 0) fail(where + ".compute_ms", fmt::format("negative time {}", compute_ms));
-    try {
-      p.collective = collective_from_string(get<std::string>(pj, "collective", where, "", true));
-    } catch (const std::invalid_argument& e) {
-      if (std::string(e.what()).rfind(where, 0) == 0) throw;
-      fail(where + ".collective", e.what());
+  if (const auto* par = in.field(j, "parallelism", "job")) {
+    if (in.object(*par, "job.parallelism")) {
+      in.known(*par, "job.parallelism", {"tensor", "context", "pipeline", "data", "expert"});
+      const std::string pp = "job.parallelism";
+      in.read_integer(*par, "tensor", pp, job.tensor, 1, kMaxGpus);
+      in.read_integer(*par, "context", pp, job.context, 1, kMaxGpus);
+      in.read_integer(*par, "pipeline", pp, job.pipeline, 1, kMaxGpus);
+      in.read_integer(*par, "data", pp, job.data, 1, kMaxGpus);
+      in.read_integer(*par, "expert", pp, job.expert, 1, kMaxGpus);
     }
-    const char* default_algo = p.collective == Collective::kAllToAll   ? "direct"
-                               : p.collective == Collective::kSendRecv ? "pipeline"
-                                                                       : "ring";
-    try {
-      p.algorithm = algorithm_from_string(get<std::string>(pj, "algorithm", where, default_algo));
-    } catch (const std::invalid_argument& e) {
-      if (std::string(e.what()).rfind(where, 0) == 0) throw;
-      fail(where + ".algorithm", e.what());
-    }
-    p.dimension =
-        dimension_from_string(get<std::string>(pj, "dimension", where, "data"), where + ".dimension");
-    const double mb = get<double>(pj, "megabytes", where, 0.0);
-    if (mb < 0) fail(where + ".megabytes", fmt::format("negative size {}", mb));
-    p.bytes = pj.contains("bytes") ? get<int64_t>(pj, "bytes", where, 0) : static_cast<int64_t>(mb * 1e6);
-    p.groups = get<std::vector<std::vector<int>>>(pj, "groups", where, {});
-    job.phases.push_back(std::move(p));
   }
+  if (const auto* phases = in.field(j, "phases", "job", true)) {
+    if (in.array(*phases, "job.phases", true)) {
+      for (size_t i = 0; i < phases->size(); ++i)
+        job.phases.push_back(parse_phase(in, (*phases)[i], Input::path_of("job.phases", i), i));
+    }
+  }
+  in.check();
   validate(job);
   return job;
 }
@@ -340,7 +462,8 @@ Job preset(const std::string& name, int gpus) {
   if (name == "gpt") return gpt_preset(gpus);
   if (name == "moe") return moe_preset(gpus);
   if (name == "cnn") return cnn_preset(gpus, 1);
-  throw std::invalid_argument(fmt::format("job.preset: unknown preset \"{}\" (one of: gpt, moe, cnn)", name));
+  throw std::invalid_argument(
+      fmt::format("job.preset: unknown preset \"{}\" (one of: gpt, moe, cnn)", printable(name)));
 }
 
 }  // namespace lightrail::planner

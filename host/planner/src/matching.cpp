@@ -13,6 +13,7 @@ int Matching::circuits() const {
 }
 
 Matching shift(int n, int k) {
+  if (n < 1) throw std::invalid_argument(fmt::format("shift: {} ports", n));
   Matching m;
   m.dest.resize(n);
   for (int i = 0; i < n; ++i) m.dest[i] = ((i + k) % n + n) % n;

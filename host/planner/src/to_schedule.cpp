@@ -6,11 +6,15 @@
 #include <map>
 #include <stdexcept>
 
+#include "lightrail/json_text.hpp"
 #include "lightrail/planner/bvn.hpp"
+#include "lightrail/planner/limits.hpp"
 
 namespace lightrail::planner {
 
 ClosRoute route_clos(const Matching& m, int n) {
+  if (n < 1) throw std::invalid_argument(fmt::format("route_clos: boards of {} ports", n));
+  verify_one_to_one(m, "route_clos");
   const int ports = m.ports();
   const int r = (ports + n - 1) / n;
   const int total = r * n;
@@ -84,19 +88,41 @@ std::vector<BoardSchedule> to_schedules(const OpusPlan& plan, const DeviceCapabi
   const double rate = f.link_bytes_per_ps();
   std::vector<BoardSchedule> out;
   for (const RailPlan& rp : plan.rails) {
+    // Whether boards can drive the rail at all, before any work for it.
+    const int N = rp.ports;
+    if (f.mode == SwitchMode::kAwgr) {
+      if (f.ocs_radix > W) {
+        throw std::invalid_argument(
+            fmt::format("fabric.ocs_radix: an AWGR of {} ports needs {} wavelengths, the board has {}",
+                        f.ocs_radix, f.ocs_radix, W));
+      }
+    } else if (N > W && ((N + P - 1) / P > P || (N + P - 1) / P > W)) {
+      throw std::invalid_argument(
+          fmt::format("fabric.ocs_radix: rail {} needs {} switch ports; boards of {} ports compose at most "
+                      "{} (a {}x{} Clos)",
+                      rp.rail, N, P, P * std::min(P, W), P, P));
+    }
     // The rail's program as (config, duration) segments.
     std::vector<Segment> segs;
-    for (const RailPhase& ph : rp.phases) {
+    for (size_t pi = 0; pi < rp.phases.size(); ++pi) {
+      const RailPhase& ph = rp.phases[pi];
       if (ph.round_config.empty()) continue;
+      auto step_ps = [&](double d) {
+        if (!representable_ps(d)) {
+          check_ps(d, fmt::format("job.phases[{}] ({}): rail {} step duration", pi,
+                                  printable(plan.job.phases[pi].name), rp.rail));
+        }
+        return static_cast<int64_t>(d);
+      };
       segs.push_back({ph.round_config.front(), shortest, true});
       int prev = ph.round_config.front();
       for (size_t t = 0; t < ph.round_config.size(); ++t) {
         const int c = ph.round_config[t];
         const double d = ph.round_bytes[t] / rate + f.circuit_latency_ps;
         if (c == prev && !segs.back().event) {
-          segs.back().duration_ps += static_cast<int64_t>(d);
+          segs.back().duration_ps = step_ps(segs.back().duration_ps + d);
         } else {
-          segs.push_back({c, static_cast<int64_t>(d) + (c != prev ? guard : 0), false});
+          segs.push_back({c, step_ps(d + (c != prev ? guard : 0)), false});
         }
         prev = c;
       }
@@ -109,7 +135,6 @@ std::vector<BoardSchedule> to_schedules(const OpusPlan& plan, const DeviceCapabi
                       segs.size(), caps.max_steps));
     }
     // Board-level configurations of every rail configuration.
-    const int N = rp.ports;
     std::vector<BoardSchedule> boards;
     std::vector<std::vector<std::vector<int>>> per_board;  // [board][rail config] -> port values
     auto add_board = [&](const std::string& role, int index) {
@@ -121,11 +146,6 @@ std::vector<BoardSchedule> to_schedules(const OpusPlan& plan, const DeviceCapabi
       per_board.emplace_back(rp.configs.size(), std::vector<int>(P, kDark));
     };
     if (f.mode == SwitchMode::kAwgr) {
-      if (f.ocs_radix > W) {
-        throw std::invalid_argument(
-            fmt::format("fabric.ocs_radix: an AWGR of {} ports needs {} wavelengths, the board has {}",
-                        f.ocs_radix, f.ocs_radix, W));
-      }
       for (int b = 0; b * P < N; ++b) add_board("awgr", b);
       for (size_t c = 0; c < rp.configs.size(); ++c)
         for (int s = 0; s < N; ++s)
@@ -139,12 +159,6 @@ std::vector<BoardSchedule> to_schedules(const OpusPlan& plan, const DeviceCapabi
           if (rp.configs[c].dest[s] != kIdle) per_board[s / P][c][s % P] = rp.configs[c].dest[s];
     } else {
       const int r = (N + P - 1) / P;
-      if (r > P || r > W) {
-        throw std::invalid_argument(
-            fmt::format("fabric.ocs_radix: rail {} needs {} switch ports; boards of {} ports compose at most "
-                        "{} (a {}x{} Clos)",
-                        rp.rail, N, P, P * std::min(P, W), P, P));
-      }
       for (int i = 0; i < r; ++i) add_board("ingress", i);
       for (int k = 0; k < P; ++k) add_board("middle", k);
       for (int j = 0; j < r; ++j) add_board("egress", j);

@@ -28,7 +28,8 @@ struct Decomposition {
 
 // Exact Birkhoff-von Neumann: pad, then peel off perfect matchings of the
 // support, each weighted by its smallest entry. At most n^2 - 2n + 2 terms.
-// Throws std::invalid_argument for a non-square matrix or a negative entry.
+// Throws std::invalid_argument for a non-square matrix, a negative entry, or
+// a row or column whose sum is beyond int64 (it could not be balanced).
 Decomposition bvn_decompose(const TrafficMatrix& traffic);
 
 // Cost model of serving a decomposition: each configuration costs the
@@ -39,6 +40,9 @@ struct CircuitCost {
   double circuit_bytes_per_ps = 0;  // per circuit
   double packet_bytes_per_ps = 0;   // per port of the packet switch; 0: none
 };
+// INT64_MAX when a residual is left with no packet switch; throws
+// std::invalid_argument for a cost with a non-positive circuit rate or a
+// time beyond int64.
 int64_t total_time_ps(const Decomposition& d, const CircuitCost& cost);
 
 // Solstice-style greedy: pad, then repeatedly take the perfect matching whose

@@ -3,6 +3,7 @@
 // which data blocks travel over them.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,7 @@ struct CollectivePlan {
   Algorithm algorithm{};
   int ranks = 0;
   int ports_per_rank = 1;
-  int blocks = 0;                 // the data is cut into this many blocks
+  int64_t blocks = 0;             // the data is cut into this many blocks (all-to-all: ranks^2)
   std::vector<Matching> configs;  // over ranks * ports_per_rank ports, distinct
   std::vector<Round> rounds;
 
@@ -57,12 +58,19 @@ struct CollectivePlan {
   int dependent_rounds() const;
 };
 
-// Port p of rank r is circuit port r * ports_per_rank + p. Every
+// Port p of rank r is circuit port r * ports_per_rank + p; ranks in
+// 2..kMaxGpus, ports_per_rank in 1..kMaxPortsPerNic (limits.hpp). Every
 // configuration is verified one-to-one before it is returned. Transfers are
 // only listed when `with_transfers` (the data-movement check needs them; the
-// rest of the planner only needs the configurations and fractions).
+// rest of the planner only needs the configurations and fractions); an
+// all-to-all's ranks^2 blocks must then fit an int.
 CollectivePlan plan_collective(Collective kind, Algorithm algorithm, int ranks, int ports_per_rank = 1,
                                bool with_transfers = true);
+
+// At most this many configurations in a plan of `algorithm` over `ranks`
+// ranks, whatever the ports (plan_collective enforces it): memory can be
+// planned before the plan is built.
+int64_t max_configurations(Algorithm algorithm, int ranks);
 
 bool supports(Collective kind, Algorithm algorithm);
 const char* to_string(Collective kind);

@@ -13,7 +13,7 @@ namespace lightrail::planner {
 // the contribution of rank 7". Checks that every transfer rides a circuit of
 // its round's configuration, that no partial sum is added twice, and the
 // collective's postcondition. Needs a plan made with transfers; memory grows
-// as ranks * blocks * ranks bits.
+// as ranks * blocks * ranks bits (std::invalid_argument beyond 128 MiB).
 std::string check_data_movement(const CollectivePlan& plan);
 
 }  // namespace lightrail::planner

@@ -9,8 +9,12 @@ namespace lightrail::planner {
 
 // Runs the experiment described by `spec` ("kind": "opus" | "pas" |
 // "fastconv" | "power_cost"); returns {"kind", "columns", "rows", "notes"}.
-// `base_dir` resolves relative file names in the spec (e.g. "parts").
-// Throws std::invalid_argument naming "experiment.<field>".
+// `base_dir` resolves relative file names in the spec (e.g. "parts", read
+// with lightrail::read_json_file). Throws std::invalid_argument naming
+// "experiment.<field>" (unknown fields, wrong types and values out of range
+// included, every problem on its own line). FastConv rows hold null for a
+// job that never reaches 90% and end with "mean" (over the jobs that do)
+// and "not reached" ("N of M").
 nlohmann::json run_experiment(const nlohmann::json& spec, const std::string& base_dir = ".");
 
 // The result as an aligned text table.

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "lightrail/planner/job.hpp"
@@ -26,8 +27,8 @@ struct Fabric {
   int64_t circuit_latency_ps = 1'000'000;       // NIC + fibre, per round (1 us)
   double scale_up_gbps = 3600;                  // in-node (NVLink) per GPU
   // Electrical packet switching: the ideal rail switch of the comparison and
-  // the shared fallback.
-  double eps_gbps = 400;               // per host port
+  // the shared fallback. Unset: link_gbps, the same bandwidth as the rails.
+  std::optional<double> eps_gbps;      // per host port
   double eps_oversubscription = 1;     // core bandwidth = hosts * eps_gbps / this
   int64_t eps_latency_ps = 2'000'000;  // per round, unloaded (2 us)
   // Bytes a competing flow keeps queued at a shared switch port (queueing
@@ -35,11 +36,14 @@ struct Fabric {
   int64_t eps_queue_bytes = 1'000'000;
 
   double link_bytes_per_ps() const { return link_gbps / 8e3; }
-  double eps_bytes_per_ps() const { return eps_gbps / 8e3; }
+  double eps_bytes_per_ps() const { return eps_gbps.value_or(link_gbps) / 8e3; }
 };
 
-// Throws std::invalid_argument naming "fabric.<field>".
+// Throws std::invalid_argument naming "fabric.<field>" and its range (see
+// limits.hpp), every problem on its own line.
 void validate(const Fabric& fabric);
+// Also refuses unknown fields, non-integers for integer fields, and both
+// units of one quantity (reconfiguration_us and reconfiguration_ps).
 Fabric fabric_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const Fabric& fabric);
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,14 +35,22 @@ struct FastConvConfig {
 
 struct JobOutcome {
   std::string name;
-  double time_to_90_s = -1;  // from arrival to 90% of peak; -1: never
-  double finish_s = -1;
+  std::optional<double> time_to_90_s;  // from arrival to 90% of peak; empty: never reached
+  double finish_s = 0;
 };
 
-// Discrete-time simulation (steps of epoch_s / 10). PAS: circuits first
-// come first served, held until the job leaves. FastConv: every epoch the
-// slots go to the jobs with the lowest accuracy / peak among those under
-// release_fraction.
+// Steps x jobs of a simulation at most (each step visits every job): a run
+// that would take more is refused before it starts.
+inline constexpr int64_t kMaxSimulationJobSteps = 100'000'000;
+
+// Discrete-time simulation (steps of epoch_s / 10) until every job has
+// finished. PAS: circuits first come first served, held until the job
+// leaves. FastConv: every epoch the slots go to the jobs with the lowest
+// accuracy / peak among those under release_fraction.
+// Throws std::invalid_argument naming the field ("epoch_s",
+// "jobs[2].iteration_eps_s", ...) for values outside their range (times
+// positive and finite, fractions in 0..1, a curve in 0..1 that rises above
+// 0) and for a run of more than kMaxSimulationJobSteps steps x jobs.
 std::vector<JobOutcome> simulate(const std::vector<LearningJob>& jobs, const FastConvConfig& config,
                                  Policy policy);
 

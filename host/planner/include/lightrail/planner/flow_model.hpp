@@ -1,7 +1,8 @@
 // Flow-level iteration time. Phase time = compute + exposed reconfiguration
 // + the collective's rounds (bytes on the busiest port over the available
 // bandwidth, plus per-round latency). Rails run in parallel; a phase ends
-// when its slowest rail does.
+// when its slowest rail does. Every function throws std::invalid_argument
+// naming the phase and the inputs when a time exceeds kMaxPs (limits.hpp).
 #pragma once
 
 #include <cstdint>
@@ -31,14 +32,15 @@ struct IterationTime {
 // one collective are always exposed (no circuit may move while data flows).
 IterationTime photonic_iteration(const OpusPlan& plan, bool overlap);
 
-// Ideal electrical rails: every rail an EPS of the same port bandwidth,
-// any-to-any, never reconfigured; rounds that do not depend on each other
-// (direct all-to-all) run at once.
+// Ideal electrical rails: every rail an EPS of fabric.eps_gbps per port (by
+// default link_gbps, the same bandwidth), any-to-any, never reconfigured;
+// rounds that do not depend on each other (direct all-to-all) run at once.
 IterationTime electrical_iteration(const OpusPlan& plan);
 
 // A shared EPS: `jobs` jobs (this one included) contend for the core, each
 // communicating `duty` of the time. A flow gets eps rate / (oversubscription
 // x contenders) and waits behind the competitors' queued bytes each round.
+// jobs >= 1 and duty in 0..1, else std::invalid_argument.
 struct EpsLoad {
   int jobs = 1;
   double duty = 1.0;

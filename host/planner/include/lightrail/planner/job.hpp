@@ -45,10 +45,14 @@ struct Job {
 };
 
 // Throws std::invalid_argument naming the field, e.g. "job.parallelism:
-// tensor 8 x context 1 x pipeline 8 x data 16 = 1024, but job.gpus is 2048".
+// tensor 8 x context 1 x pipeline 8 x data 16 = 1024, but job.gpus is 2048",
+// every problem on its own line; values beyond limits.hpp are problems.
 void validate(const Job& job);
 
-Job job_from_json(const nlohmann::json& j);  // validated; errors name "job.<field>"
+// Validated; errors name "job.<field>". Also refuses unknown fields,
+// non-integers for integer fields and both units of one quantity
+// (compute_ms and compute_ps, megabytes and bytes).
+Job job_from_json(const nlohmann::json& j);
 nlohmann::json to_json(const Job& job);
 
 // Presets (all validated):

@@ -20,7 +20,7 @@ struct Matching {
   bool operator!=(const Matching& o) const { return dest != o.dest; }
 };
 
-// i -> (i + k) mod n for every i.
+// i -> (i + k) mod n for every i (n >= 1, else std::invalid_argument).
 Matching shift(int n, int k);
 
 // Throws std::invalid_argument naming `what` and the offending port when the

@@ -46,7 +46,9 @@ struct OpusPlan {
 
 // Throws std::invalid_argument naming the job or fabric field when the job
 // does not fit the fabric or a group cannot run on rails (a group with
-// several ranks on one node that also spans nodes, or spanning rails).
+// several ranks on one node that also spans nodes, or spanning rails), and
+// naming the phase when the plan would hold more than kMaxPlanEntries
+// configuration entries (checked before they are built).
 OpusPlan plan_opus(const Job& job, const Fabric& fabric);
 
 }  // namespace lightrail::planner

@@ -29,7 +29,8 @@ struct BoardSchedule {
 // time-triggered steps of the modelled durations. guard_ps is the fabric's
 // reconfiguration time. Cyclic: one iteration repeats.
 // Throws std::invalid_argument when a rail cannot be driven by boards of
-// `caps` (too many ports, configurations or steps), naming the limit.
+// `caps` (too many ports, configurations or steps), naming the limit, or
+// when a step would last beyond kMaxPs (limits.hpp), naming the phase.
 std::vector<BoardSchedule> to_schedules(const OpusPlan& plan, const DeviceCapabilities& caps);
 
 // Routes a permutation of `ports` switch ports (kIdle allowed) through a
@@ -37,7 +38,8 @@ std::vector<BoardSchedule> to_schedules(const OpusPlan& plan, const DeviceCapabi
 // switches, n = board_ports, r = ceil(ports / n); returns for each stage and
 // switch the per-port output (kIdle: dark). Rearrangeably non-blocking:
 // Birkhoff-von Neumann on the ingress-to-egress count matrix gives one
-// matching per middle switch.
+// matching per middle switch. Throws std::invalid_argument for
+// board_ports < 1 or a configuration that is not one-to-one.
 struct ClosRoute {
   std::vector<std::vector<int>> ingress, middle, egress;
 };
