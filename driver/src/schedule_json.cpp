@@ -2,18 +2,25 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <limits>
 #include <map>
-#include <set>
-#include <sstream>
+#include <memory>
 
 #include "lightrail/errors.hpp"
+#include "lightrail/json_text.hpp"
 
 namespace lightrail {
 namespace {
 
 using nlohmann::json;
+
+// A schedule of the largest board is well under a megabyte even pretty-
+// printed; the bound stops a mistaken path (/dev/zero, a FIFO, a disk
+// image) from being read without end.
+constexpr size_t kMaxScheduleFileBytes = 64u << 20;
 
 const char* type_name(const json& v) {
   if (v.is_number_float()) return "a fractional number";
@@ -21,24 +28,29 @@ const char* type_name(const json& v) {
   return v.type_name();  // "string", "array", "object", "boolean", "null"
 }
 
+// A string from the document, quoted for a message: control characters
+// escaped so that a name cannot split a problem over lines.
+std::string quote_text(const std::string& text) { return "\"" + printable(text) + "\""; }
+
 // Collects every problem of one document; the parse goes on after each so
 // the user sees them all at once.
 class Parser {
  public:
   std::vector<Problem> problems;
+  bool complete = true;  // no problem but unknown fields so far
 
-  void fail(const std::string& where, const std::string& message) { problems.push_back({where, message}); }
+  void fail(const std::string& where, const std::string& message) {
+    problems.push_back({where, message});
+    complete = false;
+  }
 
+  // An unknown field is ignored: the schedule stays what the rest says.
   void reject_unknown(const json& obj, const std::string& path, std::initializer_list<const char*> known) {
     for (auto it = obj.begin(); it != obj.end(); ++it) {
       bool ok = false;
       for (const char* k : known) ok = ok || it.key() == k;
-      if (!ok) fail(join(path, it.key()), "unknown field");
+      if (!ok) problems.push_back({json_path(path, printable(it.key())), "unknown field"});
     }
-  }
-
-  static std::string join(const std::string& path, const std::string& key) {
-    return path.empty() ? key : path + "." + key;
   }
 
   // An integer in [lo, hi]; nullopt (and a problem) otherwise.
@@ -123,7 +135,7 @@ class Parser {
     if (v.is_string()) {
       if (v.get<std::string>() != "epoch") {
         fail("activation",
-             fmt::format("\"{}\" is not \"epoch\" or {{\"at_ps\": TIME}}", v.get<std::string>()));
+             fmt::format("{} is not \"epoch\" or {{\"at_ps\": TIME}}", quote_text(v.get<std::string>())));
       }
       return;
     }
@@ -148,7 +160,7 @@ class Parser {
       return;
     }
     for (size_t i = 0; i < v.size(); ++i) {
-      const std::string path = fmt::format("configs[{}]", i);
+      const std::string path = json_path("configs", i);
       const json& c = v[i];
       Configuration config;
       if (!c.is_object()) {
@@ -165,7 +177,7 @@ class Parser {
           auto [it, fresh] = names_.emplace(config.name, static_cast<uint32_t>(i));
           if (!fresh) {
             fail(path + ".name",
-                 fmt::format("duplicate name \"{}\" (also configs[{}])", config.name, it->second));
+                 fmt::format("duplicate name {} (also configs[{}])", quote_text(config.name), it->second));
           }
         }
       }
@@ -176,12 +188,13 @@ class Parser {
       } else {
         const json& ports = c["ports"];
         for (size_t p = 0; p < ports.size(); ++p) {
-          const std::string where = fmt::format("{}.ports[{}]", path, p);
+          const std::string where = json_path(path + ".ports", p);
           const json& w = ports[p];
           int value = kDark;
           if (w.is_string()) {
             if (w.get<std::string>() != "dark") {
-              fail(where, fmt::format("\"{}\" is not a wavelength index or \"dark\"", w.get<std::string>()));
+              fail(where,
+                   fmt::format("{} is not a wavelength index or \"dark\"", quote_text(w.get<std::string>())));
             }
           } else if (!w.is_number_integer()) {
             fail(where, fmt::format("must be a wavelength index or \"dark\", not {}", type_name(w)));
@@ -201,7 +214,7 @@ class Parser {
       return;
     }
     for (size_t i = 0; i < v.size(); ++i) {
-      const std::string path = fmt::format("steps[{}]", i);
+      const std::string path = json_path("steps", i);
       const json& j = v[i];
       Step step;
       if (!j.is_object()) {
@@ -216,7 +229,7 @@ class Parser {
         const std::string name = j["config"].get<std::string>();
         auto it = names_.find(name);
         if (it == names_.end()) {
-          fail(path + ".config", fmt::format("no configuration is named \"{}\"", name));
+          fail(path + ".config", fmt::format("no configuration is named {}", quote_text(name)));
         } else {
           step.config = it->second;
         }
@@ -243,49 +256,60 @@ class Parser {
   }
 };
 
+// The whole file, bounded; FormatError naming the file and the reason.
+std::string read_file(const std::string& path, const std::string& shown) {
+  errno = 0;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!f) {
+    throw FormatError(fmt::format("{}: cannot open the schedule file: {}", shown, std::strerror(errno)));
+  }
+  std::string text;
+  char buf[1 << 16];
+  for (;;) {
+    const size_t n = std::fread(buf, 1, sizeof buf, f.get());
+    text.append(buf, n);
+    if (text.size() > kMaxScheduleFileBytes) {
+      throw FormatError(fmt::format("{}: the schedule file is larger than {} bytes; not a schedule", shown,
+                                    kMaxScheduleFileBytes));
+    }
+    if (n < sizeof buf) break;
+  }
+  if (std::ferror(f.get())) {
+    throw FormatError(fmt::format("{}: cannot read the schedule file: {}", shown, std::strerror(errno)));
+  }
+  return text;
+}
+
 }  // namespace
 
-Schedule schedule_from_json(const nlohmann::json& doc) {
+ScheduleDocument read_schedule_document(const nlohmann::json& doc) {
   Parser parser;
-  Schedule s = parser.parse(doc);
-  if (!parser.problems.empty()) throw FormatError("schedule", std::move(parser.problems));
-  return s;
+  ScheduleDocument out;
+  out.schedule = parser.parse(doc);
+  out.complete = parser.complete;
+  out.problems = std::move(parser.problems);
+  return out;
+}
+
+Schedule schedule_from_json(const nlohmann::json& doc) {
+  ScheduleDocument d = read_schedule_document(doc);
+  if (!d.problems.empty()) throw FormatError("schedule", std::move(d.problems));
+  return std::move(d.schedule);
 }
 
 Schedule parse_schedule(const std::string& text) {
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    // Line and column of the byte where parsing stopped.
-    size_t line = 1, column = 1;
-    for (size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
-    std::string what = e.what();
-    const auto colon = what.find(": ");
-    if (colon != std::string::npos) what = what.substr(colon + 2);
-    throw FormatError("schedule", std::vector<Problem>{{fmt::format("line {}, column {}", line, column),
-                                                        "malformed JSON: " + what}});
-  }
-  return schedule_from_json(doc);
+  return schedule_from_json(parse_json_text(text, "schedule"));
+}
+
+ScheduleDocument read_schedule_file(const std::string& path) {
+  const std::string shown = printable(path);
+  return read_schedule_document(parse_json_text(read_file(path, shown), shown));
 }
 
 Schedule load_schedule_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw FormatError(fmt::format("{}: cannot open the schedule file", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  try {
-    return parse_schedule(text.str());
-  } catch (const FormatError& e) {
-    throw FormatError(path, e.problems());
-  }
+  ScheduleDocument d = read_schedule_file(path);
+  if (!d.problems.empty()) throw FormatError(printable(path), std::move(d.problems));
+  return std::move(d.schedule);
 }
 
 nlohmann::json to_json(const Schedule& schedule) {

@@ -1,14 +1,22 @@
 // sim://HOST:PORT/BOARD: the co-simulation board server's line protocol over
 // TCP (docs/driver.md). Synchronous calls built on Asio's asynchronous ones so
-// that every connect, write and read has a deadline.
+// that every resolve, connect, write and read has a deadline.
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <boost/asio.hpp>
+#include <cerrno>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
 #include <istream>
 #include <sstream>
 
 #include "lightrail/errors.hpp"
+#include "lightrail/json_text.hpp"
 #include "lightrail/transport.hpp"
 
 namespace lightrail {
@@ -20,28 +28,130 @@ using boost::system::error_code;
 
 constexpr size_t kMaxWordsPerRequest = 4096;  // the server's limit per RD/WR
 constexpr size_t kMaxLineBytes = 64 * 1024;   // 4096 words of 8 hex digits fit easily
+constexpr size_t kMaxTokenBytes = 4096;       // a token file holds one short line
+constexpr uint64_t kMaxBoard = 2147483647;    // the server reads the board as an int
+
+// The parts of sim://HOST:PORT/BOARD; FormatError naming the bad part.
+struct SimUri {
+  std::string host;  // without the brackets of an IPv6 address
+  std::string port;
+  unsigned long board = 0;
+};
+
+// Digits only, at most `max`; nullopt otherwise (sign, spaces, overflow).
+std::optional<uint64_t> decimal(const std::string& text, uint64_t max) {
+  if (text.empty() || text.size() > 20) return std::nullopt;
+  uint64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + static_cast<uint64_t>(c - '0');
+    if (value > max) return std::nullopt;
+  }
+  return value;
+}
+
+SimUri parse_sim_uri(const std::string& uri) {
+  const std::string shown = printable(uri);
+  auto bad = [&](const std::string& what) {
+    return FormatError(
+        fmt::format("{}: {} (expected sim://HOST:PORT/BOARD, an IPv6 HOST in brackets)", shown, what));
+  };
+  const std::string prefix = "sim://";
+  if (uri.rfind(prefix, 0) != 0) throw bad("not a sim:// URI");
+  const std::string rest = uri.substr(prefix.size());
+  SimUri out;
+  size_t host_end = 0;  // index of the ':' before the port
+  if (!rest.empty() && rest[0] == '[') {
+    const auto close = rest.find(']');
+    if (close == std::string::npos) throw bad("IPv6 host \"" + printable(rest) + "\" has no closing ']'");
+    out.host = rest.substr(1, close - 1);
+    error_code ec;
+    asio::ip::make_address_v6(out.host, ec);
+    if (ec) throw bad("host \"[" + printable(out.host) + "]\" is not an IPv6 address");
+    host_end = close + 1;
+    if (host_end >= rest.size() || rest[host_end] != ':') throw bad("no :PORT after the host");
+  } else {
+    host_end = rest.find_first_of(":/");
+    out.host = rest.substr(0, host_end);
+    if (out.host.empty()) throw bad("no host");
+    for (char c : out.host) {
+      const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '.' || c == '-' || c == '_';
+      if (!ok) throw bad("host \"" + printable(out.host) + "\" is not a host name or IPv4 address");
+    }
+    if (host_end == std::string::npos || rest[host_end] != ':') throw bad("no :PORT after the host");
+  }
+  const auto slash = rest.find('/', host_end);
+  if (slash == std::string::npos) throw bad("no /BOARD after the port");
+  out.port = rest.substr(host_end + 1, slash - host_end - 1);
+  if (!decimal(out.port, 65535) || *decimal(out.port, 65535) == 0) {
+    throw bad("port \"" + printable(out.port) + "\" is not a port number (1..65535)");
+  }
+  const std::string board = rest.substr(slash + 1);
+  const auto b = decimal(board, kMaxBoard);
+  if (!b) throw bad(fmt::format("board \"{}\" is not a board number (0..{})", printable(board), kMaxBoard));
+  out.board = static_cast<unsigned long>(*b);
+  return out;
+}
+
+struct Token {
+  std::string value;   // empty: the variable is not set
+  std::string source;  // for messages: "LIGHTRAIL_SIM_TOKEN_FILE PATH"
+};
+
+// The token in the file LIGHTRAIL_SIM_TOKEN_FILE names. The file must be
+// private to its owner: a token others can read is no secret. FormatError
+// (the user's configuration) otherwise.
+Token read_token() {
+  const char* path = std::getenv(kSimTokenFileEnv);
+  if (path == nullptr) return {};
+  const std::string shown = fmt::format("{} {}", kSimTokenFileEnv, printable(path));
+  auto bad = [&](const std::string& what) { return FormatError(fmt::format("{}: {}", shown, what)); };
+  if (*path == '\0') throw bad("is set but empty (unset it, or name the token file)");
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw bad(fmt::format("cannot open the token file: {}", std::strerror(errno)));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw bad(fmt::format("cannot stat the token file: {}", std::strerror(errno)));
+  if (!S_ISREG(st.st_mode)) throw bad("the token file is not a regular file");
+  if (st.st_mode & (S_IRWXG | S_IRWXO)) {
+    throw bad(fmt::format("the token file is accessible to group or others (mode {:04o}); chmod 600 it",
+                          st.st_mode & 07777));
+  }
+  std::string text;
+  char buf[512];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw bad(fmt::format("cannot read the token file: {}", std::strerror(errno)));
+    if (n == 0) break;
+    text.append(buf, static_cast<size_t>(n));
+    if (text.size() > kMaxTokenBytes)
+      throw bad(fmt::format("the token file is longer than {} bytes", kMaxTokenBytes));
+  }
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  if (text.empty()) throw bad("the token file is empty");
+  for (char c : text) {
+    // One word of visible ASCII: anything else would break the line protocol.
+    if (c < 0x21 || c > 0x7E) throw bad("the token must be one line of visible ASCII without spaces");
+  }
+  return {text, shown};
+}
 
 class SimTransport final : public Transport {
  public:
-  SimTransport(const std::string& uri, int timeout_ms) : uri_(uri), timeout_(timeout_ms) {
-    const std::string prefix = "sim://";
-    const std::string rest = uri.substr(prefix.size());
-    const auto slash = rest.find('/');
-    const auto colon = rest.rfind(':', slash);
-    if (slash == std::string::npos || colon == std::string::npos || colon == 0 || colon + 1 == slash ||
-        slash + 1 == rest.size()) {
-      throw FormatError(uri + ": expected sim://HOST:PORT/BOARD");
-    }
-    host_ = rest.substr(0, colon);
-    port_ = rest.substr(colon + 1, slash - colon - 1);
-    const std::string board = rest.substr(slash + 1);
-    if (board.find_first_not_of("0123456789") != std::string::npos || board.size() > 9) {
-      throw FormatError(uri + ": board \"" + board + "\" is not a board number");
-    }
-    if (port_.find_first_not_of("0123456789") != std::string::npos) {
-      throw FormatError(uri + ": port \"" + port_ + "\" is not a number");
-    }
-    board_ = std::stoul(board);
+  SimTransport(const std::string& uri, int timeout_ms) : timeout_(timeout_ms) {
+    const SimUri parts = parse_sim_uri(uri);
+    uri_ = printable(uri);
+    if (timeout_ms <= 0)
+      throw FormatError(fmt::format("{}: timeout {} ms is not positive", uri_, timeout_ms));
+    host_ = parts.host;
+    port_ = parts.port;
+    board_ = parts.board;
+    token_ = read_token();
     connect();
   }
 
@@ -61,6 +171,7 @@ class SimTransport final : public Transport {
       std::string word;
       size_t got = 0;
       while (reply >> word) {
+        if (got == n) fail(request, fmt::format("answered more than the {} words asked for", n));
         out.push_back(parse_hex(word, request));
         ++got;
       }
@@ -81,92 +192,125 @@ class SimTransport final : public Transport {
   }
 
  private:
-  [[noreturn]] void fail(const std::string& request, const std::string& what) {
+  static std::string shorten(const std::string& request) {
+    return request.size() > 40 ? request.substr(0, 40) + "..." : request;
+  }
+
+  [[noreturn]] void fail(const std::string& shown, const std::string& what) {
     // Drop the connection: its state is unknown; the next call reconnects.
     error_code ignored;
     socket_.close(ignored);
     buffer_.consume(buffer_.size());
-    const std::string shown = request.size() > 40 ? request.substr(0, 40) + "..." : request;
-    throw TransportError(fmt::format("{}: {}: {}", uri_, shown, what));
+    throw TransportError(fmt::format("{}: {}: {}", uri_, shorten(shown), what));
   }
 
-  // Runs the queued operation until it finishes or the deadline passes.
-  void wait(error_code& ec, const std::string& request, const char* doing) {
+  std::string endpoint() const {
+    return host_.find(':') == std::string::npos ? host_ + ":" + port_ : "[" + host_ + "]:" + port_;
+  }
+
+  // Runs the queued operation until it finishes or the deadline passes;
+  // `cancel` stops it on a timeout.
+  void wait(error_code& ec, const std::string& shown, const char* doing,
+            const std::function<void()>& cancel) {
     io_.restart();
     io_.run_for(timeout_);
     if (ec == asio::error::would_block) {
-      error_code ignored;
-      socket_.close(ignored);
+      cancel();
       io_.restart();
       io_.run();  // let the cancelled handler finish
-      fail(request, fmt::format("timed out after {} ms {}", timeout_.count(), doing));
+      fail(shown, fmt::format("timed out after {} ms {}", timeout_.count(), doing));
     }
-    if (ec == asio::error::eof)
-      fail(request, fmt::format("the board server closed the connection {}", doing));
-    if (ec) fail(request, fmt::format("{} {}", ec.message(), doing));
+    if (ec == asio::error::eof) fail(shown, fmt::format("the board server closed the connection {}", doing));
+    if (ec == asio::error::not_found) {
+      // read_until stops with not_found when the buffer fills without a line end.
+      fail(shown, fmt::format("reply longer than {} bytes from {}", kMaxLineBytes, endpoint()));
+    }
+    if (ec) fail(shown, fmt::format("{} {}", ec.message(), doing));
+  }
+  void wait(error_code& ec, const std::string& shown, const char* doing) {
+    wait(ec, shown, doing, [this] {
+      error_code ignored;
+      socket_.close(ignored);
+    });
   }
 
   void connect() {
     const std::string hello = fmt::format("HELLO {}", board_);
     tcp::resolver resolver(io_);
-    error_code ec;
-    const auto endpoints = resolver.resolve(host_, port_, ec);
-    if (ec) fail(hello, "cannot resolve " + host_ + ": " + ec.message());
+    error_code ec = asio::error::would_block;
+    tcp::resolver::results_type endpoints;
+    resolver.async_resolve(host_, port_, [&](const error_code& e, tcp::resolver::results_type r) {
+      ec = e;
+      endpoints = std::move(r);
+    });
+    wait(ec, hello, "while resolving the host", [&resolver] { resolver.cancel(); });
     ec = asio::error::would_block;
     asio::async_connect(socket_, endpoints, [&ec](const error_code& e, const tcp::endpoint&) { ec = e; });
     wait(ec, hello, "while connecting");
-    std::string reply;
     try {
-      reply = transact(hello);
+      const std::string reply = transact(hello, hello);
+      if (reply.rfind("lightrail-cosim", 0) != 0) {
+        fail(hello, "not a lightrail board server (answered \"OK " + printable(reply.substr(0, 60)) + "\")");
+      }
+      if (!token_.value.empty()) {
+        // Never in a message: the token is a secret.
+        const std::string refused = fmt::format("board server refused the token of {}", token_.source);
+        transact("AUTH " + token_.value, "AUTH <token>", refused.c_str());
+      }
     } catch (const TransportError&) {
       error_code ignored;
-      socket_.close(ignored);  // a later call must say HELLO again
+      socket_.close(ignored);  // a later call must say HELLO (and AUTH) again
       throw;
-    }
-    if (reply.rfind("lightrail-cosim", 0) != 0) {
-      fail(hello, "not a lightrail board server (answered \"OK " + reply + "\")");
     }
   }
 
   // One request line, one reply line; returns the text after "OK".
   std::string exchange(const std::string& request) {
     if (!socket_.is_open()) connect();
-    return transact(request);
+    return transact(request, request);
   }
 
-  std::string transact(const std::string& request) {
+  // `shown` stands for the request in messages; `refused` introduces an ERR.
+  std::string transact(const std::string& request, const std::string& shown,
+                       const char* refused = "board server refused") {
     const std::string line = request + "\n";
     error_code ec = asio::error::would_block;
     asio::async_write(socket_, asio::buffer(line), [&ec](const error_code& e, size_t) { ec = e; });
-    wait(ec, request, "while sending");
+    wait(ec, shown, "while sending");
     ec = asio::error::would_block;
     asio::async_read_until(socket_, buffer_, '\n', [&ec](const error_code& e, size_t) { ec = e; });
-    wait(ec, request, "while waiting for the reply");
+    wait(ec, shown, "while waiting for the reply");
     std::istream in(&buffer_);
     std::string reply;
     std::getline(in, reply);
+    if (buffer_.size() != 0) fail(shown, "the board server sent more than one reply line");
     if (!reply.empty() && reply.back() == '\r') reply.pop_back();
     if (reply == "OK") return "";
     if (reply.rfind("OK ", 0) == 0) return reply.substr(3);
-    if (reply.rfind("ERR", 0) == 0) {
+    if (reply == "ERR" || reply.rfind("ERR ", 0) == 0) {
       // The connection is fine; the request was refused.
-      const std::string shown = request.size() > 40 ? request.substr(0, 40) + "..." : request;
-      throw TransportError(fmt::format("{}: {}: board server refused: {}", uri_, shown,
-                                       reply.size() > 4 ? reply.substr(4) : "(no reason given)"));
+      throw TransportError(fmt::format("{}: {}: {}: {}", uri_, shorten(shown), refused,
+                                       reply.size() > 4 ? printable(reply.substr(4)) : "(no reason given)"));
     }
-    fail(request, "unexpected reply \"" + reply.substr(0, 60) + "\"");
+    fail(shown, "unexpected reply \"" + printable(reply.substr(0, 60)) + "\"");
   }
 
+  // 1..8 hex digits, "0x" allowed (docs/driver.md).
   uint32_t parse_hex(const std::string& word, const std::string& request) {
-    size_t used = 0;
-    unsigned long value = 0;
-    try {
-      value = std::stoul(word, &used, 16);
-    } catch (const std::exception&) {
-      used = 0;
+    const std::string digits = word.rfind("0x", 0) == 0 || word.rfind("0X", 0) == 0 ? word.substr(2) : word;
+    uint32_t value = 0;
+    bool ok = !digits.empty() && digits.size() <= 8;
+    for (char c : digits) {
+      if (!ok) break;
+      const int d = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                           : -1;
+      ok = d >= 0;
+      value = value << 4 | static_cast<uint32_t>(d);
     }
-    if (used != word.size() || value > 0xFFFFFFFFul) fail(request, "reply word \"" + word + "\" is not hex");
-    return static_cast<uint32_t>(value);
+    if (!ok) fail(request, "reply word \"" + printable(word.substr(0, 20)) + "\" is not a 32-bit hex word");
+    return value;
   }
 
   std::string uri_;
@@ -174,6 +318,7 @@ class SimTransport final : public Transport {
   std::string host_;
   std::string port_;
   unsigned long board_ = 0;
+  Token token_;
   asio::io_context io_;
   tcp::socket socket_{io_};
   asio::streambuf buffer_{kMaxLineBytes};

@@ -2,16 +2,22 @@
 // the action of the subcommand the user chose and exits with its code.
 #pragma once
 
-#include <functional>
-
 #include <CLI/CLI.hpp>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "lightrail/device.hpp"
+#include "lightrail/errors.hpp"
+#include "lightrail/transport.hpp"
 
 namespace lightrail::cli {
 
 // Exit codes of every subcommand.
 enum Exit : int {
   kOk = 0,
-  kInvalidInput = 1,  // the schedule, job or other input file is invalid
+  kInvalidInput = 1,  // the schedule, job, URI or other input is invalid
   kUsage = 2,         // bad command line (CLI11's own code too)
   kDeviceError = 3,   // the device or the connection to it failed
   kBoardBusy = 4,     // another writer holds the board's lease or armed a commit: nothing changed
@@ -25,5 +31,18 @@ void add_device_commands(CLI::App& app, Action& action);
 void add_planner_commands(CLI::App& app, Action& action);
 // sync status, sync calibrate (the clock-synchronisation servo on a device)
 void add_sync_commands(CLI::App& app, Action& action);
+
+// Opens the device a command names. A malformed URI is the user's input
+// (FormatError: exit 1); a board that answers but whose capability block is
+// missing or malformed is the device's fault, so Device's FormatError for it
+// becomes a TransportError (exit 3).
+inline Device open_device(const std::string& uri) {
+  std::unique_ptr<Transport> transport = open_transport(uri);
+  try {
+    return Device(std::move(transport));
+  } catch (const FormatError& e) {
+    throw TransportError(e.what());
+  }
+}
 
 }  // namespace lightrail::cli

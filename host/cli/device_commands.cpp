@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "lightrail/device.hpp"
 #include "lightrail/errors.hpp"
+#include "lightrail/json_text.hpp"
 #include "lightrail/schedule_json.hpp"
 #include "lightrail/sync.hpp"
 #include "lightrail/validate.hpp"
@@ -37,7 +38,8 @@ json problems_json(const std::vector<Problem>& problems) {
 }
 
 void print_problems(const std::string& file, const std::vector<Problem>& problems) {
-  for (const Problem& p : problems) std::cerr << file << ": " << p.where << ": " << p.message << "\n";
+  for (const Problem& p : problems)
+    std::cerr << printable(file) << ": " << p.where << ": " << p.message << "\n";
 }
 
 // Runs body; turns the driver's exceptions into exit codes and messages.
@@ -71,16 +73,26 @@ int guarded(const Options& opt, const char* command, Body body) {
 
 int run_validate(const Options& opt) {
   return guarded(opt, "validate", [&] {
-    const Schedule schedule = load_schedule_file(opt.file);
+    // Format problems and, when the document still says exactly which
+    // schedule it is (only unknown fields are wrong), validation problems:
+    // all at once. A document with gaps is not validated (defaults would
+    // stand in for what is missing) and needs no device.
+    const ScheduleDocument doc = read_schedule_file(opt.file);
+    const Schedule& schedule = doc.schedule;
     std::optional<Device> device;
-    if (!opt.device.empty()) device.emplace(Device::open(opt.device));
+    if (!opt.device.empty() && doc.complete) device.emplace(open_device(opt.device));
     const DeviceCapabilities caps = device ? device->capabilities() : DeviceCapabilities::reference();
-    const std::string against = device ? opt.device : "the reference board";
-    const std::vector<Problem> problems = validate(schedule, caps);
+    const std::string against = opt.device.empty() ? "the reference board" : printable(opt.device);
+    std::vector<Problem> problems = doc.problems;
+    if (doc.complete) {
+      const std::vector<Problem> invalid = validate(schedule, caps);
+      problems.insert(problems.end(), invalid.begin(), invalid.end());
+    }
     if (opt.json) {
       std::cout << json{{"ok", problems.empty()},
-                        {"file", opt.file},
-                        {"device", device ? opt.device : "reference"},
+                        {"file", printable(opt.file)},
+                        {"device", opt.device.empty() ? "reference" : printable(opt.device)},
+                        {"validated", doc.complete},
                         {"steps", schedule.steps.size()},
                         {"configs", schedule.configs.size()},
                         {"period_ps", problems.empty() ? json(schedule.period_ps()) : json(nullptr)},
@@ -90,60 +102,144 @@ int run_validate(const Options& opt) {
     }
     if (!problems.empty()) {
       print_problems(opt.file, problems);
-      std::cerr << fmt::format("{}: {} problem{} against {}\n", opt.file, problems.size(),
-                               problems.size() == 1 ? "" : "s", against);
+      if (doc.complete) {
+        std::cerr << fmt::format("{}: {} problem{} against {}\n", printable(opt.file), problems.size(),
+                                 problems.size() == 1 ? "" : "s", against);
+      } else {
+        std::cerr << fmt::format(
+            "{}: {} format problem{}; the schedule is checked against {} once they are fixed\n",
+            printable(opt.file), problems.size(), problems.size() == 1 ? "" : "s", against);
+      }
       return static_cast<int>(kInvalidInput);
     }
     if (!opt.json) {
-      std::cout << fmt::format("{}: valid for {} ({} steps, {} configurations, period {} ps)\n", opt.file,
-                               against, schedule.steps.size(), schedule.configs.size(), schedule.period_ps());
+      std::cout << fmt::format("{}: valid for {} ({} steps, {} configurations, period {} ps)\n",
+                               printable(opt.file), against, schedule.steps.size(), schedule.configs.size(),
+                               schedule.period_ps());
     }
     return static_cast<int>(kOk);
   });
 }
 
-// --commit-at: epoch | now+<ps> | <ps> | none; empty follows the schedule.
-std::optional<CommitAt> commit_time(const Options& opt, const Schedule& schedule, Device& device) {
-  const std::string& s = opt.commit_at;
-  if (s.empty()) {
-    return schedule.activation_ps ? CommitAt::at_time_ps(*schedule.activation_ps) : CommitAt::epoch();
+// How far ahead of the board's time a commit time must be: the commit's
+// register writes and the board's check of the bank (about 8.5 us for a full
+// bank) with room for a busy host. A closer time would most likely come back
+// COMMIT_LATE, after the schedule was staged.
+constexpr int64_t kMinCommitLeadPs = 1'000'000'000;  // 1 ms
+
+// --commit-at as typed: epoch | none | now+TIME | TIME, TIME decimal digits
+// with an optional unit (ps when none); empty follows the schedule.
+struct CommitSpec {
+  enum Kind { kFollow, kNone, kEpoch, kAt, kAfterNow } kind = kFollow;
+  int64_t ps = 0;  // kAt: the time; kAfterNow: the lead
+};
+
+// Strict: anything but the forms above, or a time beyond int64 ps, is
+// refused before the file is read or the device opened.
+CommitSpec parse_commit_at(const std::string& s) {
+  const std::string shown = printable(s);
+  const auto bad = [&](const std::string& why) {
+    return FormatError(fmt::format(
+        "--commit-at \"{}\": {} (expected epoch, none, now+TIME or TIME; TIME is decimal digits with an "
+        "optional unit ps, ns, us, ms or s; ps without one)",
+        shown, why));
+  };
+  CommitSpec spec;
+  if (s.empty()) return spec;
+  if (s == "none" || s == "epoch") {
+    spec.kind = s == "none" ? CommitSpec::kNone : CommitSpec::kEpoch;
+    return spec;
   }
-  if (s == "none") return std::nullopt;
-  if (s == "epoch") return CommitAt::epoch();
   const bool relative = s.rfind("now+", 0) == 0;
-  const std::string number = relative ? s.substr(4) : s;
-  size_t used = 0;
-  long long ps = -1;
-  try {
-    ps = std::stoll(number, &used);
-  } catch (const std::exception&) {
-    used = 0;
+  spec.kind = relative ? CommitSpec::kAfterNow : CommitSpec::kAt;
+  const std::string time = relative ? s.substr(4) : s;
+  const size_t digits = time.find_first_not_of("0123456789");
+  if (digits == 0 || time.empty()) throw bad("no decimal time");
+  const std::string unit = digits == std::string::npos ? "ps" : time.substr(digits);
+  static const std::pair<const char*, int64_t> kUnits[] = {
+      {"ps", 1}, {"ns", 1'000}, {"us", 1'000'000}, {"ms", 1'000'000'000}, {"s", 1'000'000'000'000}};
+  int64_t scale = 0;
+  for (const auto& [name, factor] : kUnits) {
+    if (unit == name) scale = factor;
   }
-  if (number.empty() || used != number.size() || ps < 0) {
-    throw FormatError(fmt::format(
-        "--commit-at \"{}\" is not epoch, none, now+<ps> or <ps> (a non-negative picosecond time)", s));
+  if (scale == 0) throw bad("\"" + printable(unit) + "\" is not a unit");
+  int64_t value = 0;
+  for (char c : time.substr(0, digits)) {
+    if (__builtin_mul_overflow(value, int64_t{10}, &value) ||
+        __builtin_add_overflow(value, c - '0', &value)) {
+      throw bad("beyond the 64-bit picosecond range");
+    }
   }
-  return CommitAt::at_time_ps(relative ? device.time_ps() + ps : ps);
+  if (__builtin_mul_overflow(value, scale, &spec.ps)) throw bad("beyond the 64-bit picosecond range");
+  return spec;
+}
+
+// The commit for `spec` with the board at `now_ps`. Before staging, the time
+// must be at least kMinCommitLeadPs ahead (FormatError naming the option or
+// the file's activation.at_ps, with the numbers); after staging only "now+"
+// is computed again, from the later board time (the board judges the rest).
+std::optional<CommitAt> commit_time(const Options& opt, const CommitSpec& spec, const Schedule& schedule,
+                                    int64_t now_ps, bool before_staging) {
+  if (spec.kind == CommitSpec::kNone) return std::nullopt;
+  if (spec.kind == CommitSpec::kEpoch) return CommitAt::epoch();
+  if (spec.kind == CommitSpec::kFollow && !schedule.activation_ps) return CommitAt::epoch();
+  if (now_ps < 0) {
+    throw TransportError(fmt::format("{}: the board's time reads {} ps", printable(opt.device), now_ps));
+  }
+  const std::string option =
+      spec.kind == CommitSpec::kFollow ? std::string() : "--commit-at " + printable(opt.commit_at);
+  const auto refuse = [&](const std::string& message) {
+    if (option.empty())
+      return FormatError(printable(opt.file), {{"activation.at_ps", message + "; nothing written"}});
+    return FormatError(fmt::format("{}: {}; nothing written", option, message));
+  };
+  if (spec.kind == CommitSpec::kAfterNow) {
+    if (spec.ps < kMinCommitLeadPs) {
+      throw refuse(
+          fmt::format("a lead of {} ps is less than the {} ps an upload needs", spec.ps, kMinCommitLeadPs));
+    }
+    int64_t at = 0;
+    if (__builtin_add_overflow(now_ps, spec.ps, &at)) {
+      if (!before_staging) {
+        throw TransportError(
+            fmt::format("{}: the board's time jumped to {} ps while staging; staged, not committed",
+                        printable(opt.device), now_ps));
+      }
+      throw refuse(fmt::format("the board's time {} ps plus {} ps is beyond the 64-bit picosecond range",
+                               now_ps, spec.ps));
+    }
+    return CommitAt::at_time_ps(at);
+  }
+  const int64_t at = spec.kind == CommitSpec::kAt ? spec.ps : *schedule.activation_ps;
+  if (before_staging && (at < now_ps || at - now_ps < kMinCommitLeadPs)) {
+    throw refuse(
+        fmt::format("{} ps is {} the board's time {} ps (a commit time needs at least {} ps of lead)", at,
+                    at < now_ps ? "before" : "too close after", now_ps, kMinCommitLeadPs));
+  }
+  return CommitAt::at_time_ps(at);
 }
 
 int run_upload(const Options& opt) {
   return guarded(opt, "upload", [&] {
-    // A file that does not parse never reaches the device; stage() validates
-    // against the device's capabilities before it writes anything.
+    // A bad --commit-at or a file that does not parse never reaches the
+    // device; stage() validates against the device's capabilities before it
+    // writes anything.
+    const CommitSpec spec = parse_commit_at(opt.commit_at);
     const Schedule schedule = load_schedule_file(opt.file);
-    Device device = Device::open(opt.device);
+    Device device = open_device(opt.device);
     if (opt.break_lease) device.break_lease();
-    commit_time(opt, schedule, device);  // a bad --commit-at fails before anything is written
-    device.stage(schedule);              // validates against the device's own capabilities
+    // A time too soon fails before anything is written.
+    commit_time(opt, spec, schedule, device.time_ps(), true);
+    device.stage(schedule);  // validates against the device's own capabilities
     // "now+" counts from the end of staging, which takes its own time.
-    const std::optional<CommitAt> when = commit_time(opt, schedule, device);
+    const std::optional<CommitAt> when = commit_time(opt, spec, schedule, device.time_ps(), false);
     std::string what =
-        fmt::format("staged {} ({} steps, {} configurations, generation {}, period {} ps) on {}", opt.file,
-                    schedule.steps.size(), schedule.configs.size(), schedule.generation, schedule.period_ps(),
-                    opt.device);
+        fmt::format("staged {} ({} steps, {} configurations, generation {}, period {} ps) on {}",
+                    printable(opt.file), schedule.steps.size(), schedule.configs.size(), schedule.generation,
+                    schedule.period_ps(), printable(opt.device));
     json out = {{"ok", true},
-                {"file", opt.file},
-                {"device", opt.device},
+                {"file", printable(opt.file)},
+                {"device", printable(opt.device)},
                 {"generation", schedule.generation},
                 {"steps", schedule.steps.size()},
                 {"configs", schedule.configs.size()},
@@ -170,7 +266,7 @@ int run_upload(const Options& opt) {
                                   "given one time will not switch together",
                                   sync.state);
           out["warnings"] = json::array({warning});
-          std::cerr << "warning: " << opt.device << ": " << warning << "\n";
+          std::cerr << "warning: " << printable(opt.device) << ": " << warning << "\n";
         }
       } else {
         out["commit_at"] = "epoch";
@@ -223,13 +319,13 @@ json status_json(const Status& s) {
 
 int run_status(const Options& opt) {
   return guarded(opt, "status", [&] {
-    Device device = Device::open(opt.device);
+    Device device = open_device(opt.device);
     const Status s = device.status();
     const LeaseInfo lease = device.lease();
     if (opt.json) {
       json out = status_json(s);
       out["ok"] = true;
-      out["device"] = opt.device;
+      out["device"] = printable(opt.device);
       out["board_id"] = device.board_id();
       out["lease"] = lease_json(lease);
       std::cout << out.dump(2) << "\n";
@@ -245,7 +341,7 @@ int run_status(const Options& opt) {
         "  board time  {} ps\n"
         "  lease       {}\n"
         "  errors      {}\n",
-        opt.device, device.board_id(), s.running ? "running" : "idle",
+        printable(opt.device), device.board_id(), s.running ? "running" : "idle",
         s.commit_pending ? ", commit pending" : "", s.verify_busy ? ", verifying" : "",
         s.waiting_trigger ? ", waiting for trigger" : "", s.active_bank, s.generation, s.swaps,
         s.last_swap_ps, s.cur_step, s.cur_config, s.steps, s.epochs, s.missed, s.board_time_ps,
@@ -256,9 +352,9 @@ int run_status(const Options& opt) {
 
 int run_control(const Options& opt, const char* command, void (Device::*op)()) {
   return guarded(opt, command, [&] {
-    Device device = Device::open(opt.device);
+    Device device = open_device(opt.device);
     (device.*op)();
-    std::cout << fmt::format("{}: {} sent\n", opt.device, command);
+    std::cout << fmt::format("{}: {} sent\n", printable(opt.device), command);
     return static_cast<int>(kOk);
   });
 }
@@ -266,7 +362,7 @@ int run_control(const Options& opt, const char* command, void (Device::*op)()) {
 // `lightrail cancel`: drops a commit that waits for its swap, if in time.
 int run_cancel(const Options& opt) {
   return guarded(opt, "cancel", [&] {
-    Device device = Device::open(opt.device);
+    Device device = open_device(opt.device);
     if (opt.break_lease) device.break_lease();
     const CancelOutcome outcome = device.cancel();
     const char* name = outcome == CancelOutcome::kCancelled        ? "cancelled"
@@ -294,7 +390,7 @@ int run_cancel(const Options& opt) {
 // the board is free again; `lease status` shows who holds it.
 int run_lease(const Options& opt, bool take) {
   return guarded(opt, "lease", [&] {
-    Device device = Device::open(opt.device);
+    Device device = open_device(opt.device);
     const LeaseInfo before = device.lease();
     if (take) {
       device.break_lease();
@@ -331,7 +427,8 @@ void add_device_commands(CLI::App& app, Action& action) {
   upload->add_option("--device", opt->device, "sim://HOST:PORT/BOARD or xrt://DEVICE")->required();
   upload->add_option("file", opt->file, "schedule JSON (docs/schedule.md)")->required();
   upload->add_option("--commit-at", opt->commit_at,
-                     "epoch | now+<ps> | <ps> | none (default: the schedule's \"activation\")");
+                     "epoch | now+TIME | TIME | none; TIME in ps, or with a unit ns, us, ms, s "
+                     "(default: the schedule's \"activation\")");
   upload->add_flag("--json", opt->json, "print a JSON object to stdout");
   upload->add_flag("--break-lease", opt->break_lease,
                    "take the board's lease even if another writer holds it (for a stale lease whose holder "

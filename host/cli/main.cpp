@@ -1,20 +1,73 @@
 // `lightrail`: the lab engineer's and host program's entry point.
+#include <exception>
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+#include <string>
 
 #include "commands.hpp"
+#include "lightrail/errors.hpp"
+#include "lightrail/json_text.hpp"
+
+namespace {
+
+// Whatever a command did not handle itself, printed line by line with
+// control characters escaped.
+int report(int code, const char* kind, const std::string& what) {
+  std::istringstream lines(what);
+  std::string line;
+  bool first = true;
+  while (std::getline(lines, line)) {
+    std::cerr << (first ? std::string("lightrail: ") + kind + ": " : std::string("  "))
+              << lightrail::printable(line) << "\n";
+    first = false;
+  }
+  if (first) std::cerr << "lightrail: " << kind << "\n";
+  return code;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"lightrail: schedules for optical circuit switching boards"};
-  app.require_subcommand(1);
-  lightrail::cli::Action action;
-  lightrail::cli::add_device_commands(app, action);
-  lightrail::cli::add_planner_commands(app, action);
-  lightrail::cli::add_sync_commands(app, action);
+  namespace cli = lightrail::cli;
+  // Every path ends in one of the documented exit codes, never in
+  // std::terminate: the commands map the driver's errors themselves, and
+  // anything that escapes them is mapped here by its kind.
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? 0 : lightrail::cli::kUsage;
+    CLI::App app{"lightrail: schedules for optical circuit switching boards"};
+    app.require_subcommand(1);
+    cli::Action action;
+    cli::add_device_commands(app, action);
+    cli::add_planner_commands(app, action);
+    cli::add_sync_commands(app, action);
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      const int code = app.exit(e);
+      return code == 0 ? 0 : cli::kUsage;
+    }
+    return action ? action() : cli::kUsage;
+  } catch (const lightrail::FormatError& e) {
+    return report(cli::kInvalidInput, "invalid input", e.what());
+  } catch (const lightrail::ValidationError& e) {
+    return report(cli::kInvalidInput, "invalid input", e.what());
+  } catch (const lightrail::BoardBusyError& e) {
+    return report(cli::kBoardBusy, "board busy", e.what());
+  } catch (const lightrail::Error& e) {
+    return report(cli::kDeviceError, "device error", e.what());
+  } catch (const CLI::Error& e) {
+    return report(cli::kUsage, "usage", e.what());
+  } catch (const nlohmann::json::exception& e) {
+    // A JSON document of the user's that did not have the expected shape.
+    return report(cli::kInvalidInput, "invalid input", e.what());
+  } catch (const std::logic_error& e) {
+    // invalid_argument, out_of_range, length_error: input that did not fit.
+    return report(cli::kInvalidInput, "invalid input", e.what());
+  } catch (const std::exception& e) {
+    // A system or runtime failure (socket, memory): not the input's fault.
+    return report(cli::kDeviceError, "error", e.what());
+  } catch (...) {
+    return report(cli::kDeviceError, "error", "unknown exception");
   }
-  return action ? action() : lightrail::cli::kUsage;
 }

@@ -13,7 +13,9 @@
 #include "commands.hpp"
 #include "lightrail/device.hpp"
 #include "lightrail/errors.hpp"
+#include "lightrail/json_text.hpp"
 #include "lightrail/sync.hpp"
+#include "numbers.hpp"
 
 namespace lightrail::cli {
 namespace {
@@ -23,10 +25,11 @@ using nlohmann::json;
 struct SyncOptions {
   std::string device;
   bool json = false;
-  // calibrate: only the values given change.
-  std::optional<int64_t> delay_tx_ps;
-  std::optional<int64_t> delay_rx_ps;
-  std::optional<int64_t> asymmetry_ps;
+  // calibrate: only the values given change. As typed (decimal_integer()
+  // checked the syntax); run_calibrate judges the range.
+  std::optional<std::string> delay_tx_ps;
+  std::optional<std::string> delay_rx_ps;
+  std::optional<std::string> asymmetry_ps;
 };
 
 // "asymmetry_ps" -> "--asymmetry-ps": the option a user typed for a field.
@@ -87,9 +90,11 @@ int guarded(const SyncOptions& opt, const char* command, Body body) {
   try {
     return body();
   } catch (const FormatError& e) {
-    // With problems: a calibration value was refused. Without: the board's
-    // capability block is malformed, which is the device's fault.
-    return report(e.problems().empty() ? kDeviceError : kInvalidInput, e.what(), e.problems());
+    // A calibration value or the URI (open_device() turns a malformed
+    // capability block into a TransportError: the device's fault).
+    return report(kInvalidInput, e.what(), e.problems());
+  } catch (const BoardBusyError& e) {
+    return report(kBoardBusy, e.what(), {});
   } catch (const Error& e) {
     return report(kDeviceError, e.what(), {});
   }
@@ -97,13 +102,13 @@ int guarded(const SyncOptions& opt, const char* command, Body body) {
 
 int run_status(const SyncOptions& opt) {
   return guarded(opt, "sync status", [&] {
-    Device device = Device::open(opt.device);
+    Device device = open_device(opt.device);
     const SyncStatus s = device.sync_status();
     const SyncCalibration cal = device.sync_calibration();
     if (opt.json) {
       json out = status_json(s);
       out["ok"] = true;
-      out["device"] = opt.device;
+      out["device"] = printable(opt.device);
       out["board_id"] = device.board_id();
       out["calibration"] = calibration_json(cal);
       std::cout << out.dump(2) << "\n";
@@ -121,7 +126,7 @@ int run_status(const SyncOptions& opt) {
         "  holdover    {} us\n"
         "  calibration delay tx {} ps  delay rx {} ps  asymmetry {} ps\n"
         "  errors      {}\n",
-        opt.device, device.board_id(), describe(s), s.state, s.enabled ? "enabled" : "disabled",
+        printable(opt.device), device.board_id(), describe(s), s.state, s.enabled ? "enabled" : "disabled",
         s.use_ddmtd ? "DDMTD" : "two-way only", s.locked ? ", locked" : "", s.slewing ? ", slewing" : "",
         s.ref_ok ? "link ok" : "NO LINK (SYNC_STATUS.REF_OK = 0)", s.offset_ps, s.rtt_ps, s.delay_ms_ps,
         s.servo_p_ps, s.servo_i_ppt, s.dac, s.phase_steps, s.holdover_us, cal.delay_tx_ps, cal.delay_rx_ps,
@@ -155,22 +160,35 @@ int run_calibrate(const SyncOptions& opt) {
   return guarded(opt, "sync calibrate", [&] {
     // Values given on the command line are checked before the device is
     // even opened; the ones not given are kept from the board.
+    std::vector<Problem> problems;
+    auto value = [&](const std::optional<std::string>& text, const char* field) -> std::optional<int64_t> {
+      if (!text) return std::nullopt;
+      const Decimal d = parse_decimal(*text);
+      if (!d.in_range) {
+        problems.push_back({field, fmt::format("{} is beyond the 64-bit integer range", printable(*text))});
+        return std::nullopt;
+      }
+      return d.value;
+    };
+    const std::optional<int64_t> delay_tx = value(opt.delay_tx_ps, "delay_tx_ps");
+    const std::optional<int64_t> delay_rx = value(opt.delay_rx_ps, "delay_rx_ps");
+    const std::optional<int64_t> asymmetry = value(opt.asymmetry_ps, "asymmetry_ps");
     SyncCalibration given;
-    given.delay_tx_ps = opt.delay_tx_ps.value_or(0);
-    given.delay_rx_ps = opt.delay_rx_ps.value_or(0);
-    given.asymmetry_ps = opt.asymmetry_ps.value_or(0);
-    std::vector<Problem> problems = validate(given);
+    given.delay_tx_ps = delay_tx.value_or(0);
+    given.delay_rx_ps = delay_rx.value_or(0);
+    given.asymmetry_ps = asymmetry.value_or(0);
+    for (Problem& p : validate(given)) problems.push_back(std::move(p));
     if (!problems.empty()) {
-      throw FormatError(fmt::format("{}: sync calibration rejected, nothing written", opt.device),
+      throw FormatError(fmt::format("{}: sync calibration rejected, nothing written", printable(opt.device)),
                         std::move(problems));
     }
 
-    Device device = Device::open(opt.device);
+    Device device = open_device(opt.device);
     const SyncCalibration before = device.sync_calibration();
     SyncCalibration after = before;
-    if (opt.delay_tx_ps) after.delay_tx_ps = *opt.delay_tx_ps;
-    if (opt.delay_rx_ps) after.delay_rx_ps = *opt.delay_rx_ps;
-    if (opt.asymmetry_ps) after.asymmetry_ps = *opt.asymmetry_ps;
+    if (delay_tx) after.delay_tx_ps = *delay_tx;
+    if (delay_rx) after.delay_rx_ps = *delay_rx;
+    if (asymmetry) after.asymmetry_ps = *asymmetry;
     const bool write = opt.delay_tx_ps || opt.delay_rx_ps || opt.asymmetry_ps;
     if (write) device.sync_calibrate(after);  // validates the whole set again, writes, reads back
 
@@ -184,7 +202,7 @@ int run_calibrate(const SyncOptions& opt) {
     }
     if (opt.json) {
       json out = {{"ok", true},
-                  {"device", opt.device},
+                  {"device", printable(opt.device)},
                   {"written", write},
                   {"calibration", calibration_json(after)},
                   {"previous", calibration_json(before)},
@@ -193,7 +211,8 @@ int run_calibrate(const SyncOptions& opt) {
       if (!note.empty()) out["note"] = note;
       std::cout << out.dump(2) << "\n";
     } else {
-      std::cout << fmt::format("{}: {} delay tx {} ps, delay rx {} ps, asymmetry {} ps", opt.device,
+      std::cout << fmt::format("{}: {} delay tx {} ps, delay rx {} ps, asymmetry {} ps",
+                               printable(opt.device),
                                write ? "calibrated:" : "calibration (unchanged):", after.delay_tx_ps,
                                after.delay_rx_ps, after.asymmetry_ps);
       if (write && after != before) {
@@ -223,12 +242,18 @@ void add_sync_commands(CLI::App& app, Action& action) {
   CLI::App* calibrate = sync->add_subcommand(
       "calibrate", "Set fixed delays and fibre asymmetry (only the values given change; none: show them)");
   calibrate->add_option("--device", opt->device, "sim://HOST:PORT/BOARD or xrt://DEVICE")->required();
-  calibrate->add_option("--delay-tx-ps", opt->delay_tx_ps,
-                        "board TX + reference RX fixed delay, ps (SYNC_CAL_DELAY_SM_PS)");
-  calibrate->add_option("--delay-rx-ps", opt->delay_rx_ps,
-                        "reference TX + board RX fixed delay, ps (SYNC_CAL_DELAY_MS_PS)");
-  calibrate->add_option("--asymmetry-ps", opt->asymmetry_ps,
-                        "fibre forward (reference->board) minus backward delay, ps (SYNC_CAL_ASYM_PS)");
+  calibrate
+      ->add_option("--delay-tx-ps", opt->delay_tx_ps,
+                   "board TX + reference RX fixed delay, ps (SYNC_CAL_DELAY_SM_PS)")
+      ->check(decimal_integer());
+  calibrate
+      ->add_option("--delay-rx-ps", opt->delay_rx_ps,
+                   "reference TX + board RX fixed delay, ps (SYNC_CAL_DELAY_MS_PS)")
+      ->check(decimal_integer());
+  calibrate
+      ->add_option("--asymmetry-ps", opt->asymmetry_ps,
+                   "fibre forward (reference->board) minus backward delay, ps (SYNC_CAL_ASYM_PS)")
+      ->check(decimal_integer());
   calibrate->add_flag("--json", opt->json, "print a JSON object to stdout");
   calibrate->callback([&action, opt] { action = [opt] { return run_calibrate(*opt); }; });
 }

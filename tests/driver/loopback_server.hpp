@@ -6,9 +6,12 @@
 #include <boost/asio.hpp>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "fake_board.hpp"
 
@@ -16,7 +19,10 @@ namespace lightrail::test {
 
 class LoopbackServer {
  public:
-  explicit LoopbackServer(FakeBoard& board) : board_(board) {
+  // On 127.0.0.1, or on `address` ("::1"); throws boost::system::system_error
+  // when that address cannot be bound.
+  explicit LoopbackServer(FakeBoard& board, const std::string& address = "127.0.0.1")
+      : board_(board), acceptor_(io_, tcp::endpoint(boost::asio::ip::make_address(address), 0)) {
     accept();
     thread_ = std::thread([this] { io_.run(); });
   }
@@ -26,14 +32,28 @@ class LoopbackServer {
   }
 
   std::string uri(int board = 0) const {
-    return "sim://127.0.0.1:" + std::to_string(port()) + "/" + std::to_string(board);
+    const auto address = acceptor_.local_endpoint().address();
+    const std::string host = address.is_v6() ? "[" + address.to_string() + "]" : address.to_string();
+    return "sim://" + host + ":" + std::to_string(port()) + "/" + std::to_string(board);
   }
   unsigned short port() const { return acceptor_.local_endpoint().port(); }
 
   // When set and true for a request line, the server closes that connection
   // instead of answering (a board server that dies mid-transfer).
   std::function<bool(const std::string&)> drop_when;
+  // When set and it returns a reply for a request line, the server sends
+  // that (a newline is added) instead of answering: a broken server.
+  std::function<std::optional<std::string>(const std::string&)> reply_when;
+  // When not empty, the server wants "AUTH <token>" after HELLO before any
+  // other request, as a board server started with a token does.
+  std::string token;
   std::atomic<int> requests{0};
+
+  // Every request line received, in order.
+  std::vector<std::string> lines() {
+    std::lock_guard<std::mutex> lock(lines_mutex_);
+    return lines_;
+  }
 
  private:
   using tcp = boost::asio::ip::tcp;
@@ -44,6 +64,7 @@ class LoopbackServer {
     tcp::socket socket;
     boost::asio::streambuf in;
     std::string out;
+    bool authenticated = false;
 
     void read() {
       auto self = shared_from_this();
@@ -53,12 +74,18 @@ class LoopbackServer {
         std::string line;
         std::getline(stream, line);
         ++self->server.requests;
+        {
+          std::lock_guard<std::mutex> lock(self->server.lines_mutex_);
+          self->server.lines_.push_back(line);
+        }
         if (self->server.drop_when && self->server.drop_when(line)) {
           boost::system::error_code ignored;
           self->socket.close(ignored);
           return;
         }
-        self->out = self->server.answer(line) + "\n";
+        std::optional<std::string> forced;
+        if (self->server.reply_when) forced = self->server.reply_when(line);
+        self->out = (forced ? *forced : self->server.answer(line, self->authenticated)) + "\n";
         boost::asio::async_write(self->socket, boost::asio::buffer(self->out),
                                  [self](boost::system::error_code ec2, size_t) {
                                    if (!ec2) self->read();
@@ -75,7 +102,7 @@ class LoopbackServer {
     });
   }
 
-  std::string answer(const std::string& line) {
+  std::string answer(const std::string& line, bool& authenticated) {
     std::istringstream in(line);
     std::string cmd;
     in >> cmd;
@@ -85,6 +112,13 @@ class LoopbackServer {
       if (b != 0) return "ERR no board " + std::to_string(b) + " (1 board)";
       return "OK lightrail-cosim 1";
     }
+    if (cmd == "AUTH" && !token.empty()) {
+      std::string given;
+      in >> given;
+      authenticated = given == token;
+      return authenticated ? "OK" : "ERR wrong token";
+    }
+    if (!token.empty() && !authenticated) return "ERR say AUTH <token> first";
     if (cmd == "RD") {
       uint64_t addr = 0;
       size_t count = 0;
@@ -114,8 +148,10 @@ class LoopbackServer {
 
   FakeBoard& board_;
   boost::asio::io_context io_;
-  tcp::acceptor acceptor_{io_, tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0)};
+  tcp::acceptor acceptor_;
   std::thread thread_;
+  std::mutex lines_mutex_;
+  std::vector<std::string> lines_;
 };
 
 }  // namespace lightrail::test

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "lightrail/capabilities.hpp"
 #include "lightrail/errors.hpp"
+#include "lightrail/validate.hpp"
 #include "test_schedules.hpp"
 
 namespace lightrail {
@@ -116,6 +118,95 @@ TEST(ScheduleJson, FileErrorsNameTheFile) {
     FAIL() << "no error";
   } catch (const FormatError& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/x.json"), std::string::npos);
+  }
+}
+
+TEST(ScheduleJson, NumbersBeyondDoubleRangeNameTheirField) {
+  // nlohmann throws out_of_range for these, which used to escape every caller.
+  const auto big = parse_problems(R"({"lightrail_schedule": 1, "generation": 1e400,
+    "configs": [{"ports": [1]}], "steps": [{"config": 0, "duration_ps": 16000}]})");
+  ASSERT_EQ(big.size(), 1u);
+  EXPECT_TRUE(has(big, "generation", "beyond the range of a double")) << to_string(big);
+  const auto digits = parse_problems(R"({"lightrail_schedule": 1, "configs": [{"ports": [1]}],
+    "steps": [{"config": 0, "duration_ps": )" +
+                                     std::string(400, '9') + "}]}");
+  EXPECT_TRUE(has(digits, "steps[0].duration_ps", "beyond the range of a double")) << to_string(digits);
+}
+
+TEST(ScheduleJson, DuplicateKeysAreRefused) {
+  // Last-wins would silently run generation 2.
+  const auto problems = parse_problems(R"({"lightrail_schedule": 1, "generation": 1, "generation": 2,
+    "configs": [{"ports": [1]}], "steps": [{"config": 0, "duration_ps": 16000}]})");
+  EXPECT_TRUE(has(problems, "generation", "duplicate key")) << to_string(problems);
+  const auto nested = parse_problems(R"({"lightrail_schedule": 1, "configs": [{"ports": [1]}],
+    "steps": [{"config": 0, "duration_ps": 16000, "duration_ps": 32000}]})");
+  EXPECT_TRUE(has(nested, "steps[0].duration_ps", "duplicate key")) << to_string(nested);
+}
+
+TEST(ScheduleJson, ContentAfterANulIsNotIgnored) {
+  std::string text = R"({"lightrail_schedule": 1, "configs": [{"ports": [1]}],
+    "steps": [{"config": 0, "duration_ps": 16000}]})";
+  text += std::string(1, '\0') + "{\"generation\": 9}";
+  const auto problems = parse_problems(text);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].message.find("NUL"), std::string::npos) << to_string(problems);
+}
+
+TEST(ScheduleJson, ControlCharactersInNamesAreEscaped) {
+  const auto problems = parse_problems(
+      "{\"lightrail_schedule\": 1, \"col\\nour\": 1, "
+      "\"configs\": [{\"name\": \"a\\nb\", \"ports\": [1]}, {\"name\": \"a\\nb\", \"ports\": [1]}],"
+      " \"steps\": [{\"config\": \"x\\u001b[2J\", \"duration_ps\": 16000}]}");
+  EXPECT_TRUE(has(problems, "col\\nour", "unknown field")) << to_string(problems);
+  EXPECT_TRUE(has(problems, "configs[1].name", "\"a\\nb\"")) << to_string(problems);
+  EXPECT_TRUE(has(problems, "steps[0].config", "\"x\\u001b[2J\"")) << to_string(problems);
+  for (const Problem& p : problems) {
+    EXPECT_EQ(p.where.find_first_of("\n\x1b"), std::string::npos) << p.where;
+    EXPECT_EQ(p.message.find_first_of("\n\x1b"), std::string::npos) << p.message;
+  }
+}
+
+TEST(ScheduleJson, UnknownFieldsLeaveTheScheduleCompleteForValidation) {
+  // An unknown field changes nothing, so validate() may judge the rest: both
+  // kinds of problem can be reported together.
+  const ScheduleDocument d = read_schedule_document(nlohmann::json::parse(
+      R"({"lightrail_schedule": 1, "colour": "blue", "configs": [{"ports": [1]}],
+          "steps": [{"config": 0, "duration_ps": 0}]})"));
+  EXPECT_TRUE(d.complete);
+  EXPECT_TRUE(has(d.problems, "colour", "unknown field"));
+  EXPECT_EQ(d.problems.size(), 1u);
+  const auto invalid = validate(d.schedule, DeviceCapabilities::reference());
+  EXPECT_TRUE(has(invalid, "steps[0].duration_ps", "positive")) << to_string(invalid);
+
+  // A field that could not be read leaves a gap: not complete.
+  const ScheduleDocument gap = read_schedule_document(nlohmann::json::parse(
+      R"({"lightrail_schedule": 1, "configs": [{"ports": [1]}], "steps": [{"config": 0}]})"));
+  EXPECT_FALSE(gap.complete);
+  EXPECT_TRUE(has(gap.problems, "steps[0].duration_ps", "missing"));
+}
+
+TEST(ScheduleJson, FilesThatAreNotSchedulesAreRefusedByName) {
+  const std::string dir = ::testing::TempDir();
+  try {
+    load_schedule_file(dir);
+    FAIL() << "a directory was read";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot read the schedule file"), std::string::npos) << e.what();
+  }
+  // Endless input stops at the bound instead of filling memory.
+  try {
+    load_schedule_file("/dev/zero");
+    FAIL() << "/dev/zero was read";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("/dev/zero: the schedule file is larger than"), std::string::npos)
+        << e.what();
+  }
+  // A control character in the file name is escaped in the message.
+  try {
+    load_schedule_file(dir + "no\nsuch.json");
+    FAIL() << "no error";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("no\\nsuch.json: cannot open"), std::string::npos) << e.what();
   }
 }
 

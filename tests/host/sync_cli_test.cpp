@@ -172,7 +172,7 @@ TEST(SyncCli, ATimedCommitBeforeTheLockWarnsButCommits) {
   board.poke(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_ENABLE_MASK | hw::SYNC_CTRL_USE_DDMTD_MASK);
   board.poke(hw::REG_SYNC_STATUS, 2u << hw::SYNC_STATUS_STATE_LSB | hw::SYNC_STATUS_REF_OK_MASK);
   LoopbackServer server(board);
-  const std::string upload = "upload --json --commit-at now+1000000 --device " + server.uri() + " " +
+  const std::string upload = "upload --json --commit-at now+1ms --device " + server.uri() + " " +
                              std::string(LIGHTRAIL_EXAMPLES) + "/awgr_doubling.json";
   CliRun r = lightrail(upload);
   EXPECT_EQ(r.code, 0) << r.err;
@@ -185,6 +185,28 @@ TEST(SyncCli, ATimedCommitBeforeTheLockWarnsButCommits) {
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_FALSE(contains(r.err, "warning")) << r.err;
   EXPECT_FALSE(nlohmann::json::parse(r.out).contains("warnings"));
+}
+
+TEST(SyncCli, ValuesAreDecimalOnly) {
+  // CLI11 alone reads "0100" as octal 64, "0x10" as 16 and saturates
+  // overflowing values to INT64_MAX.
+  FakeBoard board;
+  LoopbackServer server(board);
+  const CliRun octal = lightrail("sync calibrate --device " + server.uri() + " --delay-tx-ps 0100");
+  EXPECT_EQ(octal.code, 0) << octal.err;
+  EXPECT_EQ(board.peek(hw::REG_SYNC_CAL_DELAY_SM_PS), 100u);
+
+  board.write_log.clear();
+  for (const char* bad : {"0x10", "1e3", "' 5'", "5ps", "--", "1.5"}) {
+    const CliRun r = lightrail("sync calibrate --device " + server.uri() + " --asymmetry-ps=" + bad);
+    EXPECT_EQ(r.code, 2) << bad << "\n" << r.err;
+  }
+  const CliRun huge =
+      lightrail("sync calibrate --device " + server.uri() + " --asymmetry-ps 99999999999999999999");
+  EXPECT_EQ(huge.code, 1) << huge.err;
+  EXPECT_TRUE(contains(huge.err, "asymmetry_ps (--asymmetry-ps): 99999999999999999999 is beyond"))
+      << huge.err;
+  EXPECT_TRUE(board.write_log.empty());
 }
 
 }  // namespace

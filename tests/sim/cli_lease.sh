@@ -14,7 +14,7 @@ source "$(dirname "$0")/cli_lib.sh"
 "$cosim" generate '{"steps": 24, "step_ps": 64000, "configs": 6, "seed": 33, "generation": 3}' -o "$work/c.json"
 start_serve 1
 board=$(dev 0)
-"$cli" upload --device "$board" "$work/a.json" --commit-at now+500000000 > /dev/null
+"$cli" upload --device "$board" "$work/a.json" --commit-at now+1000000000 > /dev/null
 
 # Catch a 4096-step uploader while it holds the lease, freeze it, kill it.
 caught=
@@ -36,7 +36,7 @@ done
 [ -n "$caught" ] || fail "never caught the uploader holding the lease"
 
 set +e
-"$cli" upload --device "$board" "$work/c.json" --commit-at now+500000000 2> "$work/err"
+"$cli" upload --device "$board" "$work/c.json" --commit-at now+1000000000 2> "$work/err"
 rc=$?
 set -e
 [ "$rc" = 4 ] || fail "upload against a stale lease exited $rc, not 4: $(cat "$work/err")"

@@ -22,9 +22,20 @@ class Transport {
   virtual std::string uri() const = 0;
 };
 
-// sim://HOST:PORT/BOARD: the co-simulation's board server over TCP (line
-// protocol in docs/driver.md). Connects and says HELLO at once; reconnects
-// after a dropped connection. Throws TransportError.
+// sim://HOST:PORT/BOARD or xrt://...: the transport the URI's scheme names.
+// A malformed URI or an unknown scheme is a FormatError naming the bad part
+// (the user's input); a board that cannot be reached a TransportError.
+std::unique_ptr<Transport> open_transport(const std::string& uri);
+
+// Names the file holding the sim:// board server's token, when the server
+// was started with one (docs/driver.md "sim:// line protocol").
+inline constexpr const char* kSimTokenFileEnv = "LIGHTRAIL_SIM_TOKEN_FILE";
+
+// sim://HOST:PORT/BOARD (HOST a name, an IPv4 address or [IPv6], PORT
+// 1..65535): the co-simulation's board server over TCP (line protocol in
+// docs/driver.md). Connects, says HELLO and, when kSimTokenFileEnv is set,
+// AUTH with the token at once; reconnects after a dropped connection.
+// Throws FormatError (malformed URI, unusable token file), TransportError.
 std::unique_ptr<Transport> open_sim_transport(const std::string& uri, int timeout_ms = 5000);
 
 // xrt://DEVICE[/IP][?xclbin=PATH]: a board through XRT. Throws Error when
