@@ -59,6 +59,9 @@ guard 60 "$cosim" generate '{"steps": 10, "step_ps": 20000}' -o "$work/no/such/d
 guard 60 "$cosim" generate '{"steps": 10, "steps": 20, "step_ps": 20000}' -o "$work/s.json" 2> "$work/err"
 [ $? = 2 ] && grep -q 'steps' "$work/err" || fail "a duplicate recipe key: $(cat "$work/err")"
 [ -e "$work/s.json" ] && fail "a refused recipe wrote a schedule"
+printf '{"lightrail_scenario": 1, "boards": 1, "boards": 2, "duration_ps": 1000}\n' > "$work/dup.json"
+guard 60 "$cosim" run "$work/dup.json" 2> "$work/err"
+[ $? = 2 ] && grep -q 'boards' "$work/err" || fail "a duplicate scenario key: $(cat "$work/err")"
 for v in 0x50 010x +5 " 80" 1e3; do
   guard 60 "$cosim" stop --port "$v" 2> "$work/err"
   [ $? = 2 ] && grep -q "is not a decimal number" "$work/err" || fail "stop --port '$v': $(cat "$work/err")"
