@@ -106,6 +106,8 @@ class AxiMaster {
   void fail(uint32_t resp) {
     if (!result_.ok) return;
     result_.ok = false;
+    result_.axi_resp = resp;
+    result_.failed_word = index_;
     char buf[96];
     std::snprintf(buf, sizeof buf, "%s at 0x%05X (AXI response %u)", resp == 2 ? "SLVERR" : "DECERR", addr_,
                   resp);

@@ -73,11 +73,12 @@ Board::~Board() {
   m_->final();
 }
 
-void Board::start_request(BusRequest* r) {
+void Board::start_request(BusRequest* r, uint64_t edge_fs) {
   if (r->kind == BusRequest::Kind::kTime || r->kind == BusRequest::Kind::kReport) {
     answered_now_ = true;
     BusRequest::Result res;
     res.data = {uint32_t(now_ticks_), uint32_t(now_ticks_ >> 32)};
+    res.sim_fs = edge_fs;
     if (r->kind == BusRequest::Kind::kReport) res.text = figures().dump();
     answer(r, std::move(res));
     return;
@@ -162,7 +163,7 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   const bool answered = axi_.advance(edge_fs) != nullptr || answered_now_;
   answered_now_ = false;
   if (m.rst_ni && !axi_.busy() && !answered)
-    if (BusRequest* r = bus_.pop()) start_request(r);
+    if (BusRequest* r = bus_.pop()) start_request(r, edge_fs);
 
   // The top's outputs to the kernel, then one kernel cycle.
   now_ticks_ = m.seq_now_ticks_o;

@@ -70,7 +70,7 @@ class Board : public SyncPort {
   int take_phase_steps() override { return osc_pins_.take_steps(); }
 
  private:
-  void start_request(BusRequest* r);
+  void start_request(BusRequest* r, uint64_t edge_fs);
   void mirror_write(uint32_t addr, uint32_t value);
   void watch_kernel(const seq::SequencerOut& before);
   void inject_fault();

@@ -3,7 +3,9 @@
 // simulated time.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <mutex>
 #include <string>
@@ -22,17 +24,25 @@ struct BusRequest {
     std::string error;
     std::vector<uint32_t> data;  // words read; for kTime: {ticks lo, ticks hi}
     std::string text;            // kReport: the board's figures as JSON
-    uint64_t sim_fs = 0;
+    uint64_t sim_fs = 0;         // simulated time of the answer
+    uint32_t axi_resp = 0;       // on a refused beat: its AXI response (2 SLVERR, 3 DECERR)
+    uint32_t failed_word = 0;    // and its index: words before it were done, none after
   };
   std::promise<Result> done;
+  // Called (in the simulation thread) once the answer is in `done`, so a
+  // server can learn of it without a thread waiting per request.
+  std::function<void()> notify;
   // Requests in flight, counted down by whoever answers (in the simulation
   // thread), so no cycle runs between the answer and the count.
   std::atomic<int>* in_flight = nullptr;
 };
 
 inline void answer(BusRequest* r, BusRequest::Result result) {
+  // Taken first: once the answer is set, its owner may free the request.
+  std::function<void()> notify = std::move(r->notify);
   if (r->in_flight) r->in_flight->fetch_sub(1, std::memory_order_acq_rel);
   r->done.set_value(std::move(result));
+  if (notify) notify();
 }
 
 // Filled by the server thread, drained once per cycle by the board; the

@@ -86,7 +86,7 @@ Cosim::Cosim(const CosimOptions& options) {
                                               uint64_t(hwdef::CLK_PERIOD_PS) * 1000, sync_.get()));
   }
   calibrate();
-  server_ = std::make_unique<BoardServer>(raw, options.port, link_);
+  server_ = std::make_unique<BoardServer>(raw, options.port, link_, options.server);
   server_->start();
 }
 

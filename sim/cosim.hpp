@@ -11,7 +11,7 @@
 
 #include "board.hpp"
 #include "host_link.hpp"
-#include "server.hpp"
+#include "server/server.hpp"
 #include "sync.hpp"
 
 namespace lightrail::sim {
@@ -22,6 +22,7 @@ struct CosimOptions {
   BoardOptions board;
   std::string waveform_prefix;  // FST per board: <prefix><board>.fst; empty: none
   SyncOptions sync;             // clock distribution; off: ideal 250 MHz clocks
+  ServerOptions server;         // limits and token of the board server
 };
 
 class Cosim {

@@ -1,4 +1,4 @@
-// Shared between the simulation thread and the threads that serve hosts:
+// Shared between the simulation thread and the board server's thread:
 // how many bus requests are in flight, when to stop, and (in `run` mode)
 // the simulated time the host has allowed the simulation to reach.
 #pragma once

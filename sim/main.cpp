@@ -4,36 +4,117 @@
 //   bench  speed figures
 //   stop   ask a serving simulation to finish and write its report
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <boost/asio.hpp>
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <systemc>
 #include <utility>
 
 #include "bench.hpp"
 #include "cosim.hpp"
+#include "lightrail/json_text.hpp"
 #include "lightrail/schedule_json.hpp"
 #include "scenario.hpp"
+#include "server/token_file.hpp"
 
 namespace {
 
 using nlohmann::json;
 using namespace lightrail::sim;
 
+// Exit codes (docs/cosim.md): a FAIL verdict is not an error, and an error
+// says whether anything ran.
+enum Exit : int {
+  kPass = 0,
+  kFail = 1,      // a check failed; the summary and the report say which
+  kRefused = 2,   // bad command line or input; nothing ran
+  kNoServer = 3,  // stop: no board server answered in time, or it refused
+  kOutput = 4,    // an output file (report, port file, schedule) could not be written
+  kError = 5,     // anything else: the run did not complete
+};
+
+// Bad input, caught before anything ran.
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// An output file that could not be written (or cleared).
+struct OutputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 lightrail::sim::HostLink* g_link = nullptr;
 void on_signal(int) {
   if (g_link) g_link->stop = true;
 }
 
-void write_report(const json& report, const std::string& path) {
+// Clears what an earlier run left at `path`, so a run that dies before its
+// end leaves no stale file, and learns now, not after the run, that the
+// directory takes files.
+void clear_output(const std::string& path, const char* what) {
   if (path.empty()) return;
-  std::ofstream out(path);
-  out << report.dump(2) << "\n";
-  if (!out) throw std::runtime_error("cannot write report " + path);
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+  if (ec) throw OutputError(fmt::format("cannot remove the old {} {}: {}", what, path, ec.message()));
+  const std::string probe = fmt::format("{}.tmp.{}", path, ::getpid());
+  if (!std::ofstream(probe))
+    throw OutputError(fmt::format("cannot write the {} {} (cannot create a file there)", what, path));
+  std::filesystem::remove(probe, ec);
+}
+
+// Written whole or not at all: a temporary file beside it, then renamed.
+void write_output(const std::string& path, const std::string& text, const char* what) {
+  if (path.empty()) return;
+  const std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
+  std::error_code ec;
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) {
+      std::filesystem::remove(tmp, ec);
+      throw OutputError(fmt::format("cannot write the {} {}", what, path));
+    }
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);
+    throw OutputError(fmt::format("cannot write the {} {}: {}", what, path, ec.message()));
+  }
+}
+
+// Verilator opens a waveform it cannot write without a word: learn it first.
+void check_waveform(const std::string& prefix) {
+  if (prefix.empty()) return;
+  const std::string first = prefix + "0.fst";
+  if (!std::ofstream(first)) throw OutputError("cannot write the waveform " + first);
+}
+
+// CLI11 reads integers in any base ("0x50" is 80, "010" is 8, "+5" 5):
+// plain decimal digits only, leading zeros dropped so none reads as octal.
+const CLI::Validator kDecimal(
+    [](std::string& s) -> std::string {
+      if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+        return "'" + lightrail::printable(s) + "' is not a decimal number";
+      s.erase(0, std::min(s.find_first_not_of('0'), s.size() - 1));
+      return "";
+    },
+    "DECIMAL");
+
+std::string token_of(const std::string& file) {
+  if (file.empty()) return "";
+  try {
+    return read_token_file(file);
+  } catch (const std::runtime_error& e) {
+    throw InputError(e.what());
+  }
 }
 
 void print_summary(const json& r) {
@@ -73,48 +154,105 @@ void print_summary(const json& r) {
         std::cout << fmt::format("  board {}: swap {}\n", b["board"].get<int>(), s.dump());
 }
 
-int serve(int boards, int port, const std::string& port_file, const std::string& report,
-          const std::string& wave, const std::string& sync) {
+struct ServeArgs {
+  int boards = 1, port = 0;
+  std::string port_file, report, wave, sync, token_file;
+  size_t max_connections = 128;
+  int idle_timeout_ms = 30000;
+};
+
+int serve(const ServeArgs& a) {
   CosimOptions o;
-  o.boards = boards;
-  o.port = uint16_t(port);
-  o.waveform_prefix = wave;
-  if (!sync.empty()) {
+  o.boards = a.boards;
+  o.port = uint16_t(a.port);
+  o.waveform_prefix = a.wave;
+  o.server.max_connections = a.max_connections;
+  o.server.idle_timeout = std::chrono::milliseconds(a.idle_timeout_ms);
+  o.server.token = token_of(a.token_file);
+  if (!a.sync.empty()) {
     // Board 0 is the grandmaster; the servos run under the reference
     // impairment profile, with no PTP-only copies.
     o.sync.enabled = true;
-    o.sync.topology = sync;
+    o.sync.topology = a.sync;
     o.sync.baseline = false;
   }
-  Cosim cosim(o);
-  g_link = &cosim.link();
+  clear_output(a.report, "report");
+  clear_output(a.port_file, "port file");
+  check_waveform(a.wave);
+  std::optional<Cosim> cosim;
+  try {
+    cosim.emplace(o);
+  } catch (const boost::system::system_error& e) {
+    throw InputError(fmt::format("cannot listen on 127.0.0.1:{}: {}", a.port, e.code().message()));
+  }
+  g_link = &cosim->link();
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
-  std::cout << fmt::format("lightrail-cosim: {} board(s) on sim://127.0.0.1:{}/0..{}\n", boards, cosim.port(),
-                           boards - 1)
+  std::cout << fmt::format("lightrail-cosim: {} board(s) on sim://127.0.0.1:{}/0..{}\n", a.boards,
+                           cosim->port(), a.boards - 1)
             << std::flush;
-  if (!port_file.empty()) std::ofstream(port_file) << cosim.port() << "\n";
-  cosim.run(std::nullopt);
-  json r = cosim.report();
-  write_report(r, report);
+  write_output(a.port_file, fmt::format("{}\n", cosim->port()), "port file");
+  cosim->run(std::nullopt);
+  const json r = cosim->report();
   print_summary(r);
-  return r["ok"].get<bool>() ? 0 : 1;
+  write_output(a.report, r.dump(2) + "\n", "report");
+  return r["ok"].get<bool>() ? kPass : kFail;
 }
 
-int stop(int port) {
-  using boost::asio::ip::tcp;
-  boost::asio::io_context io;
+// SHUTDOWN (after AUTH, with a token) within one deadline for the whole
+// exchange: a listener that never answers is an error, not a hang.
+int stop(int port, int timeout_ms, const std::string& token_file) {
+  namespace asio = boost::asio;
+  using asio::ip::tcp;
+  using boost::system::error_code;
+  const std::string token = token_of(token_file);
+  const std::string where = fmt::format("lightrail-cosim stop: 127.0.0.1:{}", port);
+  asio::io_context io;
   tcp::socket sock(io);
-  boost::system::error_code ec;
-  sock.connect({boost::asio::ip::address_v4::loopback(), uint16_t(port)}, ec);
-  if (ec) {
-    std::cerr << fmt::format("lightrail-cosim stop: nothing serves 127.0.0.1:{} ({})\n", port, ec.message());
-    return 3;
-  }
-  boost::asio::write(sock, boost::asio::buffer(std::string("SHUTDOWN\n")), ec);
-  boost::asio::streambuf reply;
-  boost::asio::read_until(sock, reply, '\n', ec);
-  return ec ? 3 : 0;
+  asio::streambuf in(4096);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  error_code ec;
+  auto wait = [&](const char* doing) {
+    io.restart();
+    io.run_until(deadline);
+    if (ec == asio::error::would_block) {
+      error_code ignored;
+      sock.close(ignored);
+      io.restart();
+      io.run();  // let the cancelled handler finish
+      std::cerr << fmt::format("{}: no answer within {} ms ({})\n", where, timeout_ms, doing);
+      return false;
+    }
+    if (ec) {
+      std::cerr << fmt::format("{}: {} ({})\n", where,
+                               ec == asio::error::eof ? "the server closed the connection" : ec.message(),
+                               doing);
+      return false;
+    }
+    return true;
+  };
+  ec = asio::error::would_block;
+  sock.async_connect({asio::ip::address_v4::loopback(), uint16_t(port)},
+                     [&](const error_code& e) { ec = e; });
+  if (!wait("connecting")) return kNoServer;
+  auto say = [&](const std::string& request, const char* verb) {
+    const std::string line = request + "\n";
+    ec = asio::error::would_block;
+    asio::async_write(sock, asio::buffer(line), [&](const error_code& e, size_t) { ec = e; });
+    if (!wait("sending")) return false;
+    ec = asio::error::would_block;
+    asio::async_read_until(sock, in, '\n', [&](const error_code& e, size_t) { ec = e; });
+    if (!wait("waiting for the reply")) return false;
+    std::istream is(&in);
+    std::string reply;
+    std::getline(is, reply);
+    if (!reply.empty() && reply.back() == '\r') reply.pop_back();
+    if (reply == "OK") return true;
+    std::cerr << fmt::format("{}: {} refused: {}\n", where, verb, lightrail::printable(reply));
+    return false;
+  };
+  if (!token.empty() && !say("AUTH " + token, "AUTH")) return kNoServer;
+  return say("SHUTDOWN", "SHUTDOWN") ? kPass : kNoServer;
 }
 
 }  // namespace
@@ -130,17 +268,31 @@ int sc_main(int argc, char** argv) {
   CLI::App app{"lightrail-cosim: co-simulated lightrail boards (Verilator + SystemC)"};
   app.require_subcommand(1);
 
-  int boards = 1, port = 0;
-  std::string port_file, report, wave, scenario;
+  ServeArgs sa;
+  std::string report, scenario;
   auto* s = app.add_subcommand("serve", "Serve N simulated boards on 127.0.0.1 until `stop`");
-  s->add_option("--boards", boards, "number of boards")->check(CLI::Range(1, 64));
-  s->add_option("--port", port, "TCP port (0: any free one)")->check(CLI::Range(0, 65535));
-  s->add_option("--port-file", port_file, "write the port here once listening");
-  s->add_option("--report", report, "write the JSON report here at the end");
-  s->add_option("--waveform", wave, "FST waveform per board: PREFIX<board>.fst");
-  std::string sync;
-  s->add_option("--sync", sync, "clock distribution from board 0: star or chain (default: ideal clocks)")
+  s->add_option("--boards", sa.boards, "number of boards")->transform(kDecimal)->check(CLI::Range(1, 64));
+  s->add_option("--port", sa.port, "TCP port (0: any free one)")
+      ->transform(kDecimal)
+      ->check(CLI::Range(0, 65535));
+  s->add_option("--port-file", sa.port_file, "write the port here once listening");
+  s->add_option("--report", sa.report,
+                "write the JSON report here at the end (an old one is removed at start)");
+  s->add_option("--waveform", sa.wave, "FST waveform per board: PREFIX<board>.fst");
+  s->add_option("--sync", sa.sync, "clock distribution from board 0: star or chain (default: ideal clocks)")
       ->check(CLI::IsMember({"star", "chain"}));
+  s->add_option("--max-connections", sa.max_connections,
+                "connections served at once; more get ERR and are closed")
+      ->capture_default_str()
+      ->transform(kDecimal)
+      ->check(CLI::Range(1, 4096));
+  s->add_option("--idle-timeout-ms", sa.idle_timeout_ms,
+                "close a connection that sends no request (or takes no reply) for this long")
+      ->capture_default_str()
+      ->transform(kDecimal)
+      ->check(CLI::Range(1, 86400000));
+  s->add_option("--token-file", sa.token_file,
+                "WR and SHUTDOWN need AUTH <token>, the token read from this file (mode 0600, yours)");
 
   auto* r = app.add_subcommand("run", "Run a scenario file to its end");
   r->add_option("scenario", scenario, "scenario JSON (docs/cosim.md)")->required()->check(CLI::ExistingFile);
@@ -151,10 +303,14 @@ int sc_main(int argc, char** argv) {
   auto* b = app.add_subcommand(
       "bench", "Co-simulation vs Icarus speed, full-bank upload time, clock-distribution scaling");
   b->add_flag("--json", as_json, "print JSON");
-  b->add_option("--cycles", bo.cycles, "board cycles per speed figure")->check(CLI::Range(1000, 100000000));
+  b->add_option("--cycles", bo.cycles, "board cycles per speed figure")
+      ->transform(kDecimal)
+      ->check(CLI::Range(1000, 100000000));
   b->add_option("--sync-us", bo.sync_us, "simulated time of each clock-distribution figure")
+      ->transform(kDecimal)
       ->check(CLI::Range(10, 100000));
   b->add_option("--sync-boards", bo.sync_boards, "only the clock-distribution figure for this many boards")
+      ->transform(kDecimal)
       ->check(CLI::Range(2, 64));
 
   std::string recipe, out_file;
@@ -162,35 +318,54 @@ int sc_main(int argc, char** argv) {
   g->add_option("recipe", recipe, R"(JSON, e.g. '{"steps": 1000, "step_ps": 20000}')")->required();
   g->add_option("-o,--output", out_file, "schedule file to write")->required();
 
+  int stop_port = 0, stop_timeout_ms = 10000;
+  std::string stop_token_file;
   auto* st = app.add_subcommand("stop", "Tell a serving simulation to finish and write its report");
-  st->add_option("--port", port, "its TCP port")->required();
+  st->add_option("--port", stop_port, "its TCP port")
+      ->required()
+      ->transform(kDecimal)
+      ->check(CLI::Range(1, 65535));
+  st->add_option("--timeout-ms", stop_timeout_ms, "give up when it has not answered in this long")
+      ->capture_default_str()
+      ->transform(kDecimal)
+      ->check(CLI::Range(1, 3600000));
+  st->add_option("--token-file", stop_token_file, "send AUTH with the token in this file first");
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
+    return app.exit(e) == 0 ? kPass : kRefused;
   }
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);  // "stopped by user"
 
   try {
-    if (*s) return serve(boards, port, port_file, report, wave, sync);
-    if (*st) return stop(port);
+    if (*s) return serve(sa);
+    if (*st) return stop(stop_port, stop_timeout_ms, stop_token_file);
     if (*g) {
-      json doc;
+      std::string text;
       try {
-        doc = json::parse(recipe);
-      } catch (const json::parse_error& e) {
-        throw std::runtime_error(std::string("recipe: malformed JSON: ") + e.what());
+        text = lightrail::to_json(generate_schedule(lightrail::parse_json_text(recipe, "recipe"), "recipe"))
+                   .dump(1);
+      } catch (const std::exception& e) {
+        throw InputError(e.what());
       }
-      std::ofstream(out_file) << lightrail::to_json(generate_schedule(doc, "recipe")).dump(1) << "\n";
-      return 0;
+      write_output(out_file, text + "\n", "schedule");
+      return kPass;
     }
     if (*r) {
-      const json rep = run_scenario(load_scenario(scenario));
-      write_report(rep, report);
+      Scenario sc;
+      try {
+        sc = load_scenario(scenario);
+      } catch (const std::exception& e) {
+        throw InputError(e.what());
+      }
+      clear_output(report, "report");
+      check_waveform(sc.waveform_prefix);
+      const json rep = run_scenario(sc);
       print_summary(rep);
-      return rep["ok"].get<bool>() ? 0 : 1;
+      write_output(report, rep.dump(2) + "\n", "report");
+      return rep["ok"].get<bool>() ? kPass : kFail;
     }
     if (bo.sync_boards > 0) {
       std::cout << run_sync_bench(bo.sync_boards, bo.sync_us).dump() << "\n";
@@ -222,9 +397,15 @@ int sc_main(int argc, char** argv) {
               s["boards"].get<int>(), s["sim_us_per_wall_s"].get<double>(),
               s["board_cycles_per_s"].get<double>());
     }
-    return 0;
+    return kPass;
+  } catch (const InputError& e) {
+    std::cerr << "lightrail-cosim: " << e.what() << "\n";
+    return kRefused;
+  } catch (const OutputError& e) {
+    std::cerr << "lightrail-cosim: " << e.what() << "\n";
+    return kOutput;
   } catch (const std::exception& e) {
     std::cerr << "lightrail-cosim: " << e.what() << "\n";
-    return 1;
+    return kError;
   }
 }

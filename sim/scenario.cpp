@@ -19,6 +19,7 @@
 #include "lightrail/hwdef.hpp"
 #include "lightrail/image.hpp"
 #include "lightrail/image_crc.hpp"
+#include "lightrail/json_text.hpp"
 #include "lightrail/schedule_json.hpp"
 #include "lightrail/transport.hpp"
 
@@ -139,13 +140,11 @@ Schedule generate_schedule(const json& r, const std::string& where) {
 }
 
 Scenario load_scenario(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot open");
   json doc;
   try {
-    doc = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw std::runtime_error(path + ": malformed JSON: " + e.what());
+    doc = read_json_file(path, path);  // strict: duplicate keys, trailing junk
+  } catch (const Error& e) {
+    throw std::runtime_error(e.what());
   }
   Scenario sc;
   sc.path = path;

@@ -95,19 +95,25 @@ void Device::take_lease(uint32_t reg, std::chrono::milliseconds ttl) {
     transport_->write32(hw::REG_LEASE_TTL_MS, static_cast<uint32_t>(ttl.count()));
     lease_ttl_ = ttl;
   }
-  try {
-    transport_->write32(reg, token_);
-  } catch (const TransportError&) {
-    // The board refuses a claim with SLVERR while another token holds it.
-    const LeaseInfo l = lease();
-    if (l.owner == 0 || l.mine) throw;  // the refusal was something else
-    holds_lease_ = false;
-    const int64_t left_ms = std::max<int64_t>(0, (l.expires_ps - time_ps()) / 1000000000);
-    throw LeaseError(fmt::format("{}: another writer holds this board (lease token 0x{:08X}, {} ms of "
-                                 "board time left); nothing was changed. Wait for it, or break the lease "
-                                 "deliberately if its holder is gone (lightrail ... --break-lease)",
-                                 uri_, l.owner, left_ms),
-                     l.owner);
+  // The board refuses a claim with SLVERR while another token holds it; a
+  // holder that lets go between that refusal and our look is retried.
+  for (int attempt = 0;; ++attempt) {
+    try {
+      transport_->write32(reg, token_);
+      break;
+    } catch (const TransportError&) {
+      const LeaseInfo l = lease();
+      if (l.mine) throw;                          // the refusal was something else
+      if (l.owner == 0 && attempt < 3) continue;  // released in between
+      if (l.owner == 0) throw;
+      holds_lease_ = false;
+      const int64_t left_ms = std::max<int64_t>(0, (l.expires_ps - time_ps()) / 1000000000);
+      throw LeaseError(fmt::format("{}: another writer holds this board (lease token 0x{:08X}, {} ms of "
+                                   "board time left); nothing was changed. Wait for it, or break the lease "
+                                   "deliberately if its holder is gone (lightrail ... --break-lease)",
+                                   uri_, l.owner, left_ms),
+                       l.owner);
+    }
   }
   holds_lease_ = true;
   claimed_at_ = std::chrono::steady_clock::now();

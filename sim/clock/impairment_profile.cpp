@@ -7,7 +7,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "lightrail/errors.hpp"
 #include "lightrail/hwdef.hpp"
+#include "lightrail/json_text.hpp"
 
 namespace lightrail::sim::clock {
 namespace {
@@ -112,13 +114,11 @@ ImpairmentProfile load_profile(const json& j, const std::string& where, const Im
 }
 
 ImpairmentProfile load_profile_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument(path + ": cannot open impairment profile");
   json j;
   try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw std::invalid_argument(path + ": not valid JSON: " + e.what());
+    j = read_json_file(path, path);  // strict: duplicate keys, trailing junk
+  } catch (const Error& e) {
+    throw std::invalid_argument(std::string(e.what()) + " (impairment profile)");
   }
   return load_profile(j, path);
 }

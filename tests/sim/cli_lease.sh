@@ -15,6 +15,10 @@ source "$(dirname "$0")/cli_lib.sh"
 start_serve 1
 board=$(dev 0)
 "$cli" upload --device "$board" "$work/a.json" --commit-at now+1000000000 > /dev/null
+for _ in $(seq 300); do
+  [ "$("$cli" status --device "$board" --json | field generation)" = 1 ] && break
+  sleep 0.05
+done
 
 # Catch a 4096-step uploader while it holds the lease, freeze it, kill it.
 caught=

@@ -40,7 +40,7 @@ for round in $(seq 1 "$rounds"); do
     fail "round $round: exit codes a=$rc_a b=$rc_b (exactly one must win): $(cat "$work/a.err" "$work/b.err")"
   fi
   rc_loser=$(cat "$work/$loser.rc")
-  [ "$rc_loser" = 4 ] || fail "round $round: loser exited $rc_loser, not 4 (board busy)"
+  [ "$rc_loser" = 4 ] || fail "round $round: loser exited $rc_loser, not 4 (board busy): $(cat "$work/$loser.err")"
   grep -qE "another writer holds this board|waiting for its swap boundary|being verified" "$work/$loser.err" ||
     fail "round $round: the loser's error does not say why: $(cat "$work/$loser.err")"
   # The winner's commit takes effect; nothing of the loser's ever runs.

@@ -1,0 +1,368 @@
+#include "server.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <boost/asio.hpp>
+#include <future>
+#include <iostream>
+#include <optional>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+
+#include "protocol.hpp"
+
+namespace lightrail::sim {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+using boost::system::error_code;
+using protocol::Verb;
+
+namespace {
+
+// How often a request waiting for the simulation checks that it still runs:
+// a request queued as the simulation ends is taken back and refused.
+constexpr std::chrono::milliseconds kEndCheck{50};
+// After an accept() failure (out of descriptors), before trying again.
+constexpr std::chrono::milliseconds kAcceptRetry{50};
+
+}  // namespace
+
+class Session;
+
+struct BoardServer::Impl {
+  std::vector<Board*> boards;
+  HostLink& link;
+  ServerOptions opt;
+  asio::io_context io;
+  tcp::acceptor acceptor;
+  asio::steady_timer accept_retry{io};
+  bool accept_failing = false;
+  std::thread thread;
+  bool started = false, stopped = false;
+  // Every open session, and every closed one whose request the simulation
+  // still holds (it must outlive it). Touched only by the server thread (and
+  // by stop() once that has ended).
+  std::unordered_map<Session*, std::shared_ptr<Session>> sessions;
+
+  Impl(std::vector<Board*> b, uint16_t port, HostLink& l, ServerOptions o)
+      : boards(std::move(b)),
+        link(l),
+        opt(std::move(o)),
+        acceptor(io, tcp::endpoint(asio::ip::address_v4::loopback(), port)) {}
+
+  void accept();
+  void refuse(tcp::socket sock);
+  void run();
+};
+
+// One connection: reads request lines, answers each in order. A bus request
+// is handed to the simulation; its answer comes back as a post to this
+// thread, so no session ever blocks another.
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(BoardServer::Impl& srv, tcp::socket sock)
+      : srv_(srv), sock_(std::move(sock)), idle_(srv.io), end_check_(srv.io) {}
+
+  void start() {
+    error_code ec;
+    sock_.set_option(tcp::no_delay(true), ec);
+    arm_idle();
+    pump();
+  }
+
+  void close() {
+    if (closed_) return;
+    closed_ = true;
+    error_code ec;
+    sock_.shutdown(tcp::socket::shutdown_both, ec);
+    sock_.close(ec);
+    idle_.cancel();
+    if (!req_) forget();
+  }
+
+  // Server stopping, its thread ended, the simulation not running (it runs
+  // in the thread that stops the server): no answer can come through this
+  // server any more. A request still queued is taken back; one the bus holds
+  // unanswered stays allocated, without its notice, should the bus run again.
+  void abandon() {
+    close();
+    if (!req_) return;
+    end_check_.cancel();
+    if (!board().bus().remove(req_.get()) &&
+        fut_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+      req_->notify = nullptr;
+      (void)req_.release();
+    }
+    req_.reset();
+  }
+
+ private:
+  Board& board() { return *srv_.boards[size_t(board_)]; }
+  void forget() { srv_.sessions.erase(this); }  // callers hold a reference
+
+  // Idle: no complete request line and no reply taken for this long.
+  void arm_idle() {
+    if (srv_.opt.idle_timeout.count() == 0) return;
+    idle_.expires_after(srv_.opt.idle_timeout);
+    idle_.async_wait([self = shared_from_this()](const error_code& ec) {
+      if (ec || self->closed_ || self->req_) return;
+      if (self->idle_.expiry() > asio::steady_timer::clock_type::now()) return;  // re-armed meanwhile
+      self->close();
+    });
+  }
+
+  void read() {
+    sock_.async_read_some(asio::buffer(chunk_), [self = shared_from_this()](const error_code& ec, size_t n) {
+      if (self->closed_) return;
+      if (ec) return self->close();
+      self->in_.append(self->chunk_.data(), n);
+      self->pump();
+    });
+  }
+
+  void send(std::string reply) {
+    out_ = std::move(reply);
+    out_ += '\n';
+    writing_ = true;
+    arm_idle();  // a client that never reads its replies is idle too
+    asio::async_write(sock_, asio::buffer(out_), [self = shared_from_this()](const error_code& ec, size_t) {
+      self->writing_ = false;
+      if (self->closed_) return;
+      if (ec) return self->close();
+      self->arm_idle();
+      self->pump();
+    });
+  }
+
+  // Runs the next complete line, or reads more. A line longer than the
+  // longest legal request is answered at once, and the rest of it, up to
+  // its newline, ignored: the client stays in step, one reply per line.
+  void pump() {
+    if (closed_ || writing_ || req_) return;
+    for (;;) {
+      const size_t nl = in_.find('\n', scanned_);
+      if (nl == std::string::npos) {
+        scanned_ = in_.size();
+        if (discarding_) {
+          in_.clear();
+          scanned_ = 0;
+        } else if (in_.size() > protocol::kMaxLineBytes) {
+          in_.clear();
+          scanned_ = 0;
+          discarding_ = true;
+          return send(fmt::format(
+              "ERR request longer than {} bytes (the longest legal one): ignored up to its newline",
+              protocol::kMaxLineBytes));
+        }
+        return read();
+      }
+      const std::string line = in_.substr(0, nl);
+      in_.erase(0, nl + 1);
+      scanned_ = 0;
+      if (discarding_) {  // the end of a line already answered
+        discarding_ = false;
+        continue;
+      }
+      arm_idle();
+      if (std::optional<std::string> reply = handle(line)) return send(std::move(*reply));
+      return;  // on the bus: bus_done() goes on
+    }
+  }
+
+  // A reply now, or none when the request went to the simulation.
+  std::optional<std::string> handle(const std::string& line) {
+    const protocol::Parsed p = protocol::parse_request(line);
+    if (!p.ok) return "ERR " + p.error;
+    const protocol::Request& rq = p.request;
+    const bool locked = !srv_.opt.token.empty() && !authed_;
+    switch (rq.verb) {
+      case Verb::kHello:
+        if (rq.board >= srv_.boards.size()) {
+          board_ = -1;  // a failed HELLO leaves no board chosen
+          return fmt::format("ERR no board {} (this server has boards 0..{})", rq.board,
+                             srv_.boards.size() - 1);
+        }
+        board_ = int(rq.board);
+        return fmt::format("OK lightrail-cosim {}", srv_.boards.size());
+      case Verb::kAuth:
+        if (srv_.opt.token.empty()) return "OK";
+        authed_ = protocol::same_token(srv_.opt.token, rq.token);
+        return authed_ ? "OK" : "ERR AUTH refused: wrong token";
+      case Verb::kShutdown:
+        if (locked) return "ERR SHUTDOWN needs AUTH <token> first (the server was started with --token-file)";
+        srv_.link.stop.store(true);
+        return "OK";
+      default:
+        break;
+    }
+    if (board_ < 0) return "ERR say HELLO <board> first";
+    if (rq.verb == Verb::kWrite && locked)
+      return "ERR WR needs AUTH <token> first (the server was started with --token-file)";
+    if (srv_.link.ended) return "ERR simulation ended";
+    req_ = std::make_unique<BusRequest>();
+    BusRequest& r = *req_;
+    r.kind = rq.verb == Verb::kRead    ? BusRequest::Kind::kRead
+             : rq.verb == Verb::kWrite ? BusRequest::Kind::kWrite
+             : rq.verb == Verb::kTime  ? BusRequest::Kind::kTime
+                                       : BusRequest::Kind::kReport;
+    r.addr = rq.addr;
+    r.count = rq.count;
+    r.data = rq.words;
+    r.in_flight = &srv_.link.outstanding;
+    fut_ = r.done.get_future();
+    r.notify = [weak = weak_from_this(), ex = sock_.get_executor()] {
+      asio::post(ex, [weak] {
+        if (auto self = weak.lock()) self->bus_done();
+      });
+    };
+    idle_.cancel();  // waiting for the simulation is not idleness
+    board().bus().push(&r);
+    check_end();
+    return std::nullopt;
+  }
+
+  void check_end() {
+    end_check_.expires_after(kEndCheck);
+    end_check_.async_wait([self = shared_from_this()](const error_code& ec) {
+      if (ec || !self->req_) return;
+      if (self->srv_.link.ended && self->board().bus().remove(self->req_.get())) {
+        BusRequest::Result r;
+        r.ok = false;
+        r.error = "simulation ended";
+        return self->finish(r);
+      }
+      self->check_end();
+    });
+  }
+
+  void bus_done() {
+    if (req_ && fut_.valid()) finish(fut_.get());
+  }
+
+  void finish(const BusRequest::Result& r) {
+    end_check_.cancel();
+    const BusRequest::Kind kind = req_->kind;
+    const uint32_t addr = req_->addr;
+    req_.reset();
+    if (closed_) return forget();
+    send(reply(kind, addr, r));
+  }
+
+  static std::string reply(BusRequest::Kind kind, uint32_t addr, const BusRequest::Result& r) {
+    const bool write = kind == BusRequest::Kind::kWrite;
+    if (!r.ok && r.axi_resp != 0)
+      return "ERR " + protocol::refused_at(write, addr, r.axi_resp, r.failed_word);
+    if (!r.ok) return "ERR " + r.error;
+    switch (kind) {
+      case BusRequest::Kind::kRead: {
+        std::string s = "OK";
+        s.reserve(3 + 9 * r.data.size());
+        for (uint32_t w : r.data) s += fmt::format(" {:x}", w);
+        return s;
+      }
+      case BusRequest::Kind::kTime:
+        return fmt::format("OK {} {}", uint64_t(r.data[0]) | uint64_t(r.data[1]) << 32, r.sim_fs);
+      case BusRequest::Kind::kReport:
+        return "OK " + r.text;
+      default:
+        return "OK";
+    }
+  }
+
+  BoardServer::Impl& srv_;
+  tcp::socket sock_;
+  asio::steady_timer idle_, end_check_;
+  std::array<char, 16384> chunk_;
+  std::string in_;      // received, not yet run
+  size_t scanned_ = 0;  // in_[0, scanned_) holds no newline
+  bool discarding_ = false;
+  bool writing_ = false, closed_ = false;
+  std::string out_;
+  int board_ = -1;
+  bool authed_ = false;
+  std::unique_ptr<BusRequest> req_;  // in the simulation's hands
+  std::future<BusRequest::Result> fut_;
+};
+
+void BoardServer::Impl::accept() {
+  acceptor.async_accept([this](const error_code& ec, tcp::socket sock) {
+    if (stopped || ec == asio::error::operation_aborted) return;
+    if (ec) {
+      // Out of descriptors, most likely: say so once, serve on once it passes.
+      if (!accept_failing)
+        std::cerr << "lightrail-cosim: cannot accept a connection (" << ec.message() << "); retrying\n";
+      accept_failing = true;
+      accept_retry.expires_after(kAcceptRetry);
+      accept_retry.async_wait([this](const error_code& e) {
+        if (!e && !stopped) accept();
+      });
+      return;
+    }
+    accept_failing = false;
+    accept();  // first: whatever happens to this one, the next is awaited
+    if (opt.max_connections > 0 && sessions.size() >= opt.max_connections) return refuse(std::move(sock));
+    auto s = std::make_shared<Session>(*this, std::move(sock));
+    sessions.emplace(s.get(), s);
+    s->start();
+  });
+}
+
+// One line for a connection beyond the cap, without waiting for its reader.
+void BoardServer::Impl::refuse(tcp::socket sock) {
+  error_code ec;
+  sock.non_blocking(true, ec);
+  const std::string line =
+      fmt::format("ERR too many connections: this server takes {} at once (serve --max-connections)\n",
+                  opt.max_connections);
+  sock.write_some(asio::buffer(line), ec);
+  sock.shutdown(tcp::socket::shutdown_both, ec);
+  sock.close(ec);
+}
+
+void BoardServer::Impl::run() {
+  // A handler that throws (out of memory) costs its session, not the server.
+  for (;;) {
+    try {
+      io.run();
+      return;
+    } catch (const std::exception& e) {
+      std::cerr << "lightrail-cosim: board server: " << e.what() << "\n";
+    }
+  }
+}
+
+BoardServer::BoardServer(std::vector<Board*> boards, uint16_t port, HostLink& link, ServerOptions options)
+    : impl_(std::make_unique<Impl>(std::move(boards), port, link, std::move(options))) {}
+
+BoardServer::~BoardServer() { stop(); }
+
+uint16_t BoardServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+
+void BoardServer::start() {
+  if (impl_->started) return;
+  impl_->started = true;
+  impl_->accept();
+  impl_->thread = std::thread([this] { impl_->run(); });
+}
+
+void BoardServer::stop() {
+  Impl& s = *impl_;
+  if (s.stopped) return;
+  s.io.stop();
+  if (s.thread.joinable()) s.thread.join();
+  s.stopped = true;
+  error_code ec;
+  s.acceptor.close(ec);
+  s.accept_retry.cancel();
+  auto sessions = s.sessions;  // abandon() erases
+  for (auto& [raw, session] : sessions) session->abandon();
+  s.sessions.clear();
+  // Let the cancelled handlers run, so none outlives what it refers to.
+  s.io.restart();
+  s.io.run_for(std::chrono::seconds(1));
+}
+
+}  // namespace lightrail::sim

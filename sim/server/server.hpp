@@ -1,0 +1,41 @@
+// The board server: each simulated board's registers and memories on a
+// loopback TCP port, in the line protocol of docs/cosim.md, with simulated-
+// time semantics (a request completes when its bus cycles have run).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "board.hpp"
+#include "host_link.hpp"
+
+namespace lightrail::sim {
+
+struct ServerOptions {
+  size_t max_connections = 0;                 // 0: no cap (in-process hosts)
+  std::chrono::milliseconds idle_timeout{0};  // 0: never
+  std::string token;                          // non-empty: WR and SHUTDOWN need AUTH <token>
+};
+
+class BoardServer {
+ public:
+  // Binds 127.0.0.1:port (0: any free port) at once; serves from start(),
+  // on one thread of its own, every connection asynchronously.
+  BoardServer(std::vector<Board*> boards, uint16_t port, HostLink& link, ServerOptions options = {});
+  ~BoardServer();
+  uint16_t port() const;
+  void start();
+  // Stops serving; call it while the simulation is not running.
+  void stop();
+
+  struct Impl;  // opaque; shared with the sessions in server.cpp
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lightrail::sim

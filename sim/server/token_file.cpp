@@ -1,0 +1,50 @@
+#include "token_file.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "protocol.hpp"
+
+namespace lightrail::sim {
+
+std::string read_token_file(const std::string& path) {
+  auto fault = [&](const std::string& why) { return std::runtime_error("token file " + path + ": " + why); };
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) throw fault(std::string("cannot open (") + std::strerror(errno) + ")");
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  // Checked on the open file, so what is checked is what is read.
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw fault(std::string("cannot stat (") + std::strerror(errno) + ")");
+  if (!S_ISREG(st.st_mode)) throw fault("not a regular file");
+  if (st.st_uid != ::geteuid())
+    throw fault(fmt::format("owned by uid {}, not by this user (uid {})", st.st_uid, ::geteuid()));
+  if (st.st_mode & (S_IRWXG | S_IRWXO))
+    throw fault(fmt::format("group or others may use it (mode {:04o}); make it yours alone: chmod 600 {}",
+                            st.st_mode & 07777, path));
+  std::string text;
+  char buf[512];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) throw fault(std::string("cannot read (") + std::strerror(errno) + ")");
+    if (n == 0) break;
+    text.append(buf, size_t(n));
+    if (text.size() > protocol::kMaxTokenBytes + 2)
+      throw fault(fmt::format("longer than a token ({}..{} characters)", protocol::kMinTokenBytes,
+                              protocol::kMaxTokenBytes));
+  }
+  if (!text.empty() && text.back() == '\n') text.pop_back();
+  if (!text.empty() && text.back() == '\r') text.pop_back();
+  if (const std::string why = protocol::token_problem(text); !why.empty()) throw fault(why);
+  return text;
+}
+
+}  // namespace lightrail::sim
