@@ -55,6 +55,24 @@ struct DuplicateKey {
 
 }  // namespace
 
+const char* json_type_name(const nlohmann::json& v) {
+  if (v.is_number_float()) return "a fractional number";
+  if (v.is_number()) return "an integer";
+  return v.type_name();
+}
+
+std::string integer_problem(const nlohmann::json& v, int64_t lo, int64_t hi) {
+  if (!v.is_number_integer()) {
+    return fmt::format("must be an integer, not {}", v.is_number_float() ? v.dump() : json_type_name(v));
+  }
+  if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(hi)) {
+    return fmt::format("{} is out of range ({}..{})", v.get<uint64_t>(), lo, hi);
+  }
+  const int64_t x = v.get<int64_t>();
+  if (x < lo || x > hi) return fmt::format("{} is out of range ({}..{})", x, lo, hi);
+  return {};
+}
+
 std::string json_path(const std::string& path, const std::string& key) {
   return path.empty() ? key : path + "." + key;
 }

@@ -22,12 +22,6 @@ using nlohmann::json;
 // image) from being read without end.
 constexpr size_t kMaxScheduleFileBytes = 64u << 20;
 
-const char* type_name(const json& v) {
-  if (v.is_number_float()) return "a fractional number";
-  if (v.is_number()) return "an integer";
-  return v.type_name();  // "string", "array", "object", "boolean", "null"
-}
-
 // A string from the document, quoted for a message: control characters
 // escaped so that a name cannot split a problem over lines.
 std::string quote_text(const std::string& text) { return "\"" + printable(text) + "\""; }
@@ -55,25 +49,17 @@ class Parser {
 
   // An integer in [lo, hi]; nullopt (and a problem) otherwise.
   std::optional<int64_t> integer(const json& v, const std::string& where, int64_t lo, int64_t hi) {
-    if (!v.is_number_integer()) {
-      fail(where, fmt::format("must be an integer, not {}", type_name(v)));
+    std::string why = integer_problem(v, lo, hi);
+    if (!why.empty()) {
+      fail(where, std::move(why));
       return std::nullopt;
     }
-    if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(hi)) {
-      fail(where, fmt::format("{} is out of range (at most {})", v.get<uint64_t>(), hi));
-      return std::nullopt;
-    }
-    const int64_t x = v.get<int64_t>();
-    if (x < lo || x > hi) {
-      fail(where, fmt::format("{} is out of range ({}..{})", x, lo, hi));
-      return std::nullopt;
-    }
-    return x;
+    return v.get<int64_t>();
   }
 
   std::optional<bool> boolean(const json& v, const std::string& where) {
     if (!v.is_boolean()) {
-      fail(where, fmt::format("must be true or false, not {}", type_name(v)));
+      fail(where, fmt::format("must be true or false, not {}", json_type_name(v)));
       return std::nullopt;
     }
     return v.get<bool>();
@@ -82,7 +68,7 @@ class Parser {
   Schedule parse(const json& doc) {
     Schedule s;
     if (!doc.is_object()) {
-      fail("(document)", fmt::format("must be an object, not {}", type_name(doc)));
+      fail("(document)", fmt::format("must be an object, not {}", json_type_name(doc)));
       return s;
     }
     reject_unknown(
@@ -140,7 +126,7 @@ class Parser {
       return;
     }
     if (!v.is_object()) {
-      fail("activation", fmt::format("must be \"epoch\" or {{\"at_ps\": TIME}}, not {}", type_name(v)));
+      fail("activation", fmt::format("must be \"epoch\" or {{\"at_ps\": TIME}}, not {}", json_type_name(v)));
       return;
     }
     reject_unknown(v, "activation", {"at_ps"});
@@ -156,7 +142,7 @@ class Parser {
 
   void parse_configs(const json& v, Schedule& s) {
     if (!v.is_array()) {
-      fail("configs", fmt::format("must be an array, not {}", type_name(v)));
+      fail("configs", fmt::format("must be an array, not {}", json_type_name(v)));
       return;
     }
     for (size_t i = 0; i < v.size(); ++i) {
@@ -164,14 +150,14 @@ class Parser {
       const json& c = v[i];
       Configuration config;
       if (!c.is_object()) {
-        fail(path, fmt::format("must be an object, not {}", type_name(c)));
+        fail(path, fmt::format("must be an object, not {}", json_type_name(c)));
         s.configs.push_back(config);
         continue;
       }
       reject_unknown(c, path, {"name", "ports"});
       if (c.contains("name")) {
         if (!c["name"].is_string()) {
-          fail(path + ".name", fmt::format("must be a string, not {}", type_name(c["name"])));
+          fail(path + ".name", fmt::format("must be a string, not {}", json_type_name(c["name"])));
         } else {
           config.name = c["name"].get<std::string>();
           auto [it, fresh] = names_.emplace(config.name, static_cast<uint32_t>(i));
@@ -184,7 +170,7 @@ class Parser {
       if (!c.contains("ports")) {
         fail(path + ".ports", "missing");
       } else if (!c["ports"].is_array()) {
-        fail(path + ".ports", fmt::format("must be an array, not {}", type_name(c["ports"])));
+        fail(path + ".ports", fmt::format("must be an array, not {}", json_type_name(c["ports"])));
       } else {
         const json& ports = c["ports"];
         for (size_t p = 0; p < ports.size(); ++p) {
@@ -197,7 +183,7 @@ class Parser {
                    fmt::format("{} is not a wavelength index or \"dark\"", quote_text(w.get<std::string>())));
             }
           } else if (!w.is_number_integer()) {
-            fail(where, fmt::format("must be a wavelength index or \"dark\", not {}", type_name(w)));
+            fail(where, fmt::format("must be a wavelength index or \"dark\", not {}", json_type_name(w)));
           } else if (auto x = integer(w, where, 0, std::numeric_limits<int>::max())) {
             value = static_cast<int>(*x);
           }
@@ -210,7 +196,7 @@ class Parser {
 
   void parse_steps(const json& v, Schedule& s) {
     if (!v.is_array()) {
-      fail("steps", fmt::format("must be an array, not {}", type_name(v)));
+      fail("steps", fmt::format("must be an array, not {}", json_type_name(v)));
       return;
     }
     for (size_t i = 0; i < v.size(); ++i) {
@@ -218,7 +204,7 @@ class Parser {
       const json& j = v[i];
       Step step;
       if (!j.is_object()) {
-        fail(path, fmt::format("must be an object, not {}", type_name(j)));
+        fail(path, fmt::format("must be an object, not {}", json_type_name(j)));
         s.steps.push_back(step);
         continue;
       }
@@ -240,7 +226,7 @@ class Parser {
         }
       } else {
         fail(path + ".config",
-             fmt::format("must be a configuration index or name, not {}", type_name(j["config"])));
+             fmt::format("must be a configuration index or name, not {}", json_type_name(j["config"])));
       }
       if (!j.contains("duration_ps")) {
         fail(path + ".duration_ps", "missing");

@@ -3,6 +3,7 @@
 // they all refuse the same things the same way.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -23,6 +24,14 @@ nlohmann::json read_json_file(const std::string& path, const std::string& what);
 // A JSON path element appended: "a" + "b" -> "a.b", "" + "b" -> "b".
 std::string json_path(const std::string& path, const std::string& key);
 std::string json_path(const std::string& path, size_t index);  // "a[3]"
+
+// The kind of a value for "must be X, not Y" messages: "a fractional
+// number", "an integer", "string", "array", "object", "boolean", "null".
+const char* json_type_name(const nlohmann::json& v);
+
+// Why v is not an integer in [lo, hi] ("must be an integer, not 16.7",
+// "4294967312 is out of range (0..65535)"), or "" when it is one.
+std::string integer_problem(const nlohmann::json& v, int64_t lo, int64_t hi);
 
 // Printable form of untrusted text for messages: control characters and
 // non-UTF-8 bytes become \n, \t, \u001b or \xff escapes, so a name cannot

@@ -8,15 +8,6 @@
 #include "lightrail/json_text.hpp"
 
 namespace lightrail::planner {
-namespace {
-
-const char* type_name(const nlohmann::json& v) {
-  if (v.is_number_float()) return "a fractional number";
-  if (v.is_number()) return "an integer";
-  return v.type_name();  // "string", "array", "object", "boolean", "null"
-}
-
-}  // namespace
 
 void Input::check() const {
   if (!problems.empty()) throw std::invalid_argument(to_string(problems));
@@ -39,13 +30,13 @@ void Input::known(const json& obj, const std::string& path, std::initializer_lis
 
 bool Input::object(const json& v, const std::string& where) {
   if (v.is_object()) return true;
-  fail(where, fmt::format("must be an object, not {}", type_name(v)));
+  fail(where, fmt::format("must be an object, not {}", json_type_name(v)));
   return false;
 }
 
 bool Input::array(const json& v, const std::string& where, bool allow_empty) {
   if (!v.is_array()) {
-    fail(where, fmt::format("must be an array, not {}", type_name(v)));
+    fail(where, fmt::format("must be an array, not {}", json_type_name(v)));
     return false;
   }
   if (v.empty() && !allow_empty) {
@@ -70,30 +61,18 @@ const nlohmann::json* Input::field(const json& obj, const char* key, const std::
 }
 
 std::optional<int64_t> Input::integer(const json& v, const std::string& where, int64_t lo, int64_t hi) {
-  if (!v.is_number_integer()) {
-    if (v.is_number_float()) {
-      fail(where, fmt::format("must be an integer, not {}", v.dump()));
-    } else {
-      fail(where, fmt::format("must be an integer, not {}", type_name(v)));
-    }
+  std::string why = integer_problem(v, lo, hi);
+  if (!why.empty()) {
+    fail(where, std::move(why));
     return std::nullopt;
   }
-  if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(hi)) {
-    fail(where, fmt::format("{} is out of range ({}..{})", v.get<uint64_t>(), lo, hi));
-    return std::nullopt;
-  }
-  const int64_t x = v.get<int64_t>();
-  if (x < lo || x > hi) {
-    fail(where, fmt::format("{} is out of range ({}..{})", x, lo, hi));
-    return std::nullopt;
-  }
-  return x;
+  return v.get<int64_t>();
 }
 
 std::optional<double> Input::number(const json& v, const std::string& where, double lo, double hi,
                                     bool above_lo) {
   if (!v.is_number()) {
-    fail(where, fmt::format("must be a number, not {}", type_name(v)));
+    fail(where, fmt::format("must be a number, not {}", json_type_name(v)));
     return std::nullopt;
   }
   const double x = v.get<double>();
@@ -108,7 +87,7 @@ std::optional<double> Input::number(const json& v, const std::string& where, dou
 
 std::optional<std::string> Input::string(const json& v, const std::string& where) {
   if (!v.is_string()) {
-    fail(where, fmt::format("must be a string, not {}", type_name(v)));
+    fail(where, fmt::format("must be a string, not {}", json_type_name(v)));
     return std::nullopt;
   }
   return v.get<std::string>();
