@@ -216,6 +216,13 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
       ref_.stop(now_ticks_ + uint64_t{OUTPUT_LATENCY_CYCLES} * FINE_STEPS);
     }
     ref_.generate_until(now_ticks_ + 2 * FINE_STEPS);
+    // A triggered boundary is judged by the probes from its edges; the
+    // reference must then hold a boundary exactly where the kernel said.
+    while (!triggered_.empty() && triggered_.front() + 4 * FINE_STEPS < now_ticks_) {
+      ++timed_triggers_;
+      if (!ref_.is_boundary(triggered_.front(), nullptr)) ++trigger_errors_;
+      triggered_.pop_front();
+    }
     if ((cycles_ & 7) == 0) probe_.settle(now_ticks_);  // matching waits anyway; batch it
   }
 }
@@ -312,6 +319,14 @@ void Board::watch_kernel(const seq::SequencerOut& before) {
     pending_ = std::make_shared<DecodedImage>(decode_image(bank_[inactive]));
     pending_since_ = now_ticks_;
   }
+  // Timed triggers only (an immediate one latched with them wins, as in the
+  // kernel): their boundary is the named time; the others are the board's.
+  if (out_.triggers != before.triggers) {
+    if (latched_ == Latched::kTimed) triggered_.push_back(out_.triggered_at_ticks);
+    latched_ = Latched::kNone;
+  }
+  if (in_.trigger) latched_ = Latched::kImmediate;
+  if (in_.trigger_at && latched_ != Latched::kImmediate) latched_ = Latched::kTimed;
   if (out_.swaps != before.swaps) {
     on_swap();
   } else if ((before.status & STATUS_COMMIT_PENDING_MASK) && !(out_.status & STATUS_COMMIT_PENDING_MASK)) {
@@ -398,14 +413,16 @@ nlohmann::json Board::figures() const {
           {"stops", ref_.stops},
           {"stops_mid_retune", ref_.stops_mid_retune},
           {"board_timed_boundaries", ref_.board_timed_boundaries},
-          {"event_rule_errors", ref_.event_rule_errors}};
+          {"event_rule_errors", ref_.event_rule_errors},
+          {"triggers_checked", timed_triggers_},
+          {"trigger_errors", trigger_errors_}};
 }
 
 bool Board::correct() const {
   const ProbeFigures& f = probe_.figures();
   return f.missed_events == 0 && f.unexpected_events == 0 && f.misdelivered_packets == 0 &&
          f.dark_violations == 0 && out_.missed == 0 && swap_errors_ == 0 && verify_mismatches_ == 0 &&
-         ref_.event_rule_errors == 0 && osc_pins_.protocol_errors() == 0 &&
+         ref_.event_rule_errors == 0 && trigger_errors_ == 0 && osc_pins_.protocol_errors() == 0 &&
          f.timing_error_fs_max <= int64_t(TICK_PS) * 1000;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -109,6 +110,12 @@ class Board : public SyncPort {
   Reference ref_;
   Probe probe_;
   uint64_t swap_errors_ = 0, verify_mismatches_ = 0, board_timed_starts_ = 0;
+  // Boundaries the kernel says a trigger resolved, to be seen by the
+  // reference (from the edges) once they are past; those that are not are
+  // trigger_errors.
+  std::deque<uint64_t> triggered_;
+  uint64_t timed_triggers_ = 0, trigger_errors_ = 0;
+  enum class Latched { kNone, kImmediate, kTimed } latched_ = Latched::kNone;  // as the kernel keeps it
   nlohmann::json swaps_ = nlohmann::json::array();
   std::vector<std::string> rejections_;
 };

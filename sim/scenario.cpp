@@ -225,9 +225,9 @@ Scenario load_scenario(const std::string& path) {
         const json& a = doc["actions"][i];
         Action act;
         act.where = fmt::format("actions[{}]", i);
-        check_keys(
-            a, act.where,
-            {"at_ps", "board", "do", "schedule", "commit", "expect_error", "corrupt", "outcome", "comment"});
+        check_keys(a, act.where,
+                   {"at_ps", "board", "do", "schedule", "commit", "expect_error", "corrupt", "outcome", "at",
+                    "comment"});
         act.at_ps = positive(a, "at_ps", act.where, 0, true);
         if (act.at_ps < last) bad(act.where + ".at_ps", "actions must be in time order");
         if (act.at_ps >= sc.duration_ps) bad(act.where + ".at_ps", "is not before duration_ps");
@@ -259,6 +259,13 @@ Scenario load_scenario(const std::string& path) {
         act.expect_error = a.value("expect_error", "");
         act.corrupt = a.value("corrupt", "");
         act.outcome = a.value("outcome", "");
+        if (a.contains("at")) {
+          act.at = a["at"];
+          const bool ok = act.what == "trigger" && act.at.is_object() && act.at.size() == 1 &&
+                          ((act.at.contains("at_ps") && act.at["at_ps"].is_number_unsigned()) ||
+                           (act.at.contains("in_ps") && act.at["in_ps"].is_number_unsigned()));
+          if (!ok) bad(act.where + ".at", "only for trigger: {\"at_ps\": t} or {\"in_ps\": dt}");
+        }
         if (act.what == "cancel" && act.outcome != "cancelled" && act.outcome != "already_swapped" &&
             act.outcome != "nothing_pending")
           bad(act.where + ".outcome", "must be cancelled, already_swapped or nothing_pending");
@@ -364,6 +371,23 @@ class Host {
 
   json perform(const Action& a) {
     const std::vector<int> targets = boards(a);
+    if (a.what == "trigger" && !a.at.is_null()) {
+      // One board time for every board: each must take its boundary there.
+      const std::vector<int> tb = targets;
+      const int64_t t = a.at.contains("at_ps") ? a.at["at_ps"].get<int64_t>()
+                                               : device(tb.front()).time_ps() + a.at["in_ps"].get<int64_t>();
+      json got = json::array();
+      for (int b : tb) {
+        const std::optional<int64_t> boundary = device(b).trigger_at_ps(t);
+        if (!boundary)
+          throw std::runtime_error(fmt::format("board {}: no event step waited for the trigger", b));
+        if (*boundary != t)
+          throw std::runtime_error(
+              fmt::format("board {}: the boundary is at {} ps, not the {} ps asked", b, *boundary, t));
+        got.push_back(*boundary);
+      }
+      return json{{"at_ps", t}, {"boundary_ps", got}};
+    }
     if (a.what == "trigger" || a.what == "stop") {
       for (int b : targets) a.what == "trigger" ? device(b).trigger() : device(b).stop();
       return "done";

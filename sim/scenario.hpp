@@ -24,6 +24,7 @@ struct Action {
   std::string expect_error;  // upload: the error must occur and contain this
   std::string corrupt;       // corrupt_commit: magic | version | bounds | crc
   std::string outcome;       // cancel: cancelled | already_swapped | nothing_pending
+  nlohmann::json at;         // trigger: {"at_ps": t} | {"in_ps": dt}: a timed trigger, one time for all
   std::string where;         // "actions[3]" for messages
 };
 

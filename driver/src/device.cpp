@@ -391,6 +391,9 @@ Status Device::status() {
   s.epochs = reg(hw::REG_EPOCHS);
   s.swaps = reg(hw::REG_SWAPS);
   s.last_swap_ps = static_cast<int64_t>(reg64(hw::REG_LAST_SWAP_LO)) * tick;
+  const std::vector<uint32_t> trig = transport_->read_block(hw::REG_TRIGGERED_AT_LO, 3);
+  s.last_trigger_ps = static_cast<int64_t>((uint64_t{trig[1]} << 32) | trig[0]) * tick;
+  s.triggers = trig[2];
   s.board_time_ps = static_cast<int64_t>(reg64(hw::REG_TIME_LO)) * tick;
   return s;
 }
@@ -400,6 +403,21 @@ int64_t Device::time_ps() { return static_cast<int64_t>(read64(hw::REG_TIME_LO))
 void Device::trigger() {
   ensure_lease();
   transport_->write32(hw::REG_CTRL, hw::CTRL_TRIGGER_MASK);
+}
+
+std::optional<int64_t> Device::trigger_at_ps(int64_t t) {
+  if (t < 0) throw Error(fmt::format("{}: trigger time {} ps is negative", uri_, t));
+  ensure_lease();
+  const int64_t tick = caps_.tick_ps();
+  const auto ticks = static_cast<uint64_t>(t / tick + (t % tick >= (tick + 1) / 2 ? 1 : 0));
+  const uint32_t before = transport_->read32(hw::REG_TRIGGERS);
+  transport_->write_block(hw::REG_TRIGGER_TIME_LO,
+                          {static_cast<uint32_t>(ticks), static_cast<uint32_t>(ticks >> 32)});
+  transport_->write32(hw::REG_CTRL, hw::CTRL_TRIGGER_AT_MASK);
+  // The kernel resolves a waiting event step in the cycle after the pulse;
+  // a read takes longer than that.
+  if (transport_->read32(hw::REG_TRIGGERS) == before) return std::nullopt;
+  return static_cast<int64_t>(read64(hw::REG_TRIGGERED_AT_LO)) * tick;
 }
 
 void Device::stop() { transport_->write32(hw::REG_CTRL, hw::CTRL_STOP_MASK); }

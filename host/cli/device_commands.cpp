@@ -26,7 +26,8 @@ using nlohmann::json;
 struct Options {
   std::string file;
   std::string device;
-  std::string commit_at;  // empty: as the schedule's "activation" says
+  std::string commit_at;   // empty: as the schedule's "activation" says
+  std::string trigger_at;  // trigger --at: now+TIME | TIME; empty: at once
   bool json = false;
   bool break_lease = false;  // take the board's lease whoever holds it
 };
@@ -136,13 +137,13 @@ struct CommitSpec {
 
 // Strict: anything but the forms above, or a time beyond int64 ps, is
 // refused before the file is read or the device opened.
-CommitSpec parse_commit_at(const std::string& s) {
+CommitSpec parse_commit_at(const std::string& s, const char* option = "--commit-at") {
   const std::string shown = printable(s);
   const auto bad = [&](const std::string& why) {
-    return FormatError(fmt::format(
-        "--commit-at \"{}\": {} (expected epoch, none, now+TIME or TIME; TIME is decimal digits with an "
-        "optional unit ps, ns, us, ms or s; ps without one)",
-        shown, why));
+    return FormatError(
+        fmt::format("{} \"{}\": {} (expected epoch, none, now+TIME or TIME; TIME is decimal digits with an "
+                    "optional unit ps, ns, us, ms or s; ps without one)",
+                    option, shown, why));
   };
   CommitSpec spec;
   if (s.empty()) return spec;
@@ -359,6 +360,42 @@ int run_control(const Options& opt, const char* command, void (Device::*op)()) {
   });
 }
 
+// `lightrail trigger [--at TIME]`: at once, or a timed trigger whose
+// boundary the board reports.
+int run_trigger(const Options& opt) {
+  return guarded(opt, "trigger", [&] {
+    std::optional<CommitSpec> at;
+    if (!opt.trigger_at.empty()) {
+      at = parse_commit_at(opt.trigger_at, "--at");
+      if (at->kind != CommitSpec::kAt && at->kind != CommitSpec::kAfterNow)
+        throw FormatError(fmt::format("--at \"{}\": expected now+TIME or TIME", printable(opt.trigger_at)));
+    }
+    Device device = open_device(opt.device);
+    if (!at) {
+      device.trigger();
+      std::cout << fmt::format("{}: trigger sent\n", printable(opt.device));
+      return static_cast<int>(kOk);
+    }
+    const int64_t t = at->kind == CommitSpec::kAt ? at->ps : device.time_ps() + at->ps;
+    const std::optional<int64_t> boundary = device.trigger_at_ps(t);
+    if (opt.json) {
+      std::cout << json{{"ok", true},
+                        {"device", opt.device},
+                        {"at_ps", t},
+                        {"boundary_ps", boundary ? json(*boundary) : json(nullptr)}}
+                       .dump(2)
+                << "\n";
+    } else if (boundary) {
+      std::cout << fmt::format("{}: the event step ends at {} ps (asked for {} ps)\n", printable(opt.device),
+                               *boundary, t);
+    } else {
+      std::cout << fmt::format("{}: no event step waits; the trigger for {} ps is latched for the next one\n",
+                               printable(opt.device), t);
+    }
+    return static_cast<int>(kOk);
+  });
+}
+
 // `lightrail cancel`: drops a commit that waits for its swap, if in time.
 int run_cancel(const Options& opt) {
   return guarded(opt, "cancel", [&] {
@@ -442,8 +479,12 @@ void add_device_commands(CLI::App& app, Action& action) {
 
   CLI::App* trigger = app.add_subcommand("trigger", "Advance an event-triggered step");
   trigger->add_option("--device", opt->device, "sim://HOST:PORT/BOARD or xrt://DEVICE")->required();
-  trigger->callback(
-      [&action, opt] { action = [opt] { return run_control(*opt, "trigger", &Device::trigger); }; });
+  trigger->add_option(
+      "--at", opt->trigger_at,
+      "now+TIME | TIME: end the step at the first allowed boundary at or after that board time "
+      "(TIME in ps, or with a unit ns/us/ms/s)");
+  trigger->add_flag("--json", opt->json, "print a JSON object to stdout");
+  trigger->callback([&action, opt] { action = [opt] { return run_trigger(*opt); }; });
 
   CLI::App* cancel = app.add_subcommand("cancel", "Drop a commit that waits for its swap, if still in time");
   cancel->add_option("--device", opt->device, "sim://HOST:PORT/BOARD or xrt://DEVICE")->required();

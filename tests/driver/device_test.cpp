@@ -217,5 +217,20 @@ TEST(Device, UnknownSchemeAndMissingXrtAreClear) {
 #endif
 }
 
+TEST(Device, TimedTriggerReturnsTheBoundaryTheBoardResolved) {
+  FakeBoard board;
+  Device dev = open_fake(board);
+  EXPECT_EQ(dev.trigger_at_ps(1000000), std::nullopt) << "no event step waits: latched";
+  board.waiting_event = true;
+  const std::optional<int64_t> at = dev.trigger_at_ps(5000000 + 60);  // rounds to the nearest tick
+  ASSERT_TRUE(at.has_value());
+  EXPECT_EQ(*at, 5000000);
+  EXPECT_EQ(board.trigger_time, 5000000u / hw::TICK_PS);
+  const Status st = dev.status();
+  EXPECT_EQ(st.triggers, 1u);
+  EXPECT_EQ(st.last_trigger_ps, 5000000);
+  EXPECT_THROW(dev.trigger_at_ps(-1), Error);
+}
+
 }  // namespace
 }  // namespace lightrail

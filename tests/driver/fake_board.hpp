@@ -70,6 +70,10 @@ class FakeBoard {
   bool pending = false;  // a verified commit waits for its swap (set by a test)
   uint32_t lease_owner = 0;
   int cancels = 0;
+  bool waiting_event = false;  // an event step waits: a timed trigger resolves at once
+  uint64_t trigger_time = 0;   // TRIGGER_TIME_HI:LO
+  uint64_t triggered_at = 0;
+  uint32_t trigger_count = 0;
 
   static uint64_t bank_base(uint32_t bank) { return bank ? hwdef::MEM_BANK1_BASE : hwdef::MEM_BANK0_BASE; }
   static bool in_bank(uint64_t addr, uint32_t bank) {
@@ -121,6 +125,12 @@ class FakeBoard {
         return swaps;
       case hw::REG_LEASE_OWNER:
         return lease_owner;
+      case hw::REG_TRIGGERS:
+        return trigger_count;
+      case hw::REG_TRIGGERED_AT_LO:
+        return static_cast<uint32_t>(triggered_at);
+      case hw::REG_TRIGGERED_AT_HI:
+        return static_cast<uint32_t>(triggered_at >> 32);
       case hw::REG_COMMIT_CRC:
         return commit_crc;
       default:
@@ -160,8 +170,17 @@ class FakeBoard {
       error &= ~value;
     } else if (addr == hw::REG_CTRL) {
       if (value & hw::CTRL_TRIGGER_MASK) ++triggers;
+      if ((value & hw::CTRL_TRIGGER_AT_MASK) && waiting_event) {
+        waiting_event = false;
+        triggered_at = trigger_time;
+        ++trigger_count;
+      }
       if (value & hw::CTRL_STOP_MASK) ++stops;
       if (value & hw::CTRL_CLEAR_ERRORS_MASK) error = 0;
+    } else if (addr == hw::REG_TRIGGER_TIME_LO) {
+      trigger_time = (trigger_time & ~0xFFFFFFFFull) | value;
+    } else if (addr == hw::REG_TRIGGER_TIME_HI) {
+      trigger_time = (trigger_time & 0xFFFFFFFFull) | (uint64_t{value} << 32);
     } else if (addr == hw::REG_COMMIT_MODE) {
       commit_mode = value;
     } else if (addr == hw::REG_COMMIT_TIME_LO) {

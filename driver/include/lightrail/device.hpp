@@ -43,6 +43,8 @@ struct Status {
   uint32_t epochs = 0;
   uint32_t swaps = 0;
   int64_t last_swap_ps = 0;
+  uint32_t triggers = 0;        // triggers that ended an event step
+  int64_t last_trigger_ps = 0;  // the boundary the last of them resolved
   int64_t board_time_ps = 0;
 };
 
@@ -119,7 +121,13 @@ class Device {
   Status status();
   int64_t time_ps();  // board time now
   void trigger();     // advance an event-triggered step
-  void stop();        // stop at the next step boundary, all gates low
+  // Advances the event step at the first allowed boundary at or after board
+  // time t: exactly t when it is past the step's minimum end and far enough
+  // ahead for the tuning (boards told one t take one boundary). Returns the
+  // boundary's board time once the board has resolved it (an event step was
+  // waiting), nullopt when the trigger is latched for a later event step.
+  std::optional<int64_t> trigger_at_ps(int64_t t);
+  void stop();  // stop at the next step boundary, all gates low
   // Writes a calibration table (ticks, a*wavelengths+b) and uses it from now.
   // BoardBusyError (nothing written) while a schedule runs or a commit is
   // under way: the board locks the table then.
