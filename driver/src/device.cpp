@@ -46,11 +46,7 @@ std::vector<std::string> error_flag_names(uint32_t value) {
   return names;
 }
 
-Device Device::open(const std::string& uri) {
-  if (uri.rfind("sim://", 0) == 0) return Device(open_sim_transport(uri));
-  if (uri.rfind("xrt://", 0) == 0) return Device(open_xrt_transport(uri));
-  throw Error(fmt::format("{}: unknown device URI scheme (use sim://HOST:PORT/BOARD or xrt://DEVICE)", uri));
-}
+Device Device::open(const std::string& uri) { return Device(open_transport(uri)); }
 
 Device::Device(std::unique_ptr<Transport> transport)
     : transport_(std::move(transport)), token_(random_token()) {

@@ -71,8 +71,8 @@ class Device {
   static constexpr std::chrono::milliseconds kDefaultLeaseTtl{10000};
 
   // sim://HOST:PORT/BOARD or xrt://...; reads and checks the capability block
-  // and the tune table. Throws TransportError, FormatError (bad capability
-  // block), Error (unknown scheme, no XRT in this build).
+  // and the tune table. Throws TransportError, FormatError (a malformed URI,
+  // an unknown scheme, a bad capability block), Error (no XRT in this build).
   static Device open(const std::string& uri);
   // Over any transport (tests use an in-memory board).
   explicit Device(std::unique_ptr<Transport> transport);
