@@ -4,8 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# clang and libclang-rt-dev (libFuzzer, ASan, UBSan runtimes) build the fuzz
+# targets (docs/fuzzing.md); libclang-rt-dev is only recommended by clang.
 packages=(cmake make g++ pkg-config verilator libsystemc-dev libboost-dev iverilog yosys
-          nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libgtest-dev libbenchmark-dev)
+          nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libgtest-dev libbenchmark-dev
+          clang libclang-rt-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
