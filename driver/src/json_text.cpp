@@ -14,6 +14,8 @@ namespace {
 
 using nlohmann::json;
 
+constexpr int kMaxJsonDepth = 256;
+
 // Line and column of byte offset `byte` (0-based) of text.
 std::string line_column(const std::string& text, size_t byte) {
   size_t line = 1, column = 1;
@@ -156,6 +158,32 @@ nlohmann::json parse_json_text(const std::string& text, const std::string& what)
   // ignored unseen.
   if (const auto nul = text.find('\0'); nul != std::string::npos) {
     throw FormatError(what, std::vector<Problem>{{line_column(text, nul), "malformed JSON: a NUL byte"}});
+  }
+  // Deep nesting would exhaust the stack of a recursive reader (the fuzz
+  // target found 100,000 '[' do): no format of ours nests past a few levels.
+  {
+    int depth = 0;
+    bool in_string = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      if (in_string) {
+        if (c == '\\')
+          ++i;
+        else if (c == '"')
+          in_string = false;
+      } else if (c == '"') {
+        in_string = true;
+      } else if (c == '[' || c == '{') {
+        if (++depth > kMaxJsonDepth) {
+          throw FormatError(
+              what, std::vector<Problem>{
+                        {line_column(text, i),
+                         fmt::format("malformed JSON: nested deeper than {} levels", kMaxJsonDepth)}});
+        }
+      } else if (c == ']' || c == '}') {
+        --depth;
+      }
+    }
   }
   try {
     return json::parse(text, cb);

@@ -12,7 +12,8 @@ namespace lightrail {
 // Parses one JSON document. Throws FormatError(what, problems) naming the
 // place of the fault, for: malformed JSON (line and column), anything but
 // whitespace after the document (a NUL included), a number beyond the range
-// of a double ("1e400", a 400-digit integer), and a key that appears twice in
+// of a double ("1e400", a 400-digit integer), nesting deeper than 256
+// levels (the stack of any recursive reader), and a key that appears twice in
 // one object (named by its JSON path, e.g. "steps[2].config"; last-wins
 // would silently run the second value).
 nlohmann::json parse_json_text(const std::string& text, const std::string& what);
