@@ -54,8 +54,8 @@ std::vector<uint32_t> build_image(const Schedule& s, const DeviceCapabilities& c
   image[hw::IMG_HDR_N_CONFIGS] = n_configs;
   image[hw::IMG_HDR_FLAGS] = s.cyclic ? hw::IMG_FLAGS_CYCLIC_MASK : 0u;
   // Rounded up: the gate must stay low at least as long as asked.
-  image[hw::IMG_HDR_GUARD_TICKS] =
-      static_cast<uint32_t>((std::max<int64_t>(s.guard_ps, 0) + tick - 1) / tick);
+  image[hw::IMG_HDR_GUARD_TICKS] = static_cast<uint32_t>(std::max<int64_t>(s.guard_ps, 0) / tick +
+                                                         (s.guard_ps > 0 && s.guard_ps % tick != 0));
   image[hw::IMG_HDR_GENERATION] = s.generation;
 
   for (uint32_t c = 0; c < n_configs; ++c) {

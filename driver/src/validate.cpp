@@ -43,8 +43,11 @@ std::vector<Problem> validate(const Schedule& s, const DeviceCapabilities& caps)
   } else if (s.guard_ps / tick >= int64_t{std::numeric_limits<uint32_t>::max()}) {
     fail("guard_ps", fmt::format("{} ps overflows the 32-bit guard tick field", s.guard_ps));
   }
-  // The board applies the guard in whole ticks, rounded up.
-  const int64_t guard_ps = s.guard_ps < 0 ? 0 : (s.guard_ps + tick - 1) / tick * tick;
+  // The board applies the guard in whole ticks, rounded up (without the
+  // overflow of guard + tick near INT64_MAX the fuzzer found).
+  const bool guard_fits =
+      s.guard_ps >= 0 && s.guard_ps / tick < int64_t{std::numeric_limits<uint32_t>::max()};
+  const int64_t guard_ps = guard_fits ? (s.guard_ps / tick + (s.guard_ps % tick != 0)) * tick : 0;
 
   if (s.activation_ps && *s.activation_ps < 0) {
     fail("activation.at_ps", fmt::format("must not be negative, is {} ps", *s.activation_ps));
