@@ -2,6 +2,7 @@
 // experiments' published patterns, and errors naming the bad field.
 #include <gtest/gtest.h>
 
+#include "error_of.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/planner/experiments.hpp"
 #include "lightrail/planner/fabric.hpp"
@@ -31,14 +32,6 @@ const json& row_of(const json& result, const std::string& label) {
   ADD_FAILURE() << "no row " << label;
   static const json none = json::array();
   return none;
-}
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 }  // namespace
 

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "error_of.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/planner/experiments.hpp"
 #include "lightrail/planner/fabric.hpp"
@@ -19,14 +20,6 @@ namespace {
 
 json doc(const std::string& text) { return lightrail::parse_json_text(text, "test"); }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 std::string job_error(const std::string& text) {
   return error_of([&] { lp::job_from_json(doc(text)); });
 }

@@ -8,6 +8,7 @@
 #include <limits>
 #include <string>
 
+#include "error_of.hpp"
 #include "lightrail/planner/bvn.hpp"
 #include "lightrail/planner/collectives.hpp"
 #include "lightrail/planner/data_movement.hpp"
@@ -21,15 +22,6 @@
 namespace lp = lightrail::planner;
 
 namespace {
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 #define EXPECT_HAS(haystack, needle) EXPECT_NE((haystack).find(needle), std::string::npos) << (haystack)
 
