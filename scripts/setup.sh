@@ -6,9 +6,10 @@ cd "$(dirname "$0")/.."
 
 # clang and libclang-rt-dev (libFuzzer, ASan, UBSan runtimes) build the fuzz
 # targets (docs/fuzzing.md); libclang-rt-dev is only recommended by clang.
+# python3 plays a silent listener in a server test.
 packages=(cmake make g++ pkg-config verilator libsystemc-dev libboost-dev iverilog yosys
           nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libgtest-dev libbenchmark-dev
-          clang libclang-rt-dev)
+          clang libclang-rt-dev python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
