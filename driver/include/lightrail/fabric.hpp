@@ -1,0 +1,184 @@
+// A fabric of boards: which board port feeds which switch port on which rail
+// (the fabric file, docs/fabric.md), checking a set of board schedules
+// against each other before anything is written, one all-or-nothing commit
+// across boards at one synchronised time, and one timed trigger for many
+// boards.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lightrail/device.hpp"
+#include "lightrail/validate.hpp"
+
+namespace lightrail {
+
+enum class SwitchKind {
+  kAwgr,  // tunable lasers: switch port s on wavelength w reaches (s + w) mod radix
+  kOcs,   // optical circuit switch: a board port's value is the output switch port
+};
+
+struct FabricRail {
+  int rail = 0;
+  SwitchKind kind = SwitchKind::kAwgr;
+  int radix = 0;  // switch ports
+};
+
+struct FabricBoard {
+  std::string name;  // unique; what every message calls the board
+  std::string uri;   // sim://... or xrt://...
+  int rail = 0;
+  // switch_ports[p]: the switch port board port p feeds; kDark: not cabled.
+  std::vector<int> switch_ports;
+};
+
+struct FabricSpec {
+  std::string name = "fabric";
+  std::vector<FabricRail> rails;
+  std::vector<FabricBoard> boards;
+  // The board whose clock the others follow (its own servo is not locked to
+  // anything, so the lock check skips it); empty: none is the reference.
+  std::optional<size_t> sync_master;
+  // Commit time = the latest board time read + commit_margin_ps: room to arm
+  // every board before any of them reaches it.
+  int64_t commit_margin_ps = 2'000'000'000;  // 2 ms
+  // Fabric trigger time = latest board time + trigger_margin_ps.
+  int64_t trigger_margin_ps = 20'000'000;  // 20 us
+
+  const FabricRail& rail(int r) const;  // std::out_of_range naming r
+  // Board index by name, nullopt if none.
+  std::optional<size_t> board_index(const std::string& name) const;
+};
+
+// Parses and checks a fabric file (unknown fields, duplicate board names,
+// two board ports on one switch port, a switch port beyond the radix, ...):
+// FormatError naming every offending field ("boards[2].switch_ports[5]").
+FabricSpec fabric_from_json(const nlohmann::json& j);
+FabricSpec read_fabric_file(const std::string& path);  // read_json_file + fabric_from_json
+nlohmann::json to_json(const FabricSpec& spec);
+
+// One board's part of a fabric-wide change.
+struct BoardAssignment {
+  size_t board = 0;  // index into FabricSpec::boards
+  Schedule schedule;
+};
+
+// Every problem of a set of schedules taken together, not just the first
+// ("board b3 steps[2] port 5: ..."); empty means they may be committed:
+// - each schedule against its board's capabilities (validate());
+// - each board at most once, and known to the spec;
+// - per step, on each rail: OCS maps one-to-one (no output switch port
+//   taken twice), AWGR receivers at most one sender per wavelength; a port
+//   driven light-on must be cabled, and its destination must be a switch
+//   port of a board in this set (a port of a board left out belongs to
+//   someone else's schedule);
+// - boards on one rail have the same step program (count, durations,
+//   event-triggered steps, cyclic), so they switch on the same boundaries.
+// caps[i] are the capabilities of spec.boards[i].
+std::vector<Problem> validate_fabric(const FabricSpec& spec, const std::vector<DeviceCapabilities>& caps,
+                                     const std::vector<BoardAssignment>& schedules);
+
+// What a fabric commit did to one board. Only what was observed is claimed.
+enum class BoardOutcome {
+  kUnchanged,  // nothing armed, or armed and cancelled in time: the old schedule runs on
+  kArmed,      // armed for the commit time; the swap has not been confirmed yet
+  kSwitched,   // confirmed: swapped to the new generation
+  kUnknown,    // the board could not be asked (error says why)
+};
+const char* to_string(BoardOutcome o);
+
+struct BoardCommitReport {
+  size_t board = 0;
+  BoardOutcome outcome = BoardOutcome::kUnchanged;
+  bool staged = false;
+  bool armed = false;
+  bool cancelled = false;
+  std::optional<int64_t> swap_ps;  // when kSwitched: the board time of the swap
+  std::string error;               // what failed on this board, if anything
+};
+
+struct FabricCommitReport {
+  bool committed = false;                 // every board of the set is armed (or switched, with wait)
+  int64_t commit_ps = 0;                  // T; 0 if no board was armed
+  std::string error;                      // the first failure, naming the board; empty when committed
+  std::vector<std::string> warnings;      // unlocked clocks let through with allow_unlocked
+  std::vector<BoardCommitReport> boards;  // one per schedule, in the order given
+  nlohmann::json to_json() const;
+};
+
+struct FabricCommitOptions {
+  bool allow_unlocked = false;   // warn instead of refusing a board whose clock is not locked
+  bool wait_for_swap = true;     // after arming, wait until every board has swapped (kSwitched)
+  int swap_timeout_ms = 30000;   // for wait_for_swap
+  std::optional<int64_t> at_ps;  // an explicit commit time instead of latest + margin
+};
+
+struct FabricTriggerReport {
+  bool ok = false;                                        // every board resolved the same boundary
+  int64_t at_ps = 0;                                      // the time every board was told
+  std::optional<int64_t> boundary_ps;                     // the boundary they take, when ok
+  std::vector<std::optional<int64_t>> board_boundary_ps;  // per board given (nullopt: latched)
+  std::string error;
+};
+
+struct FabricBoardState {
+  size_t board = 0;
+  bool reachable = false;
+  std::string error;  // when not reachable
+  Status status;
+  SyncStatus sync;
+  LeaseInfo lease;
+};
+
+// The open boards of a spec. Not thread-safe: one caller at a time.
+class Fabric {
+ public:
+  // Opens every board (Device::open). A board that cannot be opened is kept
+  // closed and reported by status(); commit() and trigger() on it fail
+  // naming it. Never throws for one unreachable board.
+  static Fabric open(FabricSpec spec);
+  // Over given devices (tests: in-memory boards); devices[i] is spec.boards[i].
+  Fabric(FabricSpec spec, std::vector<std::optional<Device>> devices);
+
+  const FabricSpec& spec() const { return spec_; }
+  size_t size() const { return spec_.boards.size(); }
+  // Throws Error naming the board when it could not be opened (retries the
+  // open once first).
+  Device& device(size_t board);
+  // Capabilities of every board (reference capabilities for one that is closed).
+  std::vector<DeviceCapabilities> capabilities() const;
+  // The same lease token on every board (a daemon keeps it across restarts).
+  void set_lease_token(uint32_t token);
+
+  std::vector<Problem> validate(const std::vector<BoardAssignment>& schedules) const;
+
+  // Two-phase commit: validate (ValidationError, nothing written); check
+  // every board's clock is locked (Error naming them, nothing written,
+  // unless allow_unlocked); stage and verify every board; T = latest board
+  // time + margin (Error, nothing armed, if T is not in the future of every
+  // board after staging); arm every board for T. If any stage, verify or
+  // arm fails, every armed board is cancelled; a board that had already
+  // swapped is reported kSwitched. Never throws for a board's failure: the
+  // report says what happened on each.
+  FabricCommitReport commit(const std::vector<BoardAssignment>& schedules,
+                            const FabricCommitOptions& options = {});
+  // Cancels whatever commit is armed on the boards given (recovery).
+  std::vector<BoardCommitReport> cancel(const std::vector<size_t>& boards);
+
+  // One timed trigger for every board given: at = latest board time +
+  // trigger_margin_ps unless given; ok when every board resolved the same
+  // boundary.
+  FabricTriggerReport trigger(const std::vector<size_t>& boards, std::optional<int64_t> at_ps = std::nullopt);
+
+  std::vector<FabricBoardState> status();
+
+ private:
+  FabricSpec spec_;
+  std::vector<std::optional<Device>> devices_;
+  uint32_t token_ = 0;
+};
+
+}  // namespace lightrail
