@@ -1,0 +1,780 @@
+#include "strategy.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "lightrail/errors.hpp"
+#include "lightrail/json_text.hpp"
+#include "placement.hpp"
+
+namespace lightrail::daemon {
+
+namespace lp = lightrail::planner;
+using nlohmann::json;
+
+namespace {
+
+enum class JobState {
+  kRunning,  // on circuits: its boards run its schedules
+  kWaiting,  // admitted, on the EPS until boards are free (wait_for_circuits)
+  kEps,      // gave its circuits up (FastConv) and trains on on the EPS
+};
+
+const char* to_string(JobState s) {
+  switch (s) {
+    case JobState::kRunning:
+      return "running";
+    case JobState::kWaiting:
+      return "waiting";
+    case JobState::kEps:
+      return "eps";
+  }
+  return "?";
+}
+
+struct Job {
+  std::string id;
+  json spec;  // the job file as accepted
+  lp::Job job;
+  std::optional<double> target;
+  bool wait = false;
+  JobState state = JobState::kWaiting;
+  double accuracy = 0;
+  std::optional<Placement> placement;
+  int64_t commit_ps = 0;
+  size_t next_phase = 0;
+  uint64_t phase_events = 0;
+  std::optional<int64_t> last_boundary_ps;
+  // TRIGGERS of each placed board once its phase events so far resolved.
+  std::map<size_t, uint32_t> triggers;
+};
+
+// Field path named by a planner or driver message ("job.gpus: ...").
+std::string field_of(const std::string& message) {
+  const auto colon = message.find(':');
+  if (colon == std::string::npos || message.find(' ') < colon) return "";
+  return message.substr(0, colon);
+}
+
+std::optional<double> number_in(const json& j, double lo, double hi) {
+  if (!j.is_number()) return std::nullopt;
+  const double x = j.get<double>();
+  if (!std::isfinite(x) || x < lo || x > hi) return std::nullopt;
+  return x;
+}
+
+}  // namespace
+
+struct Strategy::Impl {
+  Fabric& fabric;
+  Journal& journal;
+  StrategyOptions options;
+  DeviceCapabilities caps;
+  std::map<std::string, Job> jobs;
+  uint64_t next_job = 1;
+  uint32_t next_generation = 1;
+  std::set<uint32_t> issued;         // generations this daemon committed
+  std::vector<std::string> owner;    // per board: the job running on it
+  std::vector<std::string> blocked;  // per board: why no job may be placed there
+  std::chrono::steady_clock::time_point last_keepalive{};
+  // Counters for /metrics.
+  uint64_t commits_ok = 0, commits_failed = 0, phase_events = 0, phase_errors = 0, moves = 0,
+           recovered_cancelled = 0, recovered_stopped = 0;
+  double boundary_lead_sum_s = 0;  // simulated request-to-boundary time, summed
+
+  Impl(Fabric& f, Journal& j, StrategyOptions o)
+      : fabric(f), journal(j), options(std::move(o)), owner(f.size()), blocked(f.size()) {
+    const auto all = fabric.capabilities();
+    caps = all.empty() ? DeviceCapabilities::reference() : all.front();
+  }
+
+  const std::string& name(size_t b) const { return fabric.spec().boards[b].name; }
+
+  std::vector<bool> free_mask() const {
+    std::vector<bool> m(owner.size());
+    for (size_t b = 0; b < m.size(); ++b) m[b] = owner[b].empty() && blocked[b].empty();
+    return m;
+  }
+
+  Job& find(const std::string& id) {
+    auto it = jobs.find(id);
+    if (it == jobs.end()) throw ApiError(404, "", fmt::format("no job {}", printable(id)));
+    return it->second;
+  }
+
+  std::vector<size_t> boards_of(const Job& j) const {
+    std::vector<size_t> out;
+    if (j.placement)
+      for (const PlacedBoard& pb : j.placement->boards) out.push_back(pb.board);
+    return out;
+  }
+
+  json board_names(const std::vector<size_t>& boards) const {
+    json out = json::array();
+    for (size_t b : boards) out.push_back(name(b));
+    return out;
+  }
+
+  json job_json(const Job& j) const {
+    json out{{"id", j.id},
+             {"name", j.job.name},
+             {"state", to_string(j.state)},
+             {"gpus", j.job.gpus},
+             {"accuracy", j.accuracy},
+             {"boards", board_names(boards_of(j))},
+             {"phase_events", j.phase_events}};
+    out["target_accuracy"] = j.target ? json(*j.target) : json(nullptr);
+    if (!j.job.phases.empty()) out["next_phase"] = j.job.phases[j.next_phase].name;
+    if (j.placement) {
+      out["plan"] = j.placement->summary;
+      out["generation"] = j.placement->summary["generation"];
+      out["commit_ps"] = j.commit_ps;
+    }
+    out["last_boundary_ps"] = j.last_boundary_ps ? json(*j.last_boundary_ps) : json(nullptr);
+    return out;
+  }
+
+  // Gates low on the boards and wait until they are idle, so the next
+  // commit there starts at its time (a STOP drops a pending commit).
+  void stop_boards(const std::vector<size_t>& boards) {
+    for (size_t b : boards) {
+      try {
+        fabric.device(b).stop();
+      } catch (const Error& e) {
+        blocked[b] = fmt::format("stop failed: {}", e.what());
+      }
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    for (size_t b : boards) {
+      if (!blocked[b].empty()) continue;
+      try {
+        while (fabric.device(b).status().running) {
+          if (std::chrono::steady_clock::now() > deadline) {
+            blocked[b] = "still running 10 s after a stop";
+            break;
+          }
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+      } catch (const Error& e) {
+        blocked[b] = fmt::format("status after stop failed: {}", e.what());
+      }
+    }
+  }
+
+  // Places the job on free boards and commits it on all of them at one
+  // time. PlacementError when it does not fit; ApiError when the commit did
+  // not happen (then no board of it runs the job).
+  void commit_job(Job& j) {
+    const uint32_t gen = next_generation;
+    Placement pl = place_job(j.job, fabric.spec(), caps, options.model, free_mask(), gen);
+    ++next_generation;
+    issued.insert(gen);
+    std::vector<size_t> boards;
+    for (const PlacedBoard& pb : pl.boards) boards.push_back(pb.board);
+    journal.append({{"type", "commit_intent"},
+                    {"id", j.id},
+                    {"job", j.spec},
+                    {"target_accuracy", j.target ? json(*j.target) : json(nullptr)},
+                    {"wait_for_circuits", j.wait},
+                    {"generation", gen},
+                    {"boards", boards}});
+    FabricCommitOptions o;
+    o.allow_unlocked = options.allow_unlocked;
+    FabricCommitReport report;
+    try {
+      report = fabric.commit(pl.assignments(), o);
+    } catch (const ValidationError& e) {
+      journal.append({{"type", "commit_done"}, {"id", j.id}, {"generation", gen}, {"ok", false}});
+      ++commits_failed;
+      throw ApiError(409, "", fmt::format("the plan does not pass the fabric's checks:\n{}", e.what()));
+    } catch (const Error& e) {  // refused before anything was written (clocks not locked)
+      journal.append({{"type", "commit_done"}, {"id", j.id}, {"generation", gen}, {"ok", false}});
+      ++commits_failed;
+      throw ApiError(409, "", e.what());
+    }
+    if (report.committed) {
+      journal.append({{"type", "commit_done"},
+                      {"id", j.id},
+                      {"generation", gen},
+                      {"ok", true},
+                      {"commit_ps", report.commit_ps}});
+      ++commits_ok;
+      j.commit_ps = report.commit_ps;
+      j.placement = std::move(pl);
+      j.state = JobState::kRunning;
+      j.next_phase = 0;
+      for (size_t b : boards) {
+        owner[b] = j.id;
+        try {
+          j.triggers[b] = fabric.device(b).status().triggers;
+        } catch (const Error&) {
+          j.triggers[b] = 0;
+        }
+      }
+      return;
+    }
+    // Nothing of the job may run on part of its boards: what switched is
+    // stopped; what the board could not tell is kept off limits.
+    std::vector<size_t> switched;
+    std::string unknown;
+    for (const BoardCommitReport& r : report.boards) {
+      if (r.outcome == BoardOutcome::kSwitched || r.outcome == BoardOutcome::kArmed)
+        switched.push_back(r.board);
+      if (r.outcome == BoardOutcome::kUnknown) {
+        blocked[r.board] = "its state after a failed commit is unknown: " + r.error;
+        unknown += " " + name(r.board);
+      }
+    }
+    stop_boards(switched);
+    journal.append(
+        {{"type", "commit_done"}, {"id", j.id}, {"generation", gen}, {"ok", false}, {"stopped", switched}});
+    ++commits_failed;
+    std::string msg = fmt::format("the commit failed and no board runs the job: {}", report.error);
+    if (!switched.empty())
+      msg += fmt::format(" (T had passed on {} board(s), which switched and were stopped)", switched.size());
+    if (!unknown.empty()) msg += "; state unknown, kept out of use:" + unknown;
+    throw ApiError(502, "", msg);
+  }
+
+  // FastConv: free boards go to the waiting jobs furthest from their target.
+  json allocate() {
+    std::vector<Job*> waiting;
+    for (auto& [id, j] : jobs)
+      if (j.state == JobState::kWaiting) waiting.push_back(&j);
+    auto progress = [](const Job* j) { return j->accuracy / j->target.value_or(1.0); };
+    std::stable_sort(waiting.begin(), waiting.end(),
+                     [&](const Job* a, const Job* b) { return progress(a) < progress(b); });
+    json placed = json::array();
+    for (Job* j : waiting) {
+      try {
+        commit_job(*j);
+        placed.push_back(j->id);
+        ++moves;
+      } catch (const PlacementError&) {
+        // stays on the EPS until more boards are free
+      } catch (const ApiError&) {
+        // the commit failed and changed nothing: it keeps waiting
+      }
+    }
+    return placed;
+  }
+
+  void release(Job& j) {
+    journal.append({{"type", "release"}, {"id", j.id}});
+    const std::vector<size_t> boards = boards_of(j);
+    stop_boards(boards);
+    for (size_t b : boards) owner[b].clear();
+    j.placement.reset();
+    j.triggers.clear();
+  }
+
+  // Whether the job is near its target (FastConv's release rule).
+  bool converged(const Job& j) const {
+    return j.target && j.accuracy >= options.release_fraction * *j.target;
+  }
+
+  json submit(const json& body) {
+    if (!body.is_object()) throw ApiError(400, "", "the body must be a JSON object (a job file)");
+    json spec = body;
+    Job j;
+    if (body.contains("job")) {
+      for (const auto& [k, v] : body.items()) {
+        if (k != "job" && k != "target_accuracy" && k != "wait_for_circuits")
+          throw ApiError(
+              400, k,
+              fmt::format("{}: unknown field (job, target_accuracy, wait_for_circuits)", printable(k)));
+      }
+      spec = body["job"];
+      if (body.contains("target_accuracy")) {
+        j.target = number_in(body["target_accuracy"], 0, 1);
+        if (!j.target || *j.target <= 0)
+          throw ApiError(400, "target_accuracy", "target_accuracy: a number in (0, 1]");
+      }
+      if (body.contains("wait_for_circuits")) {
+        if (!body["wait_for_circuits"].is_boolean())
+          throw ApiError(400, "wait_for_circuits", "wait_for_circuits: true or false");
+        j.wait = body["wait_for_circuits"].get<bool>();
+      }
+    }
+    try {
+      j.job = lp::job_from_json(spec);
+    } catch (const std::invalid_argument& e) {
+      throw ApiError(400, field_of(e.what()), e.what());
+    }
+    j.spec = spec;
+    j.id = fmt::format("j{}", next_job++);
+    try {
+      commit_job(j);
+    } catch (const PlacementError& e) {
+      if (!(e.fits_later && j.wait)) throw ApiError(409, e.field, e.what());
+      j.state = JobState::kWaiting;
+      journal.append({{"type", "admit"},
+                      {"id", j.id},
+                      {"job", j.spec},
+                      {"target_accuracy", j.target ? json(*j.target) : json(nullptr)},
+                      {"wait_for_circuits", j.wait}});
+    }
+    const std::string id = j.id;
+    jobs.emplace(id, std::move(j));
+    return job_json(jobs.at(id));
+  }
+
+  size_t phase_index(const Job& j, const json& body) const {
+    if (!body.is_object() || !body.contains("phase"))
+      throw ApiError(400, "phase", "phase: missing ({\"phase\": NAME or INDEX})");
+    for (const auto& [k, v] : body.items())
+      if (k != "phase") throw ApiError(400, k, fmt::format("{}: unknown field (phase)", printable(k)));
+    const json& p = body["phase"];
+    if (p.is_number_integer()) {
+      // Unsigned first: a huge index must not wrap into range.
+      const bool in_range = p.is_number_unsigned()
+                                ? p.get<uint64_t>() < j.job.phases.size()
+                                : p.get<int64_t>() >= 0 && size_t(p.get<int64_t>()) < j.job.phases.size();
+      if (in_range) return p.is_number_unsigned() ? size_t(p.get<uint64_t>()) : size_t(p.get<int64_t>());
+      throw ApiError(
+          400, "phase",
+          fmt::format("phase: index {} out of range, the job has {} phases", p.dump(), j.job.phases.size()));
+    }
+    if (p.is_string()) {
+      for (size_t i = 0; i < j.job.phases.size(); ++i)
+        if (j.job.phases[i].name == p.get<std::string>()) return i;
+      throw ApiError(400, "phase",
+                     fmt::format("phase: the job has no phase \"{}\"", printable(p.get<std::string>())));
+    }
+    throw ApiError(400, "phase", fmt::format("phase: a name or an index, not {}", json_type_name(p)));
+  }
+
+  json phase(const std::string& id, const json& body) {
+    Job& j = find(id);
+    const size_t p = phase_index(j, body);
+    json out{{"id", j.id}, {"phase", j.job.phases[p].name}, {"index", p}};
+    if (j.state != JobState::kRunning) {
+      // Nothing to switch: the job runs on the EPS.
+      out["circuits"] = false;
+      out["boundary_ps"] = nullptr;
+      return out;
+    }
+    if (p != j.next_phase) {
+      ++phase_errors;
+      throw ApiError(
+          409, "phase",
+          fmt::format("phase: the boards wait for phase \"{}\" (index {}) next; phase events come in "
+                      "the job's order",
+                      printable(j.job.phases[j.next_phase].name), j.next_phase));
+    }
+    std::vector<size_t> boards;
+    for (const PlacedBoard& pb : j.placement->boards)
+      if (pb.phase_step[p]) boards.push_back(pb.board);
+    out["circuits"] = true;
+    out["boards"] = board_names(boards);
+    if (boards.empty()) {  // no rail carries this phase: no boundary to take
+      j.next_phase = (p + 1) % j.job.phases.size();
+      out["boundary_ps"] = nullptr;
+      return out;
+    }
+    const FabricTriggerReport r = fabric.trigger(boards);
+    if (!r.error.empty() && r.board_boundary_ps.size() != boards.size()) {
+      ++phase_errors;
+      throw ApiError(502, "", fmt::format("the phase trigger failed: {}", r.error));
+    }
+    // A latched trigger resolves when the board reaches the phase's event
+    // step (it was still in the previous phase's rounds).
+    std::vector<int64_t> at(boards.size());
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.phase_wait_ms);
+    for (size_t i = 0; i < boards.size(); ++i) {
+      const size_t b = boards[i];
+      const uint32_t expect = j.triggers[b] + 1;
+      if (i < r.board_boundary_ps.size() && r.board_boundary_ps[i]) {
+        at[i] = *r.board_boundary_ps[i];
+        j.triggers[b] = expect;
+        continue;
+      }
+      for (;;) {
+        Status s;
+        try {
+          s = fabric.device(b).status();
+        } catch (const Error& e) {
+          ++phase_errors;
+          throw ApiError(502, "", fmt::format("board {}: {}", name(b), e.what()));
+        }
+        if (s.triggers >= expect) {
+          at[i] = s.last_trigger_ps;
+          j.triggers[b] = s.triggers;
+          break;
+        }
+        if (std::chrono::steady_clock::now() > deadline) {
+          ++phase_errors;
+          throw ApiError(
+              502, "",
+              fmt::format("board {} latched the trigger but did not reach phase \"{}\" within {} ms", name(b),
+                          printable(j.job.phases[p].name), options.phase_wait_ms));
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      }
+    }
+    for (size_t i = 1; i < at.size(); ++i) {
+      if (at[i] != at[0]) {
+        ++phase_errors;
+        throw ApiError(
+            502, "",
+            fmt::format("boards took different boundaries for phase \"{}\": {} at {} ps, {} at {} ps",
+                        printable(j.job.phases[p].name), name(boards[0]), at[0], name(boards[i]), at[i]));
+      }
+    }
+    j.next_phase = (p + 1) % j.job.phases.size();
+    ++j.phase_events;
+    ++phase_events;
+    j.last_boundary_ps = at[0];
+    const int64_t requested = r.at_ps - fabric.spec().trigger_margin_ps;
+    boundary_lead_sum_s += double(at[0] - requested) * 1e-12;
+    out["boundary_ps"] = at[0];
+    out["requested_board_ps"] = requested;
+    out["latched"] = !(r.boundary_ps.has_value());
+    return out;
+  }
+
+  json progress(const std::string& id, const json& body) {
+    Job& j = find(id);
+    if (!body.is_object() || !body.contains("accuracy"))
+      throw ApiError(400, "accuracy", "accuracy: missing ({\"accuracy\": x}, x in 0..1)");
+    for (const auto& [k, v] : body.items())
+      if (k != "accuracy") throw ApiError(400, k, fmt::format("{}: unknown field (accuracy)", printable(k)));
+    const auto x = number_in(body["accuracy"], 0, 1);
+    if (!x)
+      throw ApiError(400, "accuracy",
+                     fmt::format("accuracy: a number in 0..1, not {}", body["accuracy"].dump()));
+    j.accuracy = *x;
+    journal.append({{"type", "progress"}, {"id", j.id}, {"accuracy", j.accuracy}});
+    json moved = json::array();
+    bool someone_waits = false;
+    for (const auto& [k, o] : jobs) someone_waits |= o.state == JobState::kWaiting;
+    if (j.state == JobState::kRunning && converged(j) && someone_waits) {
+      release(j);
+      j.state = JobState::kEps;
+      moved = allocate();
+    }
+    json out = job_json(j);
+    out["circuits_to"] = moved;
+    return out;
+  }
+
+  json remove(const std::string& id) {
+    Job& j = find(id);
+    journal.append({{"type", "delete"}, {"id", id}});
+    if (j.placement) release(j);
+    jobs.erase(id);
+    return {{"deleted", id}, {"circuits_to", allocate()}};
+  }
+
+  json list() const {
+    json out = json::array();
+    for (const auto& [id, j] : jobs) out.push_back(job_json(j));
+    return {{"jobs", out}};
+  }
+
+  json fabric_state() {
+    json boards = json::array();
+    for (const FabricBoardState& s : fabric.status()) {
+      const FabricBoard& fb = fabric.spec().boards[s.board];
+      json b{{"name", fb.name}, {"uri", fb.uri}, {"rail", fb.rail}, {"reachable", s.reachable}};
+      b["job"] = owner[s.board].empty() ? json(nullptr) : json(owner[s.board]);
+      if (!blocked[s.board].empty()) b["blocked"] = blocked[s.board];
+      if (!s.reachable) {
+        b["error"] = s.error;
+      } else {
+        b["running"] = s.status.running;
+        b["generation"] = s.status.generation;
+        b["commit_pending"] = s.status.commit_pending || s.status.verify_busy;
+        b["errors"] = s.status.errors;
+        b["missed"] = s.status.missed;
+        b["board_time_ps"] = s.status.board_time_ps;
+        b["sync"] = {{"state", s.sync.state}, {"locked", s.sync.locked}, {"offset_ps", s.sync.offset_ps}};
+        b["lease"] = {{"owner", s.lease.owner}, {"mine", s.lease.mine}};
+      }
+      boards.push_back(b);
+    }
+    size_t free = 0;
+    for (bool f : free_mask()) free += f;
+    return {{"name", fabric.spec().name}, {"boards", boards}, {"free_boards", free}};
+  }
+
+  std::string metrics() const {
+    std::map<std::string, int> states{{"running", 0}, {"waiting", 0}, {"eps", 0}};
+    for (const auto& [id, j] : jobs) ++states[to_string(j.state)];
+    size_t free = 0, blocked_n = 0;
+    for (bool f : free_mask()) free += f;
+    for (const auto& b : blocked) blocked_n += !b.empty();
+    std::string m;
+    m += "# HELP lightraild_jobs Jobs by state.\n# TYPE lightraild_jobs gauge\n";
+    for (const auto& [s, n] : states) m += fmt::format("lightraild_jobs{{state=\"{}\"}} {}\n", s, n);
+    m += fmt::format(
+        "# HELP lightraild_boards Boards of the fabric by use.\n# TYPE lightraild_boards gauge\n"
+        "lightraild_boards{{use=\"free\"}} {}\nlightraild_boards{{use=\"blocked\"}} {}\n"
+        "lightraild_boards{{use=\"job\"}} {}\n",
+        free, blocked_n, owner.size() - free - blocked_n);
+    m += fmt::format(
+        "# HELP lightraild_commits_total Fabric commits by result.\n# TYPE lightraild_commits_total counter\n"
+        "lightraild_commits_total{{result=\"ok\"}} {}\nlightraild_commits_total{{result=\"failed\"}} {}\n",
+        commits_ok, commits_failed);
+    m += fmt::format(
+        "# HELP lightraild_phase_events_total Phase boundaries taken by every board of the job.\n"
+        "# TYPE lightraild_phase_events_total counter\nlightraild_phase_events_total {}\n",
+        phase_events);
+    m += fmt::format(
+        "# HELP lightraild_phase_errors_total Phase events refused or failed.\n"
+        "# TYPE lightraild_phase_errors_total counter\nlightraild_phase_errors_total {}\n",
+        phase_errors);
+    m += fmt::format(
+        "# HELP lightraild_phase_boundary_lead_seconds Board time from a phase request to its "
+        "boundary.\n# TYPE lightraild_phase_boundary_lead_seconds summary\n"
+        "lightraild_phase_boundary_lead_seconds_sum {:.12g}\nlightraild_phase_boundary_lead_seconds_count "
+        "{}\n",
+        boundary_lead_sum_s, phase_events);
+    m += fmt::format(
+        "# HELP lightraild_fastconv_moves_total Jobs given circuits freed by another.\n"
+        "# TYPE lightraild_fastconv_moves_total counter\nlightraild_fastconv_moves_total {}\n",
+        moves);
+    m += fmt::format(
+        "# HELP lightraild_recovered_total What recovery did to boards.\n"
+        "# TYPE lightraild_recovered_total counter\nlightraild_recovered_total{{action=\"cancelled\"}} {}\n"
+        "lightraild_recovered_total{{action=\"stopped\"}} {}\n",
+        recovered_cancelled, recovered_stopped);
+    return m;
+  }
+
+  void keepalive() {
+    const auto now = std::chrono::steady_clock::now();
+    // A third of the lease's lifetime: renewed well before it runs out.
+    if (now - last_keepalive < Device::kDefaultLeaseTtl / 3) return;
+    last_keepalive = now;
+    for (size_t b = 0; b < fabric.size(); ++b) {
+      try {
+        fabric.device(b).claim();
+        if (blocked[b].rfind("lease:", 0) == 0) blocked[b].clear();
+      } catch (const LeaseError& e) {
+        if (owner[b].empty()) blocked[b] = fmt::format("lease: held by another writer ({})", e.what());
+      } catch (const Error&) {
+        // unreachable: fabric_state() says so; the next keepalive retries
+      }
+    }
+  }
+
+  json recover();
+};
+
+json Strategy::Impl::recover() {
+  // Replay: the jobs and the last commit of each.
+  struct Intent {
+    uint32_t generation = 0;
+    std::vector<size_t> boards;
+    std::optional<bool> ok;  // commit_done seen
+  };
+  std::map<std::string, Intent> intents;
+  std::map<std::string, json> admitted;  // id -> the record that admitted it
+  std::set<std::string> deleted, released;
+  std::map<std::string, double> accuracy;
+  for (const json& r : journal.records()) {
+    const std::string type = r.value("type", "");
+    const std::string id = r.value("id", "");
+    if (id.size() > 1 && id[0] == 'j' && id.find_first_not_of("0123456789", 1) == std::string::npos &&
+        id.size() < 18)
+      next_job = std::max<uint64_t>(next_job, std::stoull(id.substr(1)) + 1);
+    if (type == "commit_intent") {
+      Intent in;
+      in.generation = r.at("generation").get<uint32_t>();
+      in.boards = r.at("boards").get<std::vector<size_t>>();
+      intents[id] = in;
+      issued.insert(in.generation);
+      next_generation = std::max(next_generation, in.generation + 1);
+      if (!admitted.count(id)) admitted[id] = r;
+      released.erase(id);
+    } else if (type == "commit_done") {
+      if (intents.count(id)) intents[id].ok = r.at("ok").get<bool>();
+    } else if (type == "admit") {
+      admitted[id] = r;
+    } else if (type == "release") {
+      released.insert(id);
+    } else if (type == "delete") {
+      deleted.insert(id);
+    } else if (type == "progress") {
+      accuracy[id] = r.at("accuracy").get<double>();
+    } else if (type == "generation") {
+      next_generation = std::max(next_generation, r.at("next").get<uint32_t>());
+      next_job = std::max(next_job, r.at("next_job").get<uint64_t>());
+    }
+  }
+  json actions = json::array();
+  std::vector<FabricBoardState> state = fabric.status();
+  std::vector<bool> accounted(fabric.size(), false);
+  auto board_gen = [&](size_t b) -> std::optional<uint32_t> {
+    if (!state[b].reachable) return std::nullopt;
+    return state[b].status.generation;
+  };
+  for (auto& [id, rec] : admitted) {
+    if (deleted.count(id)) continue;
+    Job j;
+    j.id = id;
+    j.spec = rec.at("job");
+    j.job = lp::job_from_json(j.spec);
+    if (rec.contains("target_accuracy") && rec["target_accuracy"].is_number())
+      j.target = rec["target_accuracy"].get<double>();
+    j.wait = rec.value("wait_for_circuits", false);
+    j.accuracy = accuracy.count(id) ? accuracy[id] : 0;
+    j.state = JobState::kWaiting;
+    auto in = intents.find(id);
+    const bool had_commit = in != intents.end();
+    if (had_commit && in->second.ok == false) {
+      std::vector<size_t> stop;
+      for (size_t b : in->second.boards)
+        if (board_gen(b) == in->second.generation && state[b].status.running) stop.push_back(b);
+      stop_boards(stop);
+      recovered_stopped += stop.size();
+      if (!j.wait) continue;
+    } else if (had_commit && !released.count(id)) {
+      Intent& it = in->second;
+      // Cancel what is still armed: a commit not journalled as done is not
+      // known to have reached every board.
+      bool all_switched = true, any_switched = false;
+      for (size_t b : it.boards) {
+        accounted[b] = true;
+        const bool mine = board_gen(b) == it.generation && state[b].status.running;
+        if (!it.ok.value_or(false) && (state[b].status.commit_pending || state[b].status.verify_busy)) {
+          const auto c = fabric.cancel({b});
+          ++recovered_cancelled;
+          actions.push_back({{"board", name(b)}, {"action", "cancelled"}, {"job", id}});
+          const bool swapped = !c.empty() && c.front().outcome == BoardOutcome::kSwitched;
+          all_switched &= swapped;
+          any_switched |= swapped;
+          continue;
+        }
+        all_switched &= mine;
+        any_switched |= mine;
+      }
+      if (all_switched && it.ok.value_or(true)) {
+        // Runs as journalled (or its commit reached every board before the crash).
+        std::vector<bool> only(fabric.size(), false);
+        for (size_t b : it.boards) only[b] = true;
+        Placement pl = place_job(j.job, fabric.spec(), caps, options.model, only, it.generation);
+        j.placement = std::move(pl);
+        j.state = JobState::kRunning;
+        for (size_t b : it.boards) {
+          owner[b] = id;
+          j.triggers[b] = state[b].status.triggers;
+        }
+        // The next phase: after the one whose event step the boards are at.
+        const PlacedBoard& first = j.placement->boards.front();
+        const uint32_t cur = state[first.board].status.cur_step;
+        size_t last = j.job.phases.size();
+        for (size_t p = 0; p < first.phase_step.size(); ++p)
+          if (first.phase_step[p] && *first.phase_step[p] <= cur) last = p;
+        if (last == j.job.phases.size()) {
+          j.next_phase = 0;
+        } else {
+          const bool waiting = state[first.board].status.waiting_trigger && *first.phase_step[last] == cur;
+          j.next_phase = waiting ? last : (last + 1) % j.job.phases.size();
+        }
+        if (!it.ok) {
+          journal.append({{"type", "commit_done"}, {"id", id}, {"generation", it.generation}, {"ok", true}});
+        }
+        actions.push_back({{"job", id}, {"action", "runs"}, {"generation", it.generation}});
+      } else {
+        std::vector<size_t> stop;
+        for (size_t b : it.boards)
+          if (board_gen(b) == it.generation) stop.push_back(b);
+        stop_boards(stop);
+        recovered_stopped += stop.size();
+        journal.append({{"type", "commit_done"}, {"id", id}, {"generation", it.generation}, {"ok", false}});
+        actions.push_back({{"job", id},
+                           {"action", any_switched ? "stopped a partial commit" : "commit undone"},
+                           {"stopped", board_names(stop)}});
+        if (!j.wait) {  // the submitter was told nothing or a failure: not admitted
+          continue;
+        }
+      }
+    } else if (released.count(id)) {
+      j.state = JobState::kEps;
+      if (had_commit) {
+        std::vector<size_t> stop;
+        for (size_t b : in->second.boards)
+          if (board_gen(b) == in->second.generation && state[b].status.running) stop.push_back(b);
+        stop_boards(stop);
+        recovered_stopped += stop.size();
+      }
+    }
+    jobs.emplace(id, std::move(j));
+  }
+  // Boards no job accounts for: an armed commit is cancelled; one of our
+  // own generations still running is stopped; anything else is another
+  // writer's and stays off limits.
+  for (size_t b = 0; b < fabric.size(); ++b) {
+    if (!owner[b].empty()) continue;
+    if (!state[b].reachable) {
+      blocked[b] = "unreachable at start: " + state[b].error;
+      continue;
+    }
+    const Status& s = state[b].status;
+    if (s.commit_pending || s.verify_busy) {
+      fabric.cancel({b});
+      ++recovered_cancelled;
+      actions.push_back({{"board", name(b)}, {"action", "cancelled"}});
+    }
+    if (s.running && issued.count(s.generation)) {
+      stop_boards({b});
+      ++recovered_stopped;
+      actions.push_back({{"board", name(b)}, {"action", "stopped"}, {"generation", s.generation}});
+    } else if (s.running) {
+      blocked[b] = fmt::format("runs generation {}, not committed by this daemon", s.generation);
+    }
+  }
+  // The journal from here on: one record per job as it stands.
+  std::vector<json> snapshot;
+  for (const auto& [id, j] : jobs) {
+    json base{{"id", id},
+              {"job", j.spec},
+              {"target_accuracy", j.target ? json(*j.target) : json(nullptr)},
+              {"wait_for_circuits", j.wait}};
+    if (j.state == JobState::kRunning) {
+      json in = base;
+      in["type"] = "commit_intent";
+      in["generation"] = j.placement->summary["generation"];
+      in["boards"] = boards_of(j);
+      snapshot.push_back(in);
+      snapshot.push_back(
+          {{"type", "commit_done"}, {"id", id}, {"generation", in["generation"]}, {"ok", true}});
+    } else {
+      json ad = base;
+      ad["type"] = "admit";
+      snapshot.push_back(ad);
+      if (j.state == JobState::kEps) snapshot.push_back({{"type", "release"}, {"id", id}});
+    }
+    if (j.accuracy > 0) snapshot.push_back({{"type", "progress"}, {"id", id}, {"accuracy", j.accuracy}});
+  }
+  // The generations already used stay used.
+  snapshot.push_back({{"type", "generation"}, {"next", next_generation}, {"next_job", next_job}});
+  journal.rewrite(snapshot);
+  json placed = allocate();
+  return {{"jobs", jobs.size()}, {"actions", actions}, {"placed", placed}};
+}
+
+Strategy::Strategy(Fabric& fabric, Journal& journal, StrategyOptions options)
+    : impl_(std::make_unique<Impl>(fabric, journal, std::move(options))) {}
+Strategy::~Strategy() = default;
+
+json Strategy::recover() { return impl_->recover(); }
+json Strategy::submit(const json& body) { return impl_->submit(body); }
+json Strategy::phase(const std::string& id, const json& body) { return impl_->phase(id, body); }
+json Strategy::progress(const std::string& id, const json& body) { return impl_->progress(id, body); }
+json Strategy::list() { return impl_->list(); }
+json Strategy::get(const std::string& id) { return impl_->job_json(impl_->find(id)); }
+json Strategy::remove(const std::string& id) { return impl_->remove(id); }
+json Strategy::fabric_state() { return impl_->fabric_state(); }
+std::string Strategy::metrics() { return impl_->metrics(); }
+void Strategy::keepalive() { impl_->keepalive(); }
+
+}  // namespace lightrail::daemon
