@@ -322,7 +322,10 @@ void Board::watch_kernel(const seq::SequencerOut& before) {
   // Timed triggers only (an immediate one latched with them wins, as in the
   // kernel): their boundary is the named time; the others are the board's.
   if (out_.triggers != before.triggers) {
-    if (latched_ == Latched::kTimed) triggered_.push_back(out_.triggered_at_ticks);
+    if (latched_ == Latched::kTimed) {
+      triggered_.push_back(out_.triggered_at_ticks);
+      probe_.watch_boundary(out_.triggered_at_ticks);
+    }
     latched_ = Latched::kNone;
   }
   if (in_.trigger) latched_ = Latched::kImmediate;
@@ -415,7 +418,28 @@ nlohmann::json Board::figures() const {
           {"board_timed_boundaries", ref_.board_timed_boundaries},
           {"event_rule_errors", ref_.event_rule_errors},
           {"triggers_checked", timed_triggers_},
-          {"trigger_errors", trigger_errors_}};
+          {"trigger_errors", trigger_errors_},
+          {"triggered_boundaries", triggered_boundaries()}};
+}
+
+// Every watched boundary: the board time it was due, the board and the
+// simulated time of its first gate fall and last rise, and the simulated
+// time of its first wavelength change (null when the boundary had none).
+nlohmann::json Board::triggered_boundaries() const {
+  nlohmann::json out = nlohmann::json::array();
+  auto ps = [](int64_t fs) { return fs < 0 ? nlohmann::json(nullptr) : nlohmann::json(double(fs) / 1000.0); };
+  auto board_ps = [](int64_t t) {
+    return t < 0 ? nlohmann::json(nullptr) : nlohmann::json(t * hwdef::TICK_PS);
+  };
+  for (const auto& [tick, e] : probe_.watched()) {
+    out.push_back({{"board_ps", int64_t(tick) * hwdef::TICK_PS},
+                   {"dark_from_board_ps", board_ps(e.fall_tick)},
+                   {"dark_until_board_ps", board_ps(e.rise_tick)},
+                   {"switch_sim_ps", ps(e.sel_fs)},
+                   {"dark_from_sim_ps", ps(e.fall_fs)},
+                   {"dark_until_sim_ps", ps(e.rise_fs)}});
+  }
+  return out;
 }
 
 bool Board::correct() const {

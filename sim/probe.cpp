@@ -59,6 +59,11 @@ void Probe::resume_event(int port, const Seen& s) {
   if (boundary != std::numeric_limits<uint64_t>::max()) ref_.resume_at(boundary);
 }
 
+void Probe::watch_boundary(uint64_t tick) {
+  watched_.try_emplace(tick);
+  if (watched_.size() > kWatchedBoundaries) watched_.erase(watched_.begin());
+}
+
 void Probe::match(int port, int kind, uint64_t before) {
   auto& expected = ref_.events[port][kind];
   auto& seen = seen_[port][kind];
@@ -85,6 +90,19 @@ void Probe::match(int port, int kind, uint64_t before) {
           (boundary_fs_.empty() || boundary_fs_.back().first < e.boundary))
         boundary_fs_.emplace_back(
             e.boundary, int64_t(o.fs) + (int64_t(e.boundary) - int64_t(o.tick)) * int64_t(o.fine_fs));
+      if (on_time && !watched_.empty()) {
+        auto w = watched_.find(e.boundary);
+        if (w != watched_.end()) {
+          int64_t& at = kind == kSel    ? w->second.sel_fs
+                        : kind == kFall ? w->second.fall_fs
+                                        : w->second.rise_fs;
+          const auto fs = int64_t(o.fs);
+          if (at < 0 || (kind == kRise ? fs > at : fs < at)) {
+            at = fs;
+            if (kind != kSel) (kind == kFall ? w->second.fall_tick : w->second.rise_tick) = int64_t(o.tick);
+          }
+        }
+      }
       if (on_time) {
         ++(kind == kSel ? f_.switch_events : f_.gate_edges);
         continue;

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -45,6 +46,18 @@ class Probe {
   // wavelength change), for cross-board skew.
   void record_boundaries() { record_ = true; }
   const std::vector<std::pair<uint64_t, int64_t>>& boundaries() const { return boundary_fs_; }
+  // The switch edges of one boundary as they came out (fs of simulated
+  // time): the earliest wavelength change, the earliest gate fall and the
+  // latest gate rise, so a host can see when a boundary it asked for took
+  // effect and how long the ports were dark for it. Only boundaries watched
+  // (timed triggers) are kept, at most kWatchedBoundaries of them.
+  struct BoundaryEdges {
+    int64_t fall_tick = -1, rise_tick = -1;  // board time of the first fall, the last rise
+    int64_t sel_fs = -1, fall_fs = -1, rise_fs = -1;
+  };
+  static constexpr size_t kWatchedBoundaries = 4096;
+  void watch_boundary(uint64_t tick);
+  const std::map<uint64_t, BoundaryEdges>& watched() const { return watched_; }
 
  private:
   struct Seen {
@@ -70,6 +83,7 @@ class Probe {
   std::set<uint64_t> late_;
   bool record_ = false;
   std::vector<std::pair<uint64_t, int64_t>> boundary_fs_;
+  std::map<uint64_t, BoundaryEdges> watched_;
   ProbeFigures f_;
 };
 
