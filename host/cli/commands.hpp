@@ -31,6 +31,8 @@ void add_device_commands(CLI::App& app, Action& action);
 void add_planner_commands(CLI::App& app, Action& action);
 // sync status, sync calibrate (the clock-synchronisation servo on a device)
 void add_sync_commands(CLI::App& app, Action& action);
+// fabric validate|commit|trigger|status (many boards as one, lightrail::Fabric)
+void add_fabric_commands(CLI::App& app, Action& action);
 
 // Opens the device a command names. A malformed URI is the user's input
 // (FormatError: exit 1); a board that answers but whose capability block is

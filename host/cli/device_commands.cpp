@@ -11,12 +11,14 @@
 #include <string>
 
 #include "commands.hpp"
+#include "device_json.hpp"
 #include "lightrail/device.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/schedule_json.hpp"
 #include "lightrail/sync.hpp"
 #include "lightrail/validate.hpp"
+#include "time_option.hpp"
 
 namespace lightrail::cli {
 namespace {
@@ -31,12 +33,6 @@ struct Options {
   bool json = false;
   bool break_lease = false;  // take the board's lease whoever holds it
 };
-
-json problems_json(const std::vector<Problem>& problems) {
-  json out = json::array();
-  for (const Problem& p : problems) out.push_back({{"where", p.where}, {"message", p.message}});
-  return out;
-}
 
 void print_problems(const std::string& file, const std::vector<Problem>& problems) {
   for (const Problem& p : problems)
@@ -127,53 +123,6 @@ int run_validate(const Options& opt) {
 // bank) with room for a busy host. A closer time would most likely come back
 // COMMIT_LATE, after the schedule was staged.
 constexpr int64_t kMinCommitLeadPs = 1'000'000'000;  // 1 ms
-
-// --commit-at as typed: epoch | none | now+TIME | TIME, TIME decimal digits
-// with an optional unit (ps when none); empty follows the schedule.
-struct CommitSpec {
-  enum Kind { kFollow, kNone, kEpoch, kAt, kAfterNow } kind = kFollow;
-  int64_t ps = 0;  // kAt: the time; kAfterNow: the lead
-};
-
-// Strict: anything but the forms above, or a time beyond int64 ps, is
-// refused before the file is read or the device opened.
-CommitSpec parse_commit_at(const std::string& s, const char* option = "--commit-at") {
-  const std::string shown = printable(s);
-  const auto bad = [&](const std::string& why) {
-    return FormatError(
-        fmt::format("{} \"{}\": {} (expected epoch, none, now+TIME or TIME; TIME is decimal digits with an "
-                    "optional unit ps, ns, us, ms or s; ps without one)",
-                    option, shown, why));
-  };
-  CommitSpec spec;
-  if (s.empty()) return spec;
-  if (s == "none" || s == "epoch") {
-    spec.kind = s == "none" ? CommitSpec::kNone : CommitSpec::kEpoch;
-    return spec;
-  }
-  const bool relative = s.rfind("now+", 0) == 0;
-  spec.kind = relative ? CommitSpec::kAfterNow : CommitSpec::kAt;
-  const std::string time = relative ? s.substr(4) : s;
-  const size_t digits = time.find_first_not_of("0123456789");
-  if (digits == 0 || time.empty()) throw bad("no decimal time");
-  const std::string unit = digits == std::string::npos ? "ps" : time.substr(digits);
-  static const std::pair<const char*, int64_t> kUnits[] = {
-      {"ps", 1}, {"ns", 1'000}, {"us", 1'000'000}, {"ms", 1'000'000'000}, {"s", 1'000'000'000'000}};
-  int64_t scale = 0;
-  for (const auto& [name, factor] : kUnits) {
-    if (unit == name) scale = factor;
-  }
-  if (scale == 0) throw bad("\"" + printable(unit) + "\" is not a unit");
-  int64_t value = 0;
-  for (char c : time.substr(0, digits)) {
-    if (__builtin_mul_overflow(value, int64_t{10}, &value) ||
-        __builtin_add_overflow(value, c - '0', &value)) {
-      throw bad("beyond the 64-bit picosecond range");
-    }
-  }
-  if (__builtin_mul_overflow(value, scale, &spec.ps)) throw bad("beyond the 64-bit picosecond range");
-  return spec;
-}
 
 // The commit for `spec` with the board at `now_ps`. Before staging, the time
 // must be at least kMinCommitLeadPs ahead (FormatError naming the option or
@@ -285,37 +234,10 @@ int run_upload(const Options& opt) {
   });
 }
 
-json lease_json(const LeaseInfo& l) {
-  if (l.owner == 0) return {{"held", false}, {"ttl_ms", l.ttl_ms}};
-  return {{"held", true},
-          {"owner", fmt::format("0x{:08X}", l.owner)},
-          {"expires_ps", l.expires_ps},
-          {"ttl_ms", l.ttl_ms}};
-}
-
 std::string lease_text(const LeaseInfo& l, int64_t now_ps) {
   if (l.owner == 0) return "free";
   return fmt::format("held by token 0x{:08X}, {} ms of board time left", l.owner,
                      std::max<int64_t>(0, (l.expires_ps - now_ps) / 1000000000));
-}
-
-json status_json(const Status& s) {
-  return {{"running", s.running},
-          {"active_bank", s.active_bank},
-          {"commit_pending", s.commit_pending},
-          {"verify_busy", s.verify_busy},
-          {"waiting_trigger", s.waiting_trigger},
-          {"cancelled", s.cancelled},
-          {"errors", s.errors},
-          {"steps", s.steps},
-          {"missed", s.missed},
-          {"cur_step", s.cur_step},
-          {"cur_config", s.cur_config},
-          {"generation", s.generation},
-          {"epochs", s.epochs},
-          {"swaps", s.swaps},
-          {"last_swap_ps", s.last_swap_ps},
-          {"board_time_ps", s.board_time_ps}};
 }
 
 int run_status(const Options& opt) {

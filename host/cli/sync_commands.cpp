@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "device_json.hpp"
 #include "lightrail/device.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
@@ -42,28 +43,6 @@ std::string option_name(std::string field) {
 
 json calibration_json(const SyncCalibration& c) {
   return {{"delay_tx_ps", c.delay_tx_ps}, {"delay_rx_ps", c.delay_rx_ps}, {"asymmetry_ps", c.asymmetry_ps}};
-}
-
-json status_json(const SyncStatus& s) {
-  return {{"state", s.state},
-          {"state_code", s.state_code},
-          {"enabled", s.enabled},
-          {"use_ddmtd", s.use_ddmtd},
-          {"locked", s.locked},
-          {"holdover", s.holdover},
-          {"ref_ok", s.ref_ok},
-          {"slewing", s.slewing},
-          {"ddmtd_active", s.ddmtd_active},
-          {"offset_ps", s.offset_ps},
-          {"rtt_ps", s.rtt_ps},
-          {"delay_ms_ps", s.delay_ms_ps},
-          {"servo_p_ps", s.servo_p_ps},
-          {"servo_i_ppt", s.servo_i_ppt},
-          {"dac", s.dac},
-          {"phase_steps", s.phase_steps},
-          {"holdover_us", s.holdover_us},
-          {"errors", s.errors},
-          {"summary", describe(s)}};
 }
 
 // Runs body; turns the driver's exceptions into exit codes and messages.
@@ -106,7 +85,7 @@ int run_status(const SyncOptions& opt) {
     const SyncStatus s = device.sync_status();
     const SyncCalibration cal = device.sync_calibration();
     if (opt.json) {
-      json out = status_json(s);
+      json out = sync_status_json(s);
       out["ok"] = true;
       out["device"] = printable(opt.device);
       out["board_id"] = device.board_id();

@@ -3,11 +3,15 @@
 // carrying COMMIT/CANCEL (expiry aside: time stands still here), and the
 // SYNC_* registers (read-only status set with poke(); docs/registers.md). A
 // write the board refuses (SLVERR) throws TransportError, as sim:// does.
+// With defer_timed_commits an at-time commit waits for its time as the
+// sequencer does (time moves with advance() or ticks_per_time_read), so a
+// fabric commit can be armed, cancelled, or found already swapped.
 #pragma once
 
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -56,7 +60,15 @@ class FakeBoard {
   bool ignore_commits = false;      // as the sequencer does while a STOP or a commit is pending
   int verify_busy_reads = 0;        // STATUS reads that still show VERIFY_BUSY after a commit
   uint64_t time_ticks = 1000;
-  uint64_t stuck_addr = ~0ull;  // writes here keep bit 0 set
+  uint64_t stuck_addr = ~0ull;       // writes here keep bit 0 set
+  bool defer_timed_commits = false;  // an at-time commit waits (COMMIT_PENDING) until its time
+  uint64_t cancel_lead_ticks = 0;    // a cancel this close to a pending swap is too late: it swaps
+  uint64_t ticks_per_time_read = 0;  // board time moves on by this at every TIME_LO read
+  // Called before every write reaches the board (outside its lock): a test
+  // throws TransportError here to drop the connection at that write.
+  std::function<void(uint64_t addr, uint32_t value)> before_write;
+  // Called after a write took effect: throwing here loses its reply.
+  std::function<void(uint64_t addr, uint32_t value)> after_write;
   // Observations.
   std::vector<uint64_t> write_log;  // every written address
   int commits = 0;
@@ -90,6 +102,12 @@ class FakeBoard {
     return addr == hwdef::REG_SYNC_STATUS ||
            (addr >= hwdef::REG_SYNC_OFFSET_PS && addr <= hwdef::REG_SYNC_HOLDOVER_US);
   }
+  // Board time moves on; a deferred commit whose time has come swaps.
+  void advance(uint64_t ticks) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    time_ticks += ticks;
+    settle();
+  }
   uint32_t peek(uint64_t addr) {
     auto it = regs_.find(addr);
     return it == regs_.end() ? 0 : it->second;
@@ -98,6 +116,8 @@ class FakeBoard {
   uint32_t read(uint64_t addr) {
     std::lock_guard<std::mutex> lock(mutex_);
     namespace hw = hwdef;
+    if (addr == hw::REG_TIME_LO) time_ticks += ticks_per_time_read;
+    settle();
     switch (addr) {
       case hw::REG_STATUS: {
         uint32_t s = (running ? hw::STATUS_RUNNING_MASK : 0) | (active_bank << hw::STATUS_ACTIVE_BANK_LSB) |
@@ -139,8 +159,15 @@ class FakeBoard {
   }
 
   void write(uint64_t addr, uint32_t value) {
+    if (before_write) before_write(addr, value);
+    apply(addr, value);
+    if (after_write) after_write(addr, value);
+  }
+
+  void apply(uint64_t addr, uint32_t value) {
     std::lock_guard<std::mutex> lock(mutex_);
     namespace hw = hwdef;
+    settle();
     write_log.push_back(addr);
     auto refuse = [&](const char* why) {
       throw TransportError(fmt::format("fake://board: SLVERR at 0x{:05X} ({})", addr, why));
@@ -160,7 +187,9 @@ class FakeBoard {
     } else if (addr == hw::REG_CANCEL) {
       if (value == 0 || value != lease_owner) refuse("not the lease holder");
       ++cancels;
-      if (pending) {
+      if (pending && defer_timed_commits && time_ticks + cancel_lead_ticks >= commit_time) {
+        swap(1 - active_bank, commit_time);  // its boundary had begun to leave
+      } else if (pending) {
         pending = false;
         cancelled_ = true;
       }
@@ -223,12 +252,30 @@ class FakeBoard {
         flags |= hw::ERROR_COMMIT_MISMATCH_MASK;
       }
     }
+    if (defer_timed_commits && (commit_mode & hw::COMMIT_MODE_AT_TIME_MASK) && commit_time <= time_ticks)
+      flags |= hw::ERROR_COMMIT_LATE_MASK;
     error |= flags;
     if (flags) return;
+    if (defer_timed_commits && (commit_mode & hw::COMMIT_MODE_AT_TIME_MASK)) {
+      pending = true;
+      return;
+    }
+    swap(bank, time_ticks);
+  }
+
+  void swap(uint32_t bank, uint64_t at_ticks) {
+    namespace hw = hwdef;
+    pending = false;
     active_bank = bank;
     running = true;
     generation = bank_word(bank, hw::IMG_HDR_GENERATION);
     ++swaps;
+    regs_[hw::REG_LAST_SWAP_LO] = static_cast<uint32_t>(at_ticks);
+    regs_[hw::REG_LAST_SWAP_HI] = static_cast<uint32_t>(at_ticks >> 32);
+  }
+
+  void settle() {
+    if (pending && defer_timed_commits && time_ticks >= commit_time) swap(1 - active_bank, commit_time);
   }
 
   bool cancelled_ = false;

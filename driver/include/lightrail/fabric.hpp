@@ -67,11 +67,13 @@ struct BoardAssignment {
 };
 
 // Every problem of a set of schedules taken together, not just the first
-// ("board b3 steps[2] port 5: ..."); empty means they may be committed:
+// (where = "b3.steps[2].port 5"); empty means they may be committed:
 // - each schedule against its board's capabilities (validate());
 // - each board at most once, and known to the spec;
 // - per step, on each rail: OCS maps one-to-one (no output switch port
-//   taken twice), AWGR receivers at most one sender per wavelength; a port
+//   taken twice), AWGR receivers at most one sender per wavelength (one
+//   wavelength from one input reaches one output, so two senders can only
+//   meet on different wavelengths: at most one sender per receiver); a port
 //   driven light-on must be cabled, and its destination must be a switch
 //   port of a board in this set (a port of a board left out belongs to
 //   someone else's schedule);
@@ -92,12 +94,18 @@ const char* to_string(BoardOutcome o);
 
 struct BoardCommitReport {
   size_t board = 0;
+  std::string name;         // spec.boards[board].name
+  uint32_t generation = 0;  // of the schedule given for it
   BoardOutcome outcome = BoardOutcome::kUnchanged;
   bool staged = false;
   bool armed = false;
   bool cancelled = false;
   std::optional<int64_t> swap_ps;  // when kSwitched: the board time of the swap
   std::string error;               // what failed on this board, if anything
+  // The driver exception behind `error` ("TransportError", "VerifyError",
+  // "LeaseError", "BoardBusyError", "CommitError", "Error", ...); empty
+  // when nothing failed.
+  std::string error_kind;
 };
 
 struct FabricCommitReport {
@@ -121,11 +129,16 @@ struct FabricTriggerReport {
   int64_t at_ps = 0;                                      // the time every board was told
   std::optional<int64_t> boundary_ps;                     // the boundary they take, when ok
   std::vector<std::optional<int64_t>> board_boundary_ps;  // per board given (nullopt: latched)
-  std::string error;
+  std::string error;                                      // the first failure, naming the board
+  std::vector<size_t> boards;                             // the boards given, in order
+  std::vector<std::string> board_names;                   // their names
+  std::vector<std::string> board_errors;                  // per board given: what failed ("" if nothing)
+  nlohmann::json to_json() const;
 };
 
 struct FabricBoardState {
   size_t board = 0;
+  std::string name;
   bool reachable = false;
   std::string error;  // when not reachable
   Status status;
@@ -177,7 +190,14 @@ class Fabric {
 
  private:
   FabricSpec spec_;
+  // The device, opened (again) if it is closed; nullptr with open_errors_
+  // saying why when it cannot be.
+  Device* try_device(size_t board);
+  std::string board_name(size_t board) const;
+
   std::vector<std::optional<Device>> devices_;
+  std::vector<std::string> open_errors_;       // why a closed board could not be opened
+  std::vector<std::string> open_error_kinds_;  // and the exception's kind ("TransportError", ...)
   uint32_t token_ = 0;
 };
 

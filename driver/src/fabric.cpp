@@ -1,0 +1,566 @@
+// lightrail::Fabric: the open boards of a fabric file, one all-or-nothing
+// commit across them at one synchronised time, and one timed trigger for
+// many (docs/fabric.md). Only what a board was seen to do is claimed.
+#include "lightrail/fabric.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "lightrail/errors.hpp"
+#include "lightrail/json_text.hpp"
+
+namespace lightrail {
+namespace {
+
+using nlohmann::json;
+
+// The most specific driver exception a failure was, for reports and exit
+// codes.
+const char* kind_of(const std::exception& e) {
+  if (dynamic_cast<const LeaseError*>(&e)) return "LeaseError";
+  if (dynamic_cast<const BoardBusyError*>(&e)) return "BoardBusyError";
+  if (dynamic_cast<const CommitError*>(&e)) return "CommitError";
+  if (dynamic_cast<const VerifyError*>(&e)) return "VerifyError";
+  if (dynamic_cast<const ValidationError*>(&e)) return "ValidationError";
+  if (dynamic_cast<const FormatError*>(&e)) return "FormatError";
+  if (dynamic_cast<const TransportError*>(&e)) return "TransportError";
+  if (dynamic_cast<const Error*>(&e)) return "Error";
+  return "exception";
+}
+
+// A failure after which the board is known to have changed nothing: the
+// lease or the bank lock refused it, or the board refused the commit.
+bool changed_nothing(const std::string& kind) {
+  return kind == "LeaseError" || kind == "BoardBusyError" || kind == "CommitError";
+}
+
+// Times are rounded up to whole ticks so that the value every board is told
+// is exactly the tick it takes (the driver rounds to the nearest).
+int64_t round_up(int64_t t, int64_t tick) {
+  if (tick <= 0) return t;
+  const int64_t r = t % tick;
+  return r == 0 ? t : t + (tick - r);
+}
+
+json optional_json(const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); }
+
+// A status read is several registers in a row: a swap can land between
+// GENERATION and SWAPS. One that shows a swap other than the one expected is
+// read again before anything is concluded (only one commit, so one swap, is
+// under way).
+Status status_after_swap(Device& dev, const Status& first, uint32_t generation) {
+  if (first.generation == generation) return first;
+  return dev.status();
+}
+
+// After a cancel found the swap too late to stop: it may show in SWAPS only
+// a few cycles later.
+std::optional<Status> wait_for_swap_count(Device& dev, uint32_t swaps_before) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  for (;;) {
+    const Status s = dev.status();
+    if (s.swaps != swaps_before) return s;
+    if (std::chrono::steady_clock::now() > deadline) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+// After a failed commit: takes back the board's arm and records what it
+// then showed.
+void settle(BoardCommitReport& r, Device& dev, const Status& before) {
+  try {
+    const CancelOutcome c = dev.cancel();
+    if (c == CancelOutcome::kCancelled) {
+      r.outcome = BoardOutcome::kUnchanged;
+      r.cancelled = true;
+      return;
+    }
+    if (c == CancelOutcome::kAlreadySwapped) {
+      r.outcome = BoardOutcome::kSwitched;
+      if (const std::optional<Status> s = wait_for_swap_count(dev, before.swaps)) r.swap_ps = s->last_swap_ps;
+      return;
+    }
+    // Nothing pending: it swapped already, or never took the commit.
+    const Status s = status_after_swap(dev, dev.status(), r.generation);
+    if (s.swaps == before.swaps) {
+      r.outcome = BoardOutcome::kUnchanged;
+    } else if (s.generation == r.generation) {
+      r.outcome = BoardOutcome::kSwitched;
+      r.swap_ps = s.last_swap_ps;
+    } else {
+      r.outcome = BoardOutcome::kUnknown;
+      const std::string m = fmt::format("it swapped to generation {} at {} ps, not to this commit's {}",
+                                        s.generation, s.last_swap_ps, r.generation);
+      r.error = r.error.empty() ? m : r.error + "; " + m;
+    }
+  } catch (const std::exception& e) {
+    r.outcome = BoardOutcome::kUnknown;
+    const std::string m = std::string("the cancel could not be sent or read: ") + e.what();
+    r.error = r.error.empty() ? m : r.error + "; " + m;
+    if (r.error_kind.empty()) r.error_kind = kind_of(e);
+  }
+}
+
+}  // namespace
+
+const char* to_string(BoardOutcome o) {
+  switch (o) {
+    case BoardOutcome::kUnchanged:
+      return "unchanged";
+    case BoardOutcome::kArmed:
+      return "armed";
+    case BoardOutcome::kSwitched:
+      return "switched";
+    case BoardOutcome::kUnknown:
+      return "unknown";
+  }
+  return "unknown";
+}
+
+nlohmann::json FabricCommitReport::to_json() const {
+  json out_boards = json::array();
+  json switched = json::array();
+  for (const BoardCommitReport& b : boards) {
+    out_boards.push_back({{"board", b.name},
+                          {"index", b.board},
+                          {"generation", b.generation},
+                          {"outcome", lightrail::to_string(b.outcome)},
+                          {"staged", b.staged},
+                          {"armed", b.armed},
+                          {"cancelled", b.cancelled},
+                          {"swap_ps", optional_json(b.swap_ps)},
+                          {"error", b.error},
+                          {"error_kind", b.error_kind}});
+    if (b.outcome == BoardOutcome::kSwitched) switched.push_back(b.name);
+  }
+  return {{"committed", committed}, {"commit_ps", commit_ps}, {"error", error},
+          {"warnings", warnings},   {"switched", switched},   {"boards", out_boards}};
+}
+
+nlohmann::json FabricTriggerReport::to_json() const {
+  json out_boards = json::array();
+  for (size_t i = 0; i < boards.size(); ++i) {
+    out_boards.push_back(
+        {{"board", i < board_names.size() ? board_names[i] : std::to_string(boards[i])},
+         {"index", boards[i]},
+         {"boundary_ps", i < board_boundary_ps.size() ? optional_json(board_boundary_ps[i]) : json(nullptr)},
+         {"error", i < board_errors.size() ? board_errors[i] : std::string()}});
+  }
+  return {{"ok", ok},
+          {"at_ps", at_ps},
+          {"boundary_ps", optional_json(boundary_ps)},
+          {"error", error},
+          {"boards", out_boards}};
+}
+
+Fabric Fabric::open(FabricSpec spec) {
+  const size_t n = spec.boards.size();
+  Fabric fabric(std::move(spec), std::vector<std::optional<Device>>(n));
+  for (size_t b = 0; b < n; ++b) fabric.try_device(b);
+  return fabric;
+}
+
+Fabric::Fabric(FabricSpec spec, std::vector<std::optional<Device>> devices)
+    : spec_(std::move(spec)), devices_(std::move(devices)) {
+  if (devices_.size() != spec_.boards.size()) {
+    throw Error(fmt::format("fabric {}: {} devices given for its {} boards", printable(spec_.name),
+                            devices_.size(), spec_.boards.size()));
+  }
+  open_errors_.assign(devices_.size(), "");
+  open_error_kinds_.assign(devices_.size(), "");
+  for (size_t b = 0; b < devices_.size(); ++b) {
+    if (!devices_[b]) {
+      open_errors_[b] = "not opened";
+      open_error_kinds_[b] = "TransportError";
+    }
+  }
+}
+
+std::string Fabric::board_name(size_t board) const {
+  return board < spec_.boards.size() ? printable(spec_.boards[board].name) : fmt::format("#{}", board);
+}
+
+Device* Fabric::try_device(size_t board) {
+  if (board >= devices_.size()) return nullptr;
+  if (devices_[board]) return &*devices_[board];
+  try {
+    devices_[board].emplace(Device::open(spec_.boards[board].uri));
+    if (token_ != 0) devices_[board]->set_lease_token(token_);
+    open_errors_[board].clear();
+    open_error_kinds_[board].clear();
+    return &*devices_[board];
+  } catch (const std::exception& e) {
+    devices_[board].reset();
+    open_errors_[board] = e.what();
+    open_error_kinds_[board] = kind_of(e);
+    return nullptr;
+  }
+}
+
+Device& Fabric::device(size_t board) {
+  if (board >= devices_.size()) {
+    throw Error(
+        fmt::format("fabric {}: no board #{} (it has {})", printable(spec_.name), board, devices_.size()));
+  }
+  if (Device* d = try_device(board)) return *d;
+  const std::string message = fmt::format("board {} ({}) cannot be opened: {}", board_name(board),
+                                          printable(spec_.boards[board].uri), open_errors_[board]);
+  if (open_error_kinds_[board] == "FormatError") throw FormatError(message);
+  if (open_error_kinds_[board] == "TransportError") throw TransportError(message);
+  throw Error(message);
+}
+
+std::vector<DeviceCapabilities> Fabric::capabilities() const {
+  std::vector<DeviceCapabilities> caps;
+  caps.reserve(devices_.size());
+  for (const std::optional<Device>& d : devices_)
+    caps.push_back(d ? d->capabilities() : DeviceCapabilities::reference());
+  return caps;
+}
+
+void Fabric::set_lease_token(uint32_t token) {
+  if (token == 0) throw Error("a lease token must not be 0 (0 means free)");
+  token_ = token;
+  std::string failed;
+  for (size_t b = 0; b < devices_.size(); ++b) {
+    if (!devices_[b]) continue;  // gets it when it opens
+    try {
+      devices_[b]->set_lease_token(token);
+    } catch (const std::exception& e) {
+      failed += fmt::format("\n  board {}: {}", board_name(b), e.what());
+    }
+  }
+  if (!failed.empty()) throw Error("the lease token could not be set on every board:" + failed);
+}
+
+std::vector<Problem> Fabric::validate(const std::vector<BoardAssignment>& schedules) const {
+  return validate_fabric(spec_, capabilities(), schedules);
+}
+
+FabricCommitReport Fabric::commit(const std::vector<BoardAssignment>& schedules,
+                                  const FabricCommitOptions& options) {
+  std::vector<Problem> problems = validate(schedules);
+  if (!problems.empty()) throw ValidationError(std::move(problems));
+  if (options.at_ps && *options.at_ps < 0)
+    throw Error(fmt::format("commit time {} ps is negative; nothing was written", *options.at_ps));
+
+  const size_t n = schedules.size();
+  FabricCommitReport report;
+  for (const BoardAssignment& a : schedules) {
+    BoardCommitReport r;
+    r.board = a.board;
+    r.name = spec_.boards[a.board].name;
+    r.generation = a.schedule.generation;
+    report.boards.push_back(std::move(r));
+  }
+  auto fail = [&](size_t i, const std::string& kind, const std::string& message) {
+    BoardCommitReport& r = report.boards[i];
+    r.error = r.error.empty() ? message : r.error + "; " + message;
+    if (r.error_kind.empty()) r.error_kind = kind;
+    if (report.error.empty()) report.error = fmt::format("board {}: {}", board_name(r.board), message);
+  };
+
+  // 1. Every board reachable, its counters and clock read: nothing written.
+  std::vector<Device*> dev(n, nullptr);
+  std::vector<Status> before(n);
+  std::vector<std::string> unlocked;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t b = schedules[i].board;
+    dev[i] = try_device(b);
+    if (!dev[i]) {
+      fail(i, open_error_kinds_[b], "cannot be opened: " + open_errors_[b]);
+      continue;
+    }
+    try {
+      before[i] = dev[i]->status();
+      if (spec_.sync_master && *spec_.sync_master == b) continue;
+      const SyncStatus sync = dev[i]->sync_status();
+      if (!sync.locked) unlocked.push_back(fmt::format("{} ({})", board_name(b), describe(sync)));
+    } catch (const std::exception& e) {
+      fail(i, kind_of(e), e.what());
+    }
+  }
+  if (!report.error.empty()) {
+    report.error += "; nothing was written";
+    return report;
+  }
+  if (!unlocked.empty()) {
+    std::string list;
+    for (const std::string& u : unlocked) list += "\n  " + u;
+    if (!options.allow_unlocked) {
+      throw Error(fmt::format(
+          "fabric {}: {} board clock{} not locked to the reference, so one commit time would not be one "
+          "instant; nothing was written (wait for the lock, or allow unlocked clocks):{}",
+          printable(spec_.name), unlocked.size(), unlocked.size() == 1 ? " is" : "s are", list));
+    }
+    for (const std::string& u : unlocked)
+      report.warnings.push_back("clock not locked, committed anyway: " + u);
+  }
+
+  // 2. Stage and verify everywhere. A failure leaves at most inactive banks
+  // written, which nothing runs: the boards are unchanged.
+  for (size_t i = 0; i < n; ++i) {
+    try {
+      dev[i]->stage(schedules[i].schedule);
+      report.boards[i].staged = true;
+    } catch (const std::exception& e) {
+      fail(i, kind_of(e), std::string("staging failed: ") + e.what());
+      report.error += "; nothing was armed (banks staged so far are inactive and run nothing)";
+      return report;
+    }
+  }
+
+  // 3. One time T for all, after the last stage.
+  int64_t latest = 0;
+  int64_t tick = 1;
+  size_t latest_board = 0;
+  for (size_t i = 0; i < n; ++i) {
+    try {
+      const int64_t t = dev[i]->time_ps();
+      if (t >= latest) {
+        latest = t;
+        latest_board = schedules[i].board;
+      }
+      tick = std::max(tick, dev[i]->capabilities().tick_ps());
+    } catch (const std::exception& e) {
+      fail(i, kind_of(e), std::string("reading the board's time failed: ") + e.what());
+      report.error += "; nothing was armed (the staged banks are inactive)";
+      return report;
+    }
+  }
+  int64_t commit_ps = 0;
+  if (options.at_ps) {
+    commit_ps = *options.at_ps;
+    if (commit_ps <= latest) {
+      throw Error(
+          fmt::format("commit time {} ps is not after board {}'s time {} ps; nothing was armed (the "
+                      "staged banks are inactive)",
+                      commit_ps, board_name(latest_board), latest));
+    }
+  } else if (__builtin_add_overflow(latest, spec_.commit_margin_ps, &commit_ps)) {
+    throw Error(fmt::format("board {}'s time {} ps plus the commit margin overflows; nothing was armed",
+                            board_name(latest_board), latest));
+  } else {
+    commit_ps = round_up(commit_ps, tick);
+  }
+
+  // 4. Arm everywhere for T; on a failure take back every arm.
+  for (size_t i = 0; i < n; ++i) {
+    try {
+      dev[i]->commit(CommitAt::at_time_ps(commit_ps));
+      report.boards[i].armed = true;
+      report.boards[i].outcome = BoardOutcome::kArmed;
+    } catch (const std::exception& e) {
+      const std::string kind = kind_of(e);
+      fail(i, kind, std::string("arming failed: ") + e.what());
+      for (size_t j = 0; j < i; ++j) settle(report.boards[j], *dev[j], before[j]);
+      // Its COMMIT may have reached the board before the failure did.
+      if (!changed_nothing(kind)) settle(report.boards[i], *dev[i], before[i]);
+      const bool any =
+          std::any_of(report.boards.begin(), report.boards.end(), [](const BoardCommitReport& r) {
+            return r.armed || r.cancelled || r.outcome != BoardOutcome::kUnchanged;
+          });
+      report.commit_ps = any ? commit_ps : 0;
+      std::string switched;
+      for (const BoardCommitReport& r : report.boards) {
+        if (r.outcome == BoardOutcome::kSwitched)
+          switched += (switched.empty() ? "" : ", ") + printable(r.name);
+      }
+      report.error += switched.empty() ? "; the armed boards were cancelled in time"
+                                       : "; too late to cancel on " + switched + ", which switched";
+      return report;
+    }
+  }
+  report.commit_ps = commit_ps;
+  report.committed = true;
+  if (!options.wait_for_swap) return report;
+
+  // 5. Wait until every board shows the swap at or after T.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.swap_timeout_ms);
+  std::vector<size_t> waiting(n);
+  std::vector<std::string> last_error(n);
+  for (size_t i = 0; i < n; ++i) waiting[i] = i;
+  while (!waiting.empty()) {
+    std::vector<size_t> still;
+    for (size_t i : waiting) {
+      BoardCommitReport& r = report.boards[i];
+      try {
+        Status s = dev[i]->status();
+        if (s.swaps != before[i].swaps) s = status_after_swap(*dev[i], s, r.generation);
+        if (s.swaps != before[i].swaps) {
+          if (s.generation == r.generation && s.last_swap_ps >= commit_ps) {
+            r.outcome = BoardOutcome::kSwitched;
+            r.swap_ps = s.last_swap_ps;
+          } else {
+            r.outcome = BoardOutcome::kUnknown;
+            fail(i, "Error",
+                 fmt::format("the board swapped to generation {} at {} ps, not to this commit's {} at {} ps",
+                             s.generation, s.last_swap_ps, r.generation, commit_ps));
+            report.committed = false;
+          }
+        } else if (!s.commit_pending && !s.verify_busy) {
+          r.outcome = BoardOutcome::kUnchanged;
+          fail(i, "Error",
+               "the armed commit was dropped before its swap (a STOP or a cancel came in between)");
+          report.committed = false;
+        } else {
+          still.push_back(i);
+        }
+      } catch (const std::exception& e) {
+        last_error[i] = e.what();
+        still.push_back(i);
+      }
+    }
+    waiting.swap(still);
+    if (waiting.empty() || std::chrono::steady_clock::now() > deadline) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  for (size_t i : waiting) {
+    report.warnings.push_back(
+        fmt::format("board {}: armed for {} ps, but its swap was not seen within {} ms{}{}",
+                    board_name(report.boards[i].board), commit_ps, options.swap_timeout_ms,
+                    last_error[i].empty() ? " (an event-triggered step holds a board until its trigger)"
+                                          : " (last status read: ",
+                    last_error[i].empty() ? "" : last_error[i] + ")"));
+  }
+  return report;
+}
+
+std::vector<BoardCommitReport> Fabric::cancel(const std::vector<size_t>& boards) {
+  std::vector<BoardCommitReport> out;
+  for (size_t b : boards) {
+    BoardCommitReport r;
+    r.board = b;
+    r.name = b < spec_.boards.size() ? spec_.boards[b].name : std::string();
+    Device* d = try_device(b);
+    if (!d) {
+      r.outcome = BoardOutcome::kUnknown;
+      r.error = b < spec_.boards.size() ? "cannot be opened: " + open_errors_[b]
+                                        : fmt::format("no board #{} in the fabric", b);
+      r.error_kind = b < spec_.boards.size() ? open_error_kinds_[b] : "Error";
+      out.push_back(std::move(r));
+      continue;
+    }
+    try {
+      const CancelOutcome c = d->cancel();
+      r.cancelled = c == CancelOutcome::kCancelled;
+      const Status s = d->status();
+      r.generation = s.generation;
+      if (c == CancelOutcome::kAlreadySwapped) {
+        r.outcome = BoardOutcome::kSwitched;
+        r.swap_ps = s.last_swap_ps;
+      }
+    } catch (const std::exception& e) {
+      r.outcome = BoardOutcome::kUnknown;
+      r.error = e.what();
+      r.error_kind = kind_of(e);
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::optional<int64_t> at_ps) {
+  FabricTriggerReport report;
+  const size_t n = boards.size();
+  report.boards = boards;
+  report.board_boundary_ps.assign(n, std::nullopt);
+  report.board_errors.assign(n, "");
+  auto fail = [&](size_t i, const std::string& message) {
+    report.board_errors[i] = message;
+    if (report.error.empty()) report.error = fmt::format("board {}: {}", report.board_names[i], message);
+  };
+  std::vector<Device*> dev(n, nullptr);
+  for (size_t i = 0; i < n; ++i) {
+    report.board_names.push_back(board_name(boards[i]));
+    if (boards[i] >= spec_.boards.size()) {
+      fail(i, fmt::format("no board #{} in the fabric", boards[i]));
+      continue;
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (boards[j] == boards[i]) fail(i, "given twice");
+    }
+    dev[i] = try_device(boards[i]);
+    if (!dev[i]) fail(i, "cannot be opened: " + open_errors_[boards[i]]);
+  }
+  if (n == 0) report.error = "no boards to trigger";
+  if (!report.error.empty()) {
+    report.error += "; no board was triggered";
+    return report;
+  }
+  if (at_ps) {
+    report.at_ps = *at_ps;
+  } else {
+    int64_t latest = 0, tick = 1;
+    for (size_t i = 0; i < n; ++i) {
+      try {
+        latest = std::max(latest, dev[i]->time_ps());
+        tick = std::max(tick, dev[i]->capabilities().tick_ps());
+      } catch (const std::exception& e) {
+        fail(i, std::string("reading the board's time failed: ") + e.what());
+        report.error += "; no board was triggered";
+        return report;
+      }
+    }
+    report.at_ps = round_up(latest + spec_.trigger_margin_ps, tick);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    try {
+      report.board_boundary_ps[i] = dev[i]->trigger_at_ps(report.at_ps);
+    } catch (const std::exception& e) {
+      fail(i, e.what());
+    }
+  }
+  if (!report.error.empty()) return report;
+  const std::optional<int64_t> first = report.board_boundary_ps[0];
+  const bool same = std::all_of(report.board_boundary_ps.begin(), report.board_boundary_ps.end(),
+                                [&](const std::optional<int64_t>& v) { return v == first; });
+  report.ok = same && first.has_value();
+  if (report.ok) {
+    report.boundary_ps = first;
+    return report;
+  }
+  if (same) {
+    report.error =
+        "no board had an event step waiting: the trigger is latched on every board for its next one";
+    return report;
+  }
+  std::string list;
+  for (size_t i = 0; i < n; ++i) {
+    list += fmt::format("{}{} {}", i ? ", " : "", report.board_names[i],
+                        report.board_boundary_ps[i] ? fmt::format("{} ps", *report.board_boundary_ps[i])
+                                                    : std::string("latched"));
+  }
+  report.error = "the boards did not resolve one boundary: " + list;
+  return report;
+}
+
+std::vector<FabricBoardState> Fabric::status() {
+  std::vector<FabricBoardState> out;
+  for (size_t b = 0; b < devices_.size(); ++b) {
+    FabricBoardState st;
+    st.board = b;
+    st.name = spec_.boards[b].name;
+    Device* d = try_device(b);
+    if (!d) {
+      st.error = open_errors_[b];
+      out.push_back(std::move(st));
+      continue;
+    }
+    try {
+      st.status = d->status();
+      st.sync = d->sync_status();
+      st.lease = d->lease();
+      st.reachable = true;
+    } catch (const std::exception& e) {
+      st.error = e.what();
+    }
+    out.push_back(std::move(st));
+  }
+  return out;
+}
+
+}  // namespace lightrail

@@ -1,0 +1,382 @@
+// The fabric file (docs/fabric.md): parsed strictly, every problem named by
+// its JSON path, and written back.
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+#include "lightrail/errors.hpp"
+#include "lightrail/fabric.hpp"
+#include "lightrail/hwdef.hpp"
+#include "lightrail/json_text.hpp"
+
+namespace lightrail {
+namespace {
+
+using nlohmann::json;
+
+constexpr int64_t kPsPerUs = 1'000'000;
+// Longer than a commit may wait for (the board's own horizon) is a typo.
+constexpr int64_t kMaxMarginPs = int64_t{hwdef::COMMIT_HORIZON_S} * 1'000'000'000'000;
+// An OCS far beyond any built; the bound keeps the per-port tables small.
+constexpr int64_t kMaxOcsRadix = 1 << 16;
+constexpr int64_t kMaxRail = (int64_t{1} << 31) - 1;
+
+std::string quote_text(const std::string& s) { return "\"" + printable(s) + "\""; }
+
+class Parser {
+ public:
+  std::vector<Problem> problems;
+
+  void fail(const std::string& where, const std::string& message) { problems.push_back({where, message}); }
+
+  void reject_unknown(const json& obj, const std::string& path, std::initializer_list<const char*> known) {
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+      bool ok = false;
+      for (const char* k : known) ok = ok || it.key() == k;
+      if (!ok) fail(json_path(path, printable(it.key())), "unknown field");
+    }
+  }
+
+  std::optional<int64_t> integer(const json& v, const std::string& where, int64_t lo, int64_t hi) {
+    std::string why = integer_problem(v, lo, hi);
+    if (!why.empty()) {
+      fail(where, std::move(why));
+      return std::nullopt;
+    }
+    return v.get<int64_t>();
+  }
+
+  std::optional<std::string> string(const json& v, const std::string& where) {
+    if (!v.is_string()) {
+      fail(where, fmt::format("must be a string, not {}", json_type_name(v)));
+      return std::nullopt;
+    }
+    return v.get<std::string>();
+  }
+
+  // "X_us" or "X_ps", not both: the margin in ps.
+  void margin(const json& doc, const std::string& stem, int64_t& out) {
+    const std::string us = stem + "_us", ps = stem + "_ps";
+    if (doc.contains(us) && doc.contains(ps)) {
+      fail(ps, fmt::format("give {} or {}, not both", us, ps));
+      return;
+    }
+    const bool in_us = doc.contains(us);
+    if (!in_us && !doc.contains(ps)) return;
+    const std::string key = in_us ? us : ps;
+    const int64_t scale = in_us ? kPsPerUs : 1;
+    const auto v = integer(doc[key], key, 1, kMaxMarginPs / scale);
+    if (!v) return;
+    out = *v * scale;
+  }
+
+  FabricSpec parse(const json& doc) {
+    FabricSpec spec;
+    if (!doc.is_object()) {
+      fail("(document)", fmt::format("must be an object, not {}", json_type_name(doc)));
+      return spec;
+    }
+    reject_unknown(doc, "",
+                   {"name", "rails", "boards", "sync_master", "commit_margin_us", "commit_margin_ps",
+                    "trigger_margin_us", "trigger_margin_ps"});
+    if (doc.contains("name")) {
+      if (auto n = string(doc["name"], "name")) spec.name = *n;
+    }
+    margin(doc, "commit_margin", spec.commit_margin_ps);
+    margin(doc, "trigger_margin", spec.trigger_margin_ps);
+    parse_rails(doc, spec);
+    parse_boards(doc, spec);
+    if (doc.contains("sync_master")) {
+      if (auto n = string(doc["sync_master"], "sync_master")) {
+        if (names_.count(*n) == 0) {
+          fail("sync_master", fmt::format("{} names no board of this fabric", quote_text(*n)));
+        } else {
+          spec.sync_master = spec.board_index(*n);  // absent only when another board entry failed
+        }
+      }
+    }
+    return spec;
+  }
+
+ private:
+  // Rail number -> index into spec.rails, for the rails that parsed.
+  std::map<int, size_t> rail_index_;
+  std::map<std::string, size_t> names_;  // board name -> its entry
+
+  void parse_rails(const json& doc, FabricSpec& spec) {
+    if (!doc.contains("rails")) return fail("rails", "missing: a fabric needs at least one rail");
+    const json& rails = doc["rails"];
+    if (!rails.is_array())
+      return fail("rails", fmt::format("must be an array, not {}", json_type_name(rails)));
+    if (rails.empty()) return fail("rails", "a fabric needs at least one rail");
+    for (size_t i = 0; i < rails.size(); ++i) {
+      const std::string at = json_path("rails", i);
+      const json& r = rails[i];
+      if (!r.is_object()) {
+        fail(at, fmt::format("must be an object, not {}", json_type_name(r)));
+        continue;
+      }
+      reject_unknown(r, at, {"rail", "switch", "radix"});
+      FabricRail rail;
+      bool ok = true;
+      if (!r.contains("rail")) {
+        fail(json_path(at, "rail"), "missing: the rail's number");
+        ok = false;
+      } else if (auto n = integer(r["rail"], json_path(at, "rail"), 0, kMaxRail)) {
+        rail.rail = static_cast<int>(*n);
+      } else {
+        ok = false;
+      }
+      if (!r.contains("switch")) {
+        fail(json_path(at, "switch"), "missing: \"awgr\" or \"ocs\"");
+        ok = false;
+      } else if (auto s = string(r["switch"], json_path(at, "switch"))) {
+        if (*s == "awgr") {
+          rail.kind = SwitchKind::kAwgr;
+        } else if (*s == "ocs") {
+          rail.kind = SwitchKind::kOcs;
+        } else {
+          fail(json_path(at, "switch"), fmt::format("{} is not \"awgr\" or \"ocs\"", quote_text(*s)));
+          ok = false;
+        }
+      } else {
+        ok = false;
+      }
+      if (!r.contains("radix")) {
+        fail(json_path(at, "radix"), "missing: the switch's port count");
+        ok = false;
+      } else {
+        // An AWGR routes by wavelength: it has at most as many ports as the
+        // lasers have wavelengths to reach them with.
+        const bool awgr = ok && rail.kind == SwitchKind::kAwgr;
+        const std::string why = awgr ? integer_problem(r["radix"], 1, hwdef::WAVELENGTHS)
+                                     : integer_problem(r["radix"], 1, kMaxOcsRadix);
+        if (!why.empty()) {
+          fail(json_path(at, "radix"),
+               awgr ? why + fmt::format(" (an AWGR has at most the lasers' {} wavelengths of ports)",
+                                        hwdef::WAVELENGTHS)
+                    : why);
+          ok = false;
+        } else {
+          rail.radix = r["radix"].get<int>();
+        }
+      }
+      if (!ok) continue;
+      if (auto [it, fresh] = rail_index_.emplace(rail.rail, spec.rails.size()); !fresh) {
+        fail(json_path(at, "rail"),
+             fmt::format("rail {} is already defined by rails[{}]", rail.rail, it->second));
+        continue;
+      }
+      spec.rails.push_back(rail);
+    }
+  }
+
+  void parse_boards(const json& doc, FabricSpec& spec) {
+    if (!doc.contains("boards")) return fail("boards", "missing: a fabric needs at least one board");
+    const json& boards = doc["boards"];
+    if (!boards.is_array())
+      return fail("boards", fmt::format("must be an array, not {}", json_type_name(boards)));
+    if (boards.empty()) return fail("boards", "a fabric needs at least one board");
+    // (rail, switch port) -> (board entry, board port) that feeds it.
+    std::map<std::pair<int, int>, std::pair<size_t, size_t>> fed;
+    for (size_t i = 0; i < boards.size(); ++i) {
+      const std::string at = json_path("boards", i);
+      const json& b = boards[i];
+      if (!b.is_object()) {
+        fail(at, fmt::format("must be an object, not {}", json_type_name(b)));
+        continue;
+      }
+      reject_unknown(b, at, {"name", "uri", "rail", "first_switch_port", "switch_ports"});
+      FabricBoard board;
+      bool ok = true;
+      if (!b.contains("name")) {
+        fail(json_path(at, "name"), "missing: every board needs a name");
+        ok = false;
+      } else if (auto n = string(b["name"], json_path(at, "name"))) {
+        board.name = *n;
+        if (n->empty()) {
+          fail(json_path(at, "name"), "must not be empty");
+          ok = false;
+        } else if (auto [it, fresh] = names_.emplace(*n, i); !fresh) {
+          fail(json_path(at, "name"),
+               fmt::format("{} is already the name of boards[{}]", quote_text(*n), it->second));
+          ok = false;
+        }
+      } else {
+        ok = false;
+      }
+      if (!b.contains("uri")) {
+        fail(json_path(at, "uri"), "missing: sim://HOST:PORT/BOARD or xrt://DEVICE");
+        ok = false;
+      } else if (auto u = string(b["uri"], json_path(at, "uri"))) {
+        board.uri = *u;
+        if (u->empty()) {
+          fail(json_path(at, "uri"), "must not be empty");
+          ok = false;
+        }
+      } else {
+        ok = false;
+      }
+      const FabricRail* rail = nullptr;
+      if (!b.contains("rail")) {
+        fail(json_path(at, "rail"), "missing: the rail this board's ports are cabled to");
+        ok = false;
+      } else if (auto r = integer(b["rail"], json_path(at, "rail"), 0, kMaxRail)) {
+        board.rail = static_cast<int>(*r);
+        auto it = rail_index_.find(board.rail);
+        if (it == rail_index_.end()) {
+          fail(json_path(at, "rail"), fmt::format("rail {} is not defined in \"rails\"", *r));
+          ok = false;
+        } else {
+          rail = &spec.rails[it->second];
+        }
+      } else {
+        ok = false;
+      }
+      if (!parse_ports(b, at, rail, board)) ok = false;
+      // Two board ports on one switch port: each switch port takes one fibre.
+      if (rail) {
+        for (size_t p = 0; p < board.switch_ports.size(); ++p) {
+          const int s = board.switch_ports[p];
+          if (s == kDark) continue;
+          auto [it, fresh] = fed.emplace(std::make_pair(rail->rail, s), std::make_pair(i, p));
+          if (!fresh) {
+            fail(port_where(b, at, p),
+                 fmt::format("switch port {} of rail {} is already fed by boards[{}] port {}", s, rail->rail,
+                             it->second.first, it->second.second));
+            ok = false;
+          }
+        }
+      }
+      if (ok) spec.boards.push_back(std::move(board));
+    }
+    // Indices name boards in messages from here on; a hole would shift them.
+    if (spec.boards.size() != boards.size()) spec.boards.clear();
+  }
+
+  static std::string port_where(const json& b, const std::string& at, size_t p) {
+    return b.contains("switch_ports") ? json_path(json_path(at, "switch_ports"), p)
+                                      : json_path(at, "first_switch_port");
+  }
+
+  // first_switch_port N (ports p -> N+p) or switch_ports [...] (-1 not
+  // cabled, a missing tail not cabled): exactly one of them.
+  bool parse_ports(const json& b, const std::string& at, const FabricRail* rail, FabricBoard& board) {
+    const bool first = b.contains("first_switch_port"), list = b.contains("switch_ports");
+    if (first == list) {
+      fail(at, first
+                   ? "give first_switch_port or switch_ports, not both"
+                   : "missing: first_switch_port or switch_ports (which switch port each board port feeds)");
+      return false;
+    }
+    board.switch_ports.assign(hwdef::PORTS, kDark);
+    if (first) {
+      const std::string where = json_path(at, "first_switch_port");
+      const int64_t hi = rail ? int64_t{rail->radix} - hwdef::PORTS : kMaxOcsRadix;
+      if (rail && hi < 0) {
+        fail(where, fmt::format("rail {} has {} switch ports, fewer than a board's {}: use switch_ports",
+                                rail->rail, rail->radix, hwdef::PORTS));
+        return false;
+      }
+      const std::string why = integer_problem(b["first_switch_port"], 0, hi);
+      if (!why.empty()) {
+        fail(where, rail ? why + fmt::format(" (board ports 0..{} feed N..N+{} of rail {}'s {} switch ports)",
+                                             hwdef::PORTS - 1, hwdef::PORTS - 1, rail->rail, rail->radix)
+                         : why);
+        return false;
+      }
+      const int n = b["first_switch_port"].get<int>();
+      for (uint32_t p = 0; p < hwdef::PORTS; ++p) board.switch_ports[p] = n + static_cast<int>(p);
+      return true;
+    }
+    const std::string where = json_path(at, "switch_ports");
+    const json& ports = b["switch_ports"];
+    if (!ports.is_array()) {
+      fail(where, fmt::format("must be an array, not {}", json_type_name(ports)));
+      return false;
+    }
+    if (ports.size() > hwdef::PORTS) {
+      fail(where, fmt::format("{} entries, a board has {} ports", ports.size(), hwdef::PORTS));
+      return false;
+    }
+    bool ok = true;
+    for (size_t p = 0; p < ports.size(); ++p) {
+      const int64_t hi = rail ? rail->radix - 1 : kMaxOcsRadix;
+      std::string why = integer_problem(ports[p], kDark, hi);
+      if (!why.empty()) {
+        if (rail) why += fmt::format(" (-1: not cabled; rail {} has switch ports 0..{})", rail->rail, hi);
+        fail(json_path(where, p), why);
+        ok = false;
+        continue;
+      }
+      board.switch_ports[p] = ports[p].get<int>();
+    }
+    return ok;
+  }
+};
+
+}  // namespace
+
+const FabricRail& FabricSpec::rail(int r) const {
+  for (const FabricRail& x : rails) {
+    if (x.rail == r) return x;
+  }
+  throw std::out_of_range(fmt::format("fabric {}: rail {} is not defined", printable(name), r));
+}
+
+std::optional<size_t> FabricSpec::board_index(const std::string& board_name) const {
+  for (size_t i = 0; i < boards.size(); ++i) {
+    if (boards[i].name == board_name) return i;
+  }
+  return std::nullopt;
+}
+
+FabricSpec fabric_from_json(const nlohmann::json& j) {
+  Parser parser;
+  FabricSpec spec = parser.parse(j);
+  if (!parser.problems.empty()) throw FormatError("fabric", std::move(parser.problems));
+  return spec;
+}
+
+FabricSpec read_fabric_file(const std::string& path) {
+  const json doc = read_json_file(path, printable(path));
+  Parser parser;
+  FabricSpec spec = parser.parse(doc);
+  if (!parser.problems.empty()) throw FormatError(printable(path), std::move(parser.problems));
+  return spec;
+}
+
+nlohmann::json to_json(const FabricSpec& spec) {
+  json rails = json::array();
+  for (const FabricRail& r : spec.rails) {
+    rails.push_back(
+        {{"rail", r.rail}, {"switch", r.kind == SwitchKind::kAwgr ? "awgr" : "ocs"}, {"radix", r.radix}});
+  }
+  json boards = json::array();
+  for (const FabricBoard& b : spec.boards) {
+    json out = {{"name", b.name}, {"uri", b.uri}, {"rail", b.rail}};
+    // The short form when every port is cabled in a row, as it was read.
+    bool contiguous = b.switch_ports.size() == hwdef::PORTS && b.switch_ports[0] != kDark;
+    for (size_t p = 0; contiguous && p < b.switch_ports.size(); ++p)
+      contiguous = b.switch_ports[p] == b.switch_ports[0] + static_cast<int>(p);
+    if (contiguous) {
+      out["first_switch_port"] = b.switch_ports[0];
+    } else {
+      std::vector<int> ports = b.switch_ports;
+      while (!ports.empty() && ports.back() == kDark) ports.pop_back();
+      out["switch_ports"] = ports;
+    }
+    boards.push_back(std::move(out));
+  }
+  json doc = {{"name", spec.name},
+              {"rails", rails},
+              {"boards", boards},
+              {"commit_margin_ps", spec.commit_margin_ps},
+              {"trigger_margin_ps", spec.trigger_margin_ps}};
+  if (spec.sync_master && *spec.sync_master < spec.boards.size())
+    doc["sync_master"] = spec.boards[*spec.sync_master].name;
+  return doc;
+}
+
+}  // namespace lightrail

@@ -1,0 +1,71 @@
+// A board's state as the CLI prints it with --json: the same keys from
+// every command that shows it.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "lightrail/device.hpp"
+#include "lightrail/sync.hpp"
+#include "lightrail/validate.hpp"
+
+namespace lightrail::cli {
+
+inline nlohmann::json problems_json(const std::vector<Problem>& problems) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Problem& p : problems) out.push_back({{"where", p.where}, {"message", p.message}});
+  return out;
+}
+
+inline nlohmann::json status_json(const Status& s) {
+  return {{"running", s.running},
+          {"active_bank", s.active_bank},
+          {"commit_pending", s.commit_pending},
+          {"verify_busy", s.verify_busy},
+          {"waiting_trigger", s.waiting_trigger},
+          {"cancelled", s.cancelled},
+          {"errors", s.errors},
+          {"steps", s.steps},
+          {"missed", s.missed},
+          {"cur_step", s.cur_step},
+          {"cur_config", s.cur_config},
+          {"generation", s.generation},
+          {"epochs", s.epochs},
+          {"swaps", s.swaps},
+          {"last_swap_ps", s.last_swap_ps},
+          {"board_time_ps", s.board_time_ps}};
+}
+
+inline nlohmann::json lease_json(const LeaseInfo& l) {
+  if (l.owner == 0) return {{"held", false}, {"ttl_ms", l.ttl_ms}};
+  return {{"held", true},
+          {"owner", fmt::format("0x{:08X}", l.owner)},
+          {"expires_ps", l.expires_ps},
+          {"ttl_ms", l.ttl_ms}};
+}
+
+inline nlohmann::json sync_status_json(const SyncStatus& s) {
+  return {{"state", s.state},
+          {"state_code", s.state_code},
+          {"enabled", s.enabled},
+          {"use_ddmtd", s.use_ddmtd},
+          {"locked", s.locked},
+          {"holdover", s.holdover},
+          {"ref_ok", s.ref_ok},
+          {"slewing", s.slewing},
+          {"ddmtd_active", s.ddmtd_active},
+          {"offset_ps", s.offset_ps},
+          {"rtt_ps", s.rtt_ps},
+          {"delay_ms_ps", s.delay_ms_ps},
+          {"servo_p_ps", s.servo_p_ps},
+          {"servo_i_ppt", s.servo_i_ppt},
+          {"dac", s.dac},
+          {"phase_steps", s.phase_steps},
+          {"holdover_us", s.holdover_us},
+          {"errors", s.errors},
+          {"summary", describe(s)}};
+}
+
+}  // namespace lightrail::cli

@@ -1,0 +1,700 @@
+// lightrail::Fabric over in-memory boards: the fabric file, validation of a
+// set of schedules together, the two-phase commit and its report, the lock
+// check, and the fabric trigger.
+#include "lightrail/fabric.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <memory>
+
+#include "fake_board.hpp"
+#include "lightrail/errors.hpp"
+#include "lightrail/hwdef.hpp"
+#include "test_schedules.hpp"
+
+namespace lightrail {
+namespace {
+
+namespace hw = hwdef;
+using nlohmann::json;
+using test::FakeBoard;
+using test::FakeTransport;
+
+// The problem at `where`, or a failure listing all of them.
+const Problem* find(const std::vector<Problem>& problems, const std::string& where) {
+  for (const Problem& p : problems) {
+    if (p.where == where) return &p;
+  }
+  ADD_FAILURE() << "no problem at " << where << "; got:\n" << to_string(problems);
+  return nullptr;
+}
+
+std::vector<Problem> format_problems(const json& doc) {
+  try {
+    fabric_from_json(doc);
+  } catch (const FormatError& e) {
+    return e.problems();
+  }
+  ADD_FAILURE() << "accepted: " << doc.dump();
+  return {};
+}
+
+// Four boards on one 64-port AWGR rail, board k on switch ports 16k..16k+15.
+json four_on_awgr() {
+  json boards = json::array();
+  for (int k = 0; k < 4; ++k) {
+    boards.push_back({{"name", "b" + std::to_string(k)},
+                      {"uri", "sim://127.0.0.1:7000/" + std::to_string(k)},
+                      {"rail", 0},
+                      {"first_switch_port", 16 * k}});
+  }
+  return {{"name", "lab-4"},          {"rails", {{{"rail", 0}, {"switch", "awgr"}, {"radix", 64}}}},
+          {"boards", boards},         {"sync_master", "b0"},
+          {"commit_margin_us", 2000}, {"trigger_margin_ps", 20000000}};
+}
+
+TEST(FabricFile, ParsesAndRoundTrips) {
+  json doc = four_on_awgr();
+  doc["boards"][1].erase("first_switch_port");
+  doc["boards"][1]["switch_ports"] = {16, 17, -1, 19};
+  const FabricSpec spec = fabric_from_json(doc);
+  EXPECT_EQ(spec.name, "lab-4");
+  ASSERT_EQ(spec.rails.size(), 1u);
+  EXPECT_EQ(spec.rails[0].kind, SwitchKind::kAwgr);
+  EXPECT_EQ(spec.rails[0].radix, 64);
+  ASSERT_EQ(spec.boards.size(), 4u);
+  EXPECT_EQ(spec.boards[2].switch_ports.size(), hw::PORTS);
+  EXPECT_EQ(spec.boards[2].switch_ports[0], 32);
+  EXPECT_EQ(spec.boards[2].switch_ports[15], 47);
+  EXPECT_EQ(spec.boards[1].switch_ports[1], 17);
+  EXPECT_EQ(spec.boards[1].switch_ports[2], kDark);
+  EXPECT_EQ(spec.boards[1].switch_ports[4], kDark);  // missing tail: not cabled
+  EXPECT_EQ(spec.sync_master, std::optional<size_t>(0));
+  EXPECT_EQ(spec.commit_margin_ps, 2'000'000'000);
+  EXPECT_EQ(spec.trigger_margin_ps, 20'000'000);
+  EXPECT_EQ(spec.board_index("b3"), std::optional<size_t>(3));
+  EXPECT_EQ(spec.board_index("b9"), std::nullopt);
+  EXPECT_EQ(spec.rail(0).radix, 64);
+  EXPECT_THROW(spec.rail(7), std::out_of_range);
+
+  const FabricSpec again = fabric_from_json(to_json(spec));
+  EXPECT_EQ(to_json(again), to_json(spec));
+  EXPECT_EQ(again.boards[1].switch_ports, spec.boards[1].switch_ports);
+  EXPECT_EQ(to_json(spec)["boards"][0]["first_switch_port"], 0);
+}
+
+TEST(FabricFile, NamesEveryProblem) {
+  json doc = four_on_awgr();
+  doc["bogus"] = 1;
+  doc["boards"][0]["colour"] = "red";
+  doc["rails"].push_back({{"rail", 0}, {"switch", "ocs"}, {"radix", 8}});     // duplicate rail
+  doc["rails"].push_back({{"rail", 2}, {"switch", "awgr"}, {"radix", 65}});   // beyond WAVELENGTHS
+  doc["rails"].push_back({{"rail", 3}, {"switch", "mirror"}, {"radix", 4}});  // unknown kind
+  doc["rails"].push_back({{"rail", 4}, {"switch", "ocs"}, {"radix", 0}});     // no ports
+  doc["boards"][1].erase("first_switch_port");
+  doc["boards"][1]["switch_ports"] = {16, 17, 18, 19, 20, 99};  // >= radix
+  doc["boards"][2]["name"] = "b1";                              // duplicate name
+  doc["boards"][3]["rail"] = 9;                                 // undefined rail
+  doc["boards"].push_back(
+      {{"name", "b4"}, {"uri", "sim://x:1/4"}, {"rail", 0}, {"switch_ports", {-2, 1.5, "3", 0}}});
+  doc["boards"].push_back({{"name", "b5"}, {"uri", 5}, {"rail", 0}, {"first_switch_port", 60}});
+  doc["boards"].push_back({{"name", "b6"}, {"uri", "u"}, {"rail", 0}});  // neither port form
+  doc["sync_master"] = "nobody";
+  doc["commit_margin_ps"] = 5;  // with commit_margin_us: both
+  doc["trigger_margin_us"] = 0;
+  doc.erase("trigger_margin_ps");
+  const std::vector<Problem> problems = format_problems(doc);
+
+  auto expect = [&](const std::string& where, const std::string& text) {
+    if (const Problem* p = find(problems, where)) {
+      EXPECT_NE(p->message.find(text), std::string::npos) << p->message;
+    }
+  };
+  expect("bogus", "unknown field");
+  expect("boards[0].colour", "unknown field");
+  expect("rails[1].rail", "already defined by rails[0]");
+  expect("rails[2].radix", "out of range");
+  expect("rails[3].switch", "\"mirror\"");
+  expect("rails[4].radix", "out of range");
+  expect("boards[1].switch_ports[5]", "99");
+  expect("boards[2].name", "already the name of boards[1]");
+  expect("boards[3].rail", "rail 9 is not defined");
+  expect("boards[4].switch_ports[0]", "out of range");
+  expect("boards[4].switch_ports[1]", "integer");
+  expect("boards[4].switch_ports[2]", "integer");
+  // b4 port 3 on switch port 0, which b0 port 0 feeds.
+  expect("boards[4].switch_ports[3]", "already fed by boards[0] port 0");
+  expect("boards[5].uri", "string");
+  expect("boards[5].first_switch_port", "out of range");
+  expect("boards[6]", "first_switch_port or switch_ports");
+  expect("sync_master", "\"nobody\"");
+  expect("commit_margin_ps", "not both");
+  expect("trigger_margin_us", "out of range");
+}
+
+TEST(FabricFile, RefusesEmptyAndAbsurd) {
+  json doc = four_on_awgr();
+  doc["boards"] = json::array();
+  EXPECT_NE(find(format_problems(doc), "boards"), nullptr);
+
+  doc = four_on_awgr();
+  doc["commit_margin_us"] = int64_t{hw::COMMIT_HORIZON_S} * 1'000'000 + 1;  // beyond the horizon
+  EXPECT_NE(find(format_problems(doc), "commit_margin_us"), nullptr);
+
+  doc = four_on_awgr();
+  doc["boards"][0]["switch_ports"] = json::array();  // and first_switch_port: both
+  EXPECT_NE(find(format_problems(doc), "boards[0]"), nullptr);
+
+  doc = four_on_awgr();
+  doc["boards"][0]["switch_ports"] = std::vector<int>(hw::PORTS + 1, -1);
+  doc["boards"][0].erase("first_switch_port");
+  EXPECT_NE(find(format_problems(doc), "boards[0].switch_ports"), nullptr);
+
+  EXPECT_NE(find(format_problems(json::array()), "(document)"), nullptr);
+}
+
+TEST(FabricFile, ReadsThroughTheStrictJsonReader) {
+  const std::string path = ::testing::TempDir() + "/fabric_dup.json";
+  {
+    std::ofstream out(path);
+    out << R"({"name": "a", "name": "b", "rails": [], "boards": []})";
+  }
+  try {
+    read_fabric_file(path);
+    FAIL() << "a duplicate key was accepted";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("name"), std::string::npos) << e.what();
+  }
+  {
+    std::ofstream out(path);
+    out << four_on_awgr().dump();
+  }
+  EXPECT_EQ(read_fabric_file(path).boards.size(), 4u);
+}
+
+// Boards on two OCS or AWGR rails for validation: b0, b1 on rail 0; b2 on
+// rail 0 too unless given otherwise.
+FabricSpec spec_of(json doc) { return fabric_from_json(doc); }
+
+std::vector<DeviceCapabilities> reference_caps(const FabricSpec& spec) {
+  return std::vector<DeviceCapabilities>(spec.boards.size(), DeviceCapabilities::reference());
+}
+
+// Every port on `wavelength` at both steps of two_shifts (generation g).
+Schedule shift_schedule(int w1, int w2, uint32_t generation = 7) {
+  Schedule s = test::two_shifts();
+  s.generation = generation;
+  s.configs = {test::uniform("a", w1), test::uniform("b", w2)};
+  return s;
+}
+
+std::vector<BoardAssignment> all_boards(const FabricSpec& spec, const Schedule& s) {
+  std::vector<BoardAssignment> out;
+  for (size_t b = 0; b < spec.boards.size(); ++b) out.push_back({b, s});
+  return out;
+}
+
+TEST(ValidateFabric, AcceptsShiftsOverTheWholeRail) {
+  const FabricSpec spec = spec_of(four_on_awgr());
+  EXPECT_EQ(to_string(validate_fabric(spec, reference_caps(spec), all_boards(spec, shift_schedule(1, 2)))),
+            "");
+}
+
+TEST(ValidateFabric, OcsOutputTakenTwice) {
+  json doc = four_on_awgr();
+  doc["rails"][0]["switch"] = "ocs";
+  const FabricSpec spec = spec_of(doc);
+  // Step 1: b0 port 0 and b1 port 3 both to output switch port 20 (b1 port 4).
+  std::vector<BoardAssignment> set;
+  for (size_t b = 0; b < 2; ++b) {
+    Schedule s = shift_schedule(kDark, kDark);
+    set.push_back({b, s});
+  }
+  set[0].schedule.configs[1].wavelength[0] = 20;
+  set[1].schedule.configs[1].wavelength[3] = 20;
+  const std::vector<Problem> problems = validate_fabric(spec, reference_caps(spec), set);
+  ASSERT_EQ(problems.size(), 1u) << to_string(problems);
+  EXPECT_EQ(problems[0].where, "b1.steps[1].port 3");
+  EXPECT_NE(
+      problems[0].message.find("output switch port 20 of rail 0 (b1 port 4) is already taken at this step by "
+                               "b0 port 0"),
+      std::string::npos)
+      << problems[0].message;
+}
+
+TEST(ValidateFabric, OcsOutputBeyondTheRadixAndUncabledPorts) {
+  json doc = four_on_awgr();
+  doc["rails"][0] = {{"rail", 0}, {"switch", "ocs"}, {"radix", 40}};
+  doc["boards"] = {{{"name", "x"}, {"uri", "u"}, {"rail", 0}, {"first_switch_port", 0}},
+                   {{"name", "y"}, {"uri", "u"}, {"rail", 0}, {"switch_ports", {16, 17}}}};
+  doc.erase("sync_master");
+  const FabricSpec spec = spec_of(doc);
+  std::vector<BoardAssignment> set = {{0, shift_schedule(kDark, kDark)}, {1, shift_schedule(kDark, kDark)}};
+  set[0].schedule.configs[0].wavelength[2] = 45;  // beyond 40 ports
+  set[0].schedule.configs[0].wavelength[3] = 30;  // switch port 30: no board
+  set[1].schedule.configs[1].wavelength[5] = 0;   // y port 5 is not cabled
+  const std::vector<Problem> problems = validate_fabric(spec, reference_caps(spec), set);
+  EXPECT_EQ(problems.size(), 3u) << to_string(problems);
+  if (const Problem* p = find(problems, "x.steps[0].port 2")) {
+    EXPECT_NE(p->message.find("beyond"), std::string::npos);
+  }
+  if (const Problem* p = find(problems, "x.steps[0].port 3")) {
+    EXPECT_NE(p->message.find("not cabled to any board"), std::string::npos);
+  }
+  if (const Problem* p = find(problems, "y.steps[1].port 5")) {
+    EXPECT_NE(p->message.find("not cabled"), std::string::npos);
+  }
+}
+
+TEST(ValidateFabric, AwgrReceiverHearsTwoSenders) {
+  const FabricSpec spec = spec_of(four_on_awgr());
+  std::vector<BoardAssignment> set = all_boards(spec, shift_schedule(1, 2));
+  // Step 0: b2 port 4 on wavelength 1 reaches switch port 37 (b2 port 5); b2
+  // port 3 on wavelength 2 reaches it too.
+  set[2].schedule.configs[0].wavelength[3] = 2;
+  const std::vector<Problem> problems = validate_fabric(spec, reference_caps(spec), set);
+  ASSERT_EQ(problems.size(), 1u) << to_string(problems);
+  EXPECT_EQ(problems[0].where, "b2.steps[0].port 4");
+  EXPECT_NE(
+      problems[0].message.find("switch port 37 of rail 0 (wavelength 1 from switch port 36) (b2 port 5) "
+                               "already receives b2 port 3 on wavelength 2"),
+      std::string::npos)
+      << problems[0].message;
+}
+
+TEST(ValidateFabric, DestinationOfABoardOutsideTheSet) {
+  const FabricSpec spec = spec_of(four_on_awgr());
+  // b3 left out: b2's last ports reach b3's switch ports 48.. on a shift.
+  std::vector<BoardAssignment> set = {
+      {0, shift_schedule(1, 2)}, {1, shift_schedule(1, 2)}, {2, shift_schedule(1, 2)}};
+  const std::vector<Problem> problems = validate_fabric(spec, reference_caps(spec), set);
+  // Step 0: b2 port 15 -> 48; step 1: b2 ports 14, 15 -> 48, 49.
+  ASSERT_EQ(problems.size(), 3u) << to_string(problems);
+  if (const Problem* p = find(problems, "b2.steps[0].port 15")) {
+    EXPECT_NE(p->message.find("is b3 port 0, and b3 is not in this set"), std::string::npos) << p->message;
+  }
+  find(problems, "b2.steps[1].port 14");
+  find(problems, "b2.steps[1].port 15");
+}
+
+TEST(ValidateFabric, StepProgramsDifferOnOneRail) {
+  json doc = four_on_awgr();
+  doc["rails"].push_back({{"rail", 1}, {"switch", "awgr"}, {"radix", 16}});
+  doc["boards"].push_back({{"name", "other"}, {"uri", "u"}, {"rail", 1}, {"first_switch_port", 0}});
+  const FabricSpec spec = spec_of(doc);
+  std::vector<BoardAssignment> set = all_boards(spec, shift_schedule(1, 2));
+  set[1].schedule.steps[1].duration_ps = 2'000'000;
+  set[2].schedule.steps[0].event_triggered = true;
+  set[3].schedule.cyclic = false;
+  set[4].schedule.steps.push_back({0, 1'000'000, false});  // its own rail: free to differ
+  const std::vector<Problem> problems = validate_fabric(spec, reference_caps(spec), set);
+  ASSERT_EQ(problems.size(), 3u) << to_string(problems);
+  if (const Problem* p = find(problems, "b1.steps[1].duration_ps")) {
+    EXPECT_NE(p->message.find("2000000 ps, but boards on one rail must switch on the same boundaries; b0 has "
+                              "1000000 ps"),
+              std::string::npos)
+        << p->message;
+  }
+  find(problems, "b2.steps[0].event_triggered");
+  find(problems, "b3.cyclic");
+}
+
+TEST(ValidateFabric, BoardIndicesAndEachScheduleOnItsBoard) {
+  const FabricSpec spec = spec_of(four_on_awgr());
+  std::vector<BoardAssignment> set = all_boards(spec, shift_schedule(1, 2));
+  set.push_back({2, shift_schedule(1, 2)});
+  set.push_back({9, shift_schedule(1, 2)});
+  set[3].schedule.steps[0].duration_ps = 1;  // shorter than a board's minimum step
+  const std::vector<Problem> problems = validate_fabric(spec, reference_caps(spec), set);
+  if (const Problem* p = find(problems, "schedules[4].board")) {
+    EXPECT_NE(p->message.find("b2"), std::string::npos);
+  }
+  if (const Problem* p = find(problems, "schedules[5].board")) {
+    EXPECT_NE(p->message.find("9"), std::string::npos);
+  }
+  find(problems, "b3.steps[0].duration_ps");
+}
+
+// Boards in memory with their clocks locked; commits wait for their time.
+struct Rig {
+  explicit Rig(size_t n = 4) {
+    spec = fabric_from_json(four_on_awgr());
+    spec.commit_margin_ps = 1'000'000;  // 1 us: 8,000 ticks
+    for (size_t b = 0; b < n; ++b) {
+      boards.push_back(std::make_unique<FakeBoard>());
+      FakeBoard& fb = *boards.back();
+      fb.defer_timed_commits = true;
+      fb.time_ticks = 1000 + 37 * b;  // boards a little apart
+      fb.poke(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_ENABLE_MASK);
+      fb.poke(hw::REG_SYNC_STATUS,
+              5u << hw::SYNC_STATUS_STATE_LSB | hw::SYNC_STATUS_LOCKED_MASK | hw::SYNC_STATUS_REF_OK_MASK);
+    }
+  }
+  Fabric make() {
+    std::vector<std::optional<Device>> devices;
+    for (auto& b : boards) devices.emplace_back(Device(std::make_unique<FakeTransport>(*b)));
+    return Fabric(spec, std::move(devices));
+  }
+  std::vector<BoardAssignment> all(uint32_t generation) {
+    return all_boards(spec, shift_schedule(1, 2, generation));
+  }
+  void advance_all(uint64_t ticks) {
+    for (auto& b : boards) b->advance(ticks);
+  }
+  std::vector<std::unique_ptr<FakeBoard>> boards;
+  FabricSpec spec;
+};
+
+TEST(FabricCommit, ArmsEveryBoardForOneTimeAndWaitsForTheSwaps) {
+  Rig rig;
+  for (auto& b : rig.boards) b->ticks_per_time_read = 500;  // time passes while the fabric polls
+  Fabric fabric = rig.make();
+  const FabricCommitReport r = fabric.commit(rig.all(9));
+  ASSERT_TRUE(r.committed) << r.error;
+  EXPECT_TRUE(r.error.empty());
+  EXPECT_TRUE(r.warnings.empty());
+  EXPECT_EQ(r.commit_ps % hw::TICK_PS, 0);
+  ASSERT_EQ(r.boards.size(), 4u);
+  for (size_t b = 0; b < 4; ++b) {
+    const FakeBoard& fb = *rig.boards[b];
+    EXPECT_EQ(fb.commit_time * hw::TICK_PS, uint64_t(r.commit_ps)) << "board " << b;  // one T for all
+    EXPECT_EQ(fb.generation, 9u);
+    EXPECT_EQ(r.boards[b].outcome, BoardOutcome::kSwitched) << b;
+    EXPECT_EQ(r.boards[b].swap_ps, std::optional<int64_t>(r.commit_ps));
+    EXPECT_TRUE(r.boards[b].staged && r.boards[b].armed && !r.boards[b].cancelled);
+    EXPECT_EQ(r.boards[b].name, "b" + std::to_string(b));
+  }
+  const json j = r.to_json();
+  EXPECT_EQ(j["switched"].size(), 4u);
+  EXPECT_EQ(j["boards"][2]["outcome"], "switched");
+}
+
+TEST(FabricCommit, TimeIsTheLatestBoardAfterStagingPlusTheMargin) {
+  Rig rig;
+  rig.boards[2]->time_ticks = 90'000;  // the latest board
+  Fabric fabric = rig.make();
+  FabricCommitOptions o;
+  o.wait_for_swap = false;
+  const FabricCommitReport r = fabric.commit(rig.all(3), o);
+  ASSERT_TRUE(r.committed) << r.error;
+  EXPECT_EQ(r.commit_ps, 90'000 * int64_t{hw::TICK_PS} + rig.spec.commit_margin_ps);
+  for (const BoardCommitReport& b : r.boards) EXPECT_EQ(b.outcome, BoardOutcome::kArmed);
+  for (auto& b : rig.boards) EXPECT_TRUE(b->pending);
+}
+
+TEST(FabricCommit, ValidationProblemsWriteNothing) {
+  Rig rig;
+  Fabric fabric = rig.make();
+  std::vector<BoardAssignment> set = rig.all(3);
+  set.pop_back();  // b2's shifts now reach b3's ports
+  for (auto& b : rig.boards) b->write_log.clear();
+  EXPECT_THROW(fabric.commit(set), ValidationError);
+  for (auto& b : rig.boards) EXPECT_TRUE(b->write_log.empty());
+}
+
+TEST(FabricCommit, StageFailureOnOneBoardArmsNothing) {
+  Rig rig;
+  // The last board's connection drops in the middle of writing its bank.
+  rig.boards[3]->before_write = [](uint64_t addr, uint32_t) {
+    if (addr >= hw::MEM_BANK0_BASE) throw TransportError("fake://board: connection dropped");
+  };
+  Fabric fabric = rig.make();
+  const FabricCommitReport r = fabric.commit(rig.all(4));
+  EXPECT_FALSE(r.committed);
+  EXPECT_EQ(r.commit_ps, 0);
+  EXPECT_NE(r.error.find("board b3"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("nothing was armed"), std::string::npos) << r.error;
+  EXPECT_EQ(r.boards[3].error_kind, "TransportError");
+  EXPECT_FALSE(r.boards[3].staged);
+  for (size_t b = 0; b < 4; ++b) {
+    EXPECT_EQ(r.boards[b].outcome, BoardOutcome::kUnchanged);
+    EXPECT_FALSE(r.boards[b].armed);
+    EXPECT_EQ(rig.boards[b]->commits, 0) << "board " << b << " got a COMMIT";
+    EXPECT_EQ(rig.boards[b]->swaps, 0u);
+  }
+  EXPECT_TRUE(r.boards[0].staged);
+}
+
+TEST(FabricCommit, VerifyAndLeaseFailuresAreReportedByKind) {
+  {
+    Rig rig;
+    rig.boards[1]->stuck_addr = FakeBoard::bank_base(1) + 4 * hw::IMG_STEP_BASE_WORD;  // read-back differs
+    Fabric fabric = rig.make();
+    const FabricCommitReport r = fabric.commit(rig.all(4));
+    EXPECT_FALSE(r.committed);
+    EXPECT_EQ(r.boards[1].error_kind, "VerifyError") << r.boards[1].error;
+    for (auto& b : rig.boards) EXPECT_EQ(b->commits, 0);
+  }
+  {
+    Rig rig;
+    rig.boards[2]->lease_owner = 0x1234;  // another writer
+    Fabric fabric = rig.make();
+    const FabricCommitReport r = fabric.commit(rig.all(4));
+    EXPECT_FALSE(r.committed);
+    EXPECT_EQ(r.boards[2].error_kind, "LeaseError") << r.boards[2].error;
+    for (auto& b : rig.boards) EXPECT_EQ(b->commits, 0);
+  }
+}
+
+TEST(FabricCommit, ArmFailureOnTheLastBoardCancelsTheArmed) {
+  Rig rig;
+  rig.boards[3]->before_write = [](uint64_t addr, uint32_t) {
+    if (addr == hw::REG_COMMIT) throw TransportError("fake://board: connection dropped at COMMIT");
+  };
+  Fabric fabric = rig.make();
+  const FabricCommitReport r = fabric.commit(rig.all(4));
+  EXPECT_FALSE(r.committed);
+  EXPECT_NE(r.commit_ps, 0);
+  EXPECT_NE(r.error.find("board b3: arming failed"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("cancelled in time"), std::string::npos) << r.error;
+  for (size_t b = 0; b < 3; ++b) {
+    EXPECT_EQ(r.boards[b].outcome, BoardOutcome::kUnchanged) << b;
+    EXPECT_TRUE(r.boards[b].armed && r.boards[b].cancelled) << b;
+    EXPECT_FALSE(rig.boards[b]->pending);
+  }
+  // The failing board was asked too: nothing was pending there.
+  EXPECT_EQ(r.boards[3].outcome, BoardOutcome::kUnchanged);
+  EXPECT_EQ(r.boards[3].error_kind, "TransportError");
+  EXPECT_GE(rig.boards[3]->cancels + int(rig.boards[3]->write_log.size()), 1);
+  // Long after T nothing swaps.
+  rig.advance_all(1'000'000);
+  for (auto& b : rig.boards) EXPECT_EQ(b->swaps, 0u);
+}
+
+TEST(FabricCommit, ACommitWrittenBeforeTheConnectionDroppedIsCancelledToo) {
+  Rig rig;
+  // COMMIT reaches the last board and arms it; its reply is lost.
+  rig.boards[3]->after_write = [](uint64_t addr, uint32_t) {
+    if (addr == hw::REG_COMMIT) throw TransportError("fake://board: connection dropped after COMMIT");
+  };
+  Fabric fabric = rig.make();
+  const FabricCommitReport r = fabric.commit(rig.all(4));
+  EXPECT_FALSE(r.committed);
+  EXPECT_EQ(r.boards[3].outcome, BoardOutcome::kUnchanged);
+  EXPECT_TRUE(r.boards[3].cancelled);
+  EXPECT_FALSE(r.boards[3].armed);
+  EXPECT_EQ(rig.boards[3]->cancels, 1);
+  rig.advance_all(1'000'000);
+  for (auto& b : rig.boards) EXPECT_EQ(b->swaps, 0u);
+}
+
+TEST(FabricCommit, TooLateToCancelIsReportedAsSwitched) {
+  Rig rig;
+  // While the last board's COMMIT hangs, T passes on the others; then the
+  // connection drops.
+  rig.boards[3]->before_write = [&](uint64_t addr, uint32_t) {
+    if (addr != hw::REG_COMMIT) return;
+    for (size_t b = 0; b < 3; ++b) rig.boards[b]->advance(1'000'000);
+    throw TransportError("fake://board: connection dropped at COMMIT");
+  };
+  Fabric fabric = rig.make();
+  const FabricCommitReport r = fabric.commit(rig.all(6));
+  EXPECT_FALSE(r.committed);
+  EXPECT_NE(r.error.find("too late to cancel on b0, b1, b2"), std::string::npos) << r.error;
+  for (size_t b = 0; b < 3; ++b) {
+    EXPECT_EQ(r.boards[b].outcome, BoardOutcome::kSwitched) << b;
+    EXPECT_EQ(r.boards[b].swap_ps, std::optional<int64_t>(r.commit_ps));
+    EXPECT_FALSE(r.boards[b].cancelled);
+    EXPECT_EQ(rig.boards[b]->generation, 6u);
+  }
+  EXPECT_EQ(r.boards[3].outcome, BoardOutcome::kUnchanged);
+  EXPECT_EQ(rig.boards[3]->swaps, 0u);
+  const json j = r.to_json();
+  EXPECT_EQ(j["switched"], json({"b0", "b1", "b2"}));
+}
+
+TEST(FabricCommit, ACancelThatCameTooCloseIsReportedAsSwitched) {
+  Rig rig;
+  rig.boards[0]->cancel_lead_ticks = 1'000'000;  // any cancel is too late here
+  rig.boards[3]->before_write = [](uint64_t addr, uint32_t) {
+    if (addr == hw::REG_COMMIT) throw TransportError("fake://board: connection dropped at COMMIT");
+  };
+  Fabric fabric = rig.make();
+  const FabricCommitReport r = fabric.commit(rig.all(6));
+  EXPECT_FALSE(r.committed);
+  EXPECT_EQ(r.boards[0].outcome, BoardOutcome::kSwitched);
+  EXPECT_EQ(r.boards[0].swap_ps, std::optional<int64_t>(r.commit_ps));
+  EXPECT_EQ(r.boards[1].outcome, BoardOutcome::kUnchanged);
+  EXPECT_TRUE(r.boards[1].cancelled);
+}
+
+TEST(FabricCommit, ABoardThatCannotBeAskedIsUnknown) {
+  Rig rig;
+  bool down = false;
+  rig.boards[1]->before_write = [&](uint64_t addr, uint32_t) {
+    if (down) throw TransportError("fake://board: unreachable");
+    (void)addr;
+  };
+  rig.boards[3]->before_write = [&](uint64_t addr, uint32_t) {
+    if (addr != hw::REG_COMMIT) return;
+    down = true;  // b1 goes away as b3 fails: its cancel cannot be sent
+    throw TransportError("fake://board: connection dropped at COMMIT");
+  };
+  Fabric fabric = rig.make();
+  const FabricCommitReport r = fabric.commit(rig.all(6));
+  EXPECT_FALSE(r.committed);
+  EXPECT_EQ(r.boards[1].outcome, BoardOutcome::kUnknown);
+  EXPECT_NE(r.boards[1].error.find("cancel"), std::string::npos) << r.boards[1].error;
+  EXPECT_EQ(r.boards[0].outcome, BoardOutcome::kUnchanged);
+  EXPECT_TRUE(r.boards[0].cancelled);
+}
+
+TEST(FabricCommit, RefusedCommitIsUnchangedWithoutACancel) {
+  Rig rig;
+  rig.boards[3]->force_commit_error = hw::ERROR_COMMIT_LATE_MASK;
+  Fabric fabric = rig.make();
+  const FabricCommitReport r = fabric.commit(rig.all(6));
+  EXPECT_FALSE(r.committed);
+  EXPECT_EQ(r.boards[3].error_kind, "CommitError");
+  EXPECT_EQ(r.boards[3].outcome, BoardOutcome::kUnchanged);
+  EXPECT_EQ(rig.boards[3]->cancels, 0);
+  for (size_t b = 0; b < 3; ++b) EXPECT_TRUE(r.boards[b].cancelled);
+}
+
+TEST(FabricCommit, UnlockedClocksAreRefusedUnlessAllowed) {
+  Rig rig;
+  rig.boards[0]->poke(hw::REG_SYNC_STATUS, 0);  // the sync master: not checked
+  rig.boards[1]->poke(hw::REG_SYNC_STATUS, 2u << hw::SYNC_STATUS_STATE_LSB | hw::SYNC_STATUS_REF_OK_MASK);
+  rig.boards[3]->poke(hw::REG_SYNC_CTRL, 0);
+  rig.boards[3]->poke(hw::REG_SYNC_STATUS, 0);
+  Fabric fabric = rig.make();
+  for (auto& b : rig.boards) b->write_log.clear();
+  try {
+    fabric.commit(rig.all(5));
+    FAIL() << "committed on unlocked clocks";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("b1 ("), std::string::npos) << m;
+    EXPECT_NE(m.find("b3 ("), std::string::npos) << m;
+    EXPECT_EQ(m.find("b0 ("), std::string::npos) << m;
+    EXPECT_EQ(m.find("b2 ("), std::string::npos) << m;
+    EXPECT_NE(m.find("nothing was written"), std::string::npos) << m;
+  }
+  for (auto& b : rig.boards) EXPECT_TRUE(b->write_log.empty());
+
+  FabricCommitOptions o;
+  o.allow_unlocked = true;
+  o.wait_for_swap = false;
+  const FabricCommitReport r = fabric.commit(rig.all(5), o);
+  EXPECT_TRUE(r.committed) << r.error;
+  ASSERT_EQ(r.warnings.size(), 2u);
+  EXPECT_NE(r.warnings[0].find("b1"), std::string::npos);
+  EXPECT_NE(r.warnings[1].find("b3"), std::string::npos);
+}
+
+TEST(FabricCommit, UnreachableBoardWritesNothing) {
+  Rig rig;
+  std::vector<std::optional<Device>> devices;
+  for (size_t b = 0; b < 3; ++b)
+    devices.emplace_back(Device(std::make_unique<FakeTransport>(*rig.boards[b])));
+  devices.emplace_back(std::nullopt);  // its URI does not answer
+  rig.spec.boards[3].uri = "sim://127.0.0.1:1/3";
+  Fabric fabric(rig.spec, std::move(devices));
+  for (auto& b : rig.boards) b->write_log.clear();
+  const FabricCommitReport r = fabric.commit(rig.all(5));
+  EXPECT_FALSE(r.committed);
+  EXPECT_EQ(r.boards[3].outcome, BoardOutcome::kUnchanged);
+  EXPECT_EQ(r.boards[3].error_kind, "TransportError") << r.boards[3].error;
+  EXPECT_NE(r.error.find("board b3: cannot be opened"), std::string::npos) << r.error;
+  for (auto& b : rig.boards) EXPECT_TRUE(b->write_log.empty());
+  EXPECT_THROW(fabric.device(3), TransportError);
+  const std::vector<FabricBoardState> st = fabric.status();
+  EXPECT_TRUE(st[0].reachable);
+  EXPECT_FALSE(st[3].reachable);
+  EXPECT_FALSE(st[3].error.empty());
+  EXPECT_EQ(fabric.capabilities().size(), 4u);
+}
+
+TEST(FabricCommit, SwapNotSeenInTimeStaysArmedWithAWarning) {
+  Rig rig;  // time stands still: T never comes
+  Fabric fabric = rig.make();
+  FabricCommitOptions o;
+  o.swap_timeout_ms = 20;
+  const FabricCommitReport r = fabric.commit(rig.all(5), o);
+  EXPECT_TRUE(r.committed);
+  ASSERT_EQ(r.warnings.size(), 4u);
+  EXPECT_NE(r.warnings[0].find("not seen"), std::string::npos) << r.warnings[0];
+  for (const BoardCommitReport& b : r.boards) EXPECT_EQ(b.outcome, BoardOutcome::kArmed);
+}
+
+TEST(FabricCommit, AnExplicitTimeInThePastIsRefusedBeforeArming) {
+  Rig rig;
+  Fabric fabric = rig.make();
+  FabricCommitOptions o;
+  o.at_ps = 10;
+  EXPECT_THROW(fabric.commit(rig.all(5), o), Error);
+  for (auto& b : rig.boards) EXPECT_EQ(b->commits, 0);
+}
+
+TEST(FabricCancel, ReportsWhatEachBoardFound) {
+  Rig rig;
+  Fabric fabric = rig.make();
+  FabricCommitOptions o;
+  o.wait_for_swap = false;
+  ASSERT_TRUE(fabric.commit(rig.all(5), o).committed);
+  const std::vector<BoardCommitReport> c = fabric.cancel({0, 1});
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_TRUE(c[0].cancelled);
+  EXPECT_EQ(c[0].outcome, BoardOutcome::kUnchanged);
+  EXPECT_FALSE(rig.boards[0]->pending);
+  EXPECT_TRUE(rig.boards[2]->pending);
+}
+
+TEST(FabricTrigger, EveryBoardTakesOneBoundary) {
+  Rig rig;
+  for (auto& b : rig.boards) b->waiting_event = true;
+  rig.boards[1]->time_ticks = 50'000;
+  Fabric fabric = rig.make();
+  const FabricTriggerReport r = fabric.trigger({0, 1, 2, 3});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.at_ps % hw::TICK_PS, 0);
+  EXPECT_GE(r.at_ps, 50'000 * int64_t{hw::TICK_PS} + rig.spec.trigger_margin_ps);
+  EXPECT_EQ(r.boundary_ps, std::optional<int64_t>(r.at_ps));
+  for (size_t b = 0; b < 4; ++b) {
+    EXPECT_EQ(rig.boards[b]->trigger_time * hw::TICK_PS, uint64_t(r.at_ps));
+    EXPECT_EQ(r.board_boundary_ps[b], std::optional<int64_t>(r.at_ps));
+  }
+  EXPECT_EQ(r.to_json()["boards"][3]["board"], "b3");
+}
+
+TEST(FabricTrigger, ALatchedBoardIsNamed) {
+  Rig rig;
+  for (auto& b : rig.boards) b->waiting_event = true;
+  rig.boards[2]->waiting_event = false;
+  Fabric fabric = rig.make();
+  const FabricTriggerReport r = fabric.trigger({0, 2}, int64_t{4'000'000});
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.at_ps, 4'000'000);
+  EXPECT_EQ(r.board_boundary_ps[0], std::optional<int64_t>(4'000'000));
+  EXPECT_EQ(r.board_boundary_ps[1], std::nullopt);
+  EXPECT_NE(r.error.find("b2 latched"), std::string::npos) << r.error;
+}
+
+TEST(FabricTrigger, ABoardThatFailsIsNamed) {
+  Rig rig;
+  for (auto& b : rig.boards) b->waiting_event = true;
+  rig.boards[1]->before_write = [](uint64_t addr, uint32_t) {
+    if (addr == hw::REG_CTRL) throw TransportError("fake://board: dropped");
+  };
+  Fabric fabric = rig.make();
+  const FabricTriggerReport r = fabric.trigger({0, 1, 2});
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("board b1"), std::string::npos) << r.error;
+  EXPECT_FALSE(r.board_errors[1].empty());
+  EXPECT_EQ(r.board_boundary_ps[2], std::optional<int64_t>(r.at_ps));  // the others went ahead
+}
+
+TEST(FabricLease, OneTokenOnEveryBoard) {
+  Rig rig;
+  Fabric fabric = rig.make();
+  fabric.set_lease_token(0xABCD1234);
+  FabricCommitOptions o;
+  o.wait_for_swap = false;
+  ASSERT_TRUE(fabric.commit(rig.all(5), o).committed);
+  for (auto& b : rig.boards) EXPECT_EQ(b->lease_owner, 0xABCD1234u);
+  EXPECT_THROW(fabric.set_lease_token(0), Error);
+}
+
+}  // namespace
+}  // namespace lightrail
