@@ -21,6 +21,8 @@ enum Exit : int {
   kUsage = 2,         // bad command line (CLI11's own code too)
   kDeviceError = 3,   // the device or the connection to it failed
   kBoardBusy = 4,     // another writer holds the board's lease or armed a commit: nothing changed
+                      // (`job`: the daemon is busy or the request conflicts; nothing was done)
+  kUnauthorized = 5,  // `job`: the daemon refused the token (HTTP 401); nothing was done
 };
 
 using Action = std::function<int()>;
@@ -31,6 +33,8 @@ void add_device_commands(CLI::App& app, Action& action);
 void add_planner_commands(CLI::App& app, Action& action);
 // sync status, sync calibrate (the clock-synchronisation servo on a device)
 void add_sync_commands(CLI::App& app, Action& action);
+// job submit, phase, progress, list, show, delete (the strategy daemon, lightraild)
+void add_job_commands(CLI::App& app, Action& action);
 
 // Opens the device a command names. A malformed URI is the user's input
 // (FormatError: exit 1); a board that answers but whose capability block is

@@ -37,6 +37,8 @@ class FakeService : public daemon::Service {
     ++submits;
     if (!body.is_object() || !body.contains("job"))
       throw daemon::ApiError(400, "job", "the body must be {\"job\": {...}}");
+    if (body["job"].is_object() && body["job"].value("name", "") == "conflict")
+      throw daemon::ApiError(409, "job.name", "a job of that name holds the circuits");
     if (submit_work) submit_work(body);
     std::lock_guard<std::mutex> lock(mutex_);
     const std::string id = "job-" + std::to_string(++next_id_);
