@@ -57,7 +57,7 @@ flock -u 9
 [ "$mode" = build ] && { echo "fuzz: targets built in $(($(date +%s) - started)) s ($build)"; exit 0; }
 
 targets=()
-for t in ${FUZZ_TARGETS:-schedule planner board_image json_text protocol}; do
+for t in ${FUZZ_TARGETS:-schedule planner board_image json_text protocol routes}; do
   [ -x "$build/fuzz_$t" ] && targets+=("$t")
 done
 [ ${#targets[@]} -gt 0 ] || { echo "fuzz: no target built"; exit 1; }
@@ -78,6 +78,7 @@ options_of() {
     board_image) echo "-max_len=65536" ;;
     json_text) echo "-max_len=8192 -dict=$fuzz_dir/json.dict" ;;
     protocol) echo "-max_len=40000 -dict=$fuzz_dir/protocol.dict" ;;
+    routes) echo "-max_len=1024" ;;
   esac
 }
 

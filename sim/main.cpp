@@ -21,8 +21,8 @@
 #include "cosim.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/schedule_json.hpp"
+#include "lightrail/token_file.hpp"
 #include "scenario.hpp"
-#include "server/token_file.hpp"
 
 namespace {
 
@@ -111,7 +111,7 @@ const CLI::Validator kDecimal(
 std::string token_of(const std::string& file) {
   if (file.empty()) return "";
   try {
-    return read_token_file(file);
+    return lightrail::read_token_file(file);
   } catch (const std::runtime_error& e) {
     throw InputError(e.what());
   }

@@ -21,6 +21,8 @@ enum Exit : int {
   kUsage = 2,         // bad command line (CLI11's own code too)
   kDeviceError = 3,   // the device or the connection to it failed
   kBoardBusy = 4,     // another writer holds the board's lease or armed a commit: nothing changed
+                      // (`job`: the daemon is busy or the request conflicts; nothing was done)
+  kUnauthorized = 5,  // `job`: the daemon refused the token (HTTP 401); nothing was done
 };
 
 using Action = std::function<int()>;
@@ -33,6 +35,8 @@ void add_planner_commands(CLI::App& app, Action& action);
 void add_sync_commands(CLI::App& app, Action& action);
 // fabric validate|commit|trigger|status (many boards as one, lightrail::Fabric)
 void add_fabric_commands(CLI::App& app, Action& action);
+// job submit, phase, progress, list, show, delete (the strategy daemon, lightraild)
+void add_job_commands(CLI::App& app, Action& action);
 
 // Opens the device a command names. A malformed URI is the user's input
 // (FormatError: exit 1); a board that answers but whose capability block is

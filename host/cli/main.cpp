@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
     cli::add_planner_commands(app, action);
     cli::add_sync_commands(app, action);
     cli::add_fabric_commands(app, action);
+    cli::add_job_commands(app, action);
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

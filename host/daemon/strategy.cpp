@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <map>
 #include <set>
@@ -186,9 +187,11 @@ struct Strategy::Impl {
                     {"boards", boards}});
     FabricCommitOptions o;
     o.allow_unlocked = options.allow_unlocked;
+    o.wait_for_swap = !options.crash_after_arm;
     FabricCommitReport report;
     try {
       report = fabric.commit(pl.assignments(), o);
+      if (options.crash_after_arm && report.committed) ::raise(SIGKILL);
     } catch (const ValidationError& e) {
       journal.append({{"type", "commit_done"}, {"id", j.id}, {"generation", gen}, {"ok", false}});
       ++commits_failed;

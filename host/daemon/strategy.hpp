@@ -20,6 +20,10 @@ struct StrategyOptions {
   bool allow_unlocked = false;     // commit on boards whose clock is not locked (warns)
   double release_fraction = 0.85;  // FastConv: a job at this share of its target gives its circuits up
   int phase_wait_ms = 2000;        // how long a phase event waits for a latched boundary to resolve
+  // Test hook (lightraild: LIGHTRAILD_TEST_CRASH=after_arm): the process
+  // kills itself (SIGKILL) once every board of a commit is armed, before
+  // the commit is journalled done, as a crash there would.
+  bool crash_after_arm = false;
 };
 
 // Request bodies: POST /v1/jobs takes a job file as `lightrail plan` takes

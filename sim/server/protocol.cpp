@@ -142,23 +142,4 @@ std::string refused_at(bool write, uint32_t addr, uint32_t resp, uint32_t word) 
                                  : fmt::format("words 0..{} were written, none after", word - 1));
 }
 
-std::string token_problem(std::string_view token) {
-  if (token.size() < kMinTokenBytes || token.size() > kMaxTokenBytes)
-    return fmt::format("the token must be {}..{} characters (it has {})", kMinTokenBytes, kMaxTokenBytes,
-                       token.size());
-  for (char c : token)
-    if (c <= ' ' || c > '~') return "the token must be printable ASCII without spaces";
-  return "";
-}
-
-bool same_token(std::string_view expected, std::string_view given) {
-  // Every byte of `given` is looked at, whatever matched before.
-  unsigned diff = expected.size() == given.size() ? 0u : 1u;
-  for (size_t i = 0; i < given.size(); ++i) {
-    const unsigned char e = i < expected.size() ? static_cast<unsigned char>(expected[i]) : 0;
-    diff |= e ^ static_cast<unsigned char>(given[i]);
-  }
-  return diff == 0;
-}
-
 }  // namespace lightrail::sim::protocol

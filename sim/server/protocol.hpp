@@ -10,14 +10,16 @@
 #include <vector>
 
 #include "lightrail/hwdef.hpp"
+#include "lightrail/token_file.hpp"
 
 namespace lightrail::sim::protocol {
 
 inline constexpr size_t kMaxWords = 4096;     // per RD or WR
 inline constexpr size_t kMaxHexDigits = 8;    // one address or word
 inline constexpr size_t kMaxBoardDigits = 9;  // HELLO's board number
-inline constexpr size_t kMinTokenBytes = 16;  // AUTH tokens (and token files)
-inline constexpr size_t kMaxTokenBytes = 256;
+// AUTH tokens are token files' tokens (lightrail/token_file.hpp).
+using lightrail::kMaxTokenBytes;
+using lightrail::kMinTokenBytes;
 inline constexpr uint64_t kMapBytes = uint64_t(1) << hwdef::AXI_ADDR_BITS;
 // The longest legal line, "WR <addr> <w0> ... <w4095>" with every number at
 // its widest, plus an optional '\r' (the '\n' not counted): a longer line
@@ -52,11 +54,7 @@ Parsed parse_request(std::string_view line);
 // first refused word, so the client learns exactly how far a write went.
 std::string refused_at(bool write, uint32_t addr, uint32_t resp, uint32_t word);
 
-// Whether a token file's content may serve as a token: "" if so, else why not.
-std::string token_problem(std::string_view token);
-
-// Compares in time that depends only on the length of `given`, so the reply
-// time tells a guesser nothing about how much of the token matched.
-bool same_token(std::string_view expected, std::string_view given);
+using lightrail::same_token;
+using lightrail::token_problem;
 
 }  // namespace lightrail::sim::protocol

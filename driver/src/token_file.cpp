@@ -1,4 +1,4 @@
-#include "token_file.hpp"
+#include "lightrail/token_file.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -7,14 +7,32 @@
 
 #include <cerrno>
 #include <cstring>
-#include <stdexcept>
 
-#include "protocol.hpp"
+#include "lightrail/errors.hpp"
 
-namespace lightrail::sim {
+namespace lightrail {
+
+std::string token_problem(std::string_view token) {
+  if (token.size() < kMinTokenBytes || token.size() > kMaxTokenBytes)
+    return fmt::format("the token must be {}..{} characters (it has {})", kMinTokenBytes, kMaxTokenBytes,
+                       token.size());
+  for (char c : token)
+    if (c <= ' ' || c > '~') return "the token must be printable ASCII without spaces";
+  return "";
+}
+
+bool same_token(std::string_view expected, std::string_view given) {
+  // Every byte of `given` is looked at, whatever matched before.
+  unsigned diff = expected.size() == given.size() ? 0u : 1u;
+  for (size_t i = 0; i < given.size(); ++i) {
+    const unsigned char e = i < expected.size() ? static_cast<unsigned char>(expected[i]) : 0;
+    diff |= e ^ static_cast<unsigned char>(given[i]);
+  }
+  return diff == 0;
+}
 
 std::string read_token_file(const std::string& path) {
-  auto fault = [&](const std::string& why) { return std::runtime_error("token file " + path + ": " + why); };
+  auto fault = [&](const std::string& why) { return FormatError("token file " + path + ": " + why); };
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) throw fault(std::string("cannot open (") + std::strerror(errno) + ")");
   struct Closer {
@@ -34,17 +52,17 @@ std::string read_token_file(const std::string& path) {
   char buf[512];
   for (;;) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
     if (n < 0) throw fault(std::string("cannot read (") + std::strerror(errno) + ")");
     if (n == 0) break;
     text.append(buf, size_t(n));
-    if (text.size() > protocol::kMaxTokenBytes + 2)
-      throw fault(fmt::format("longer than a token ({}..{} characters)", protocol::kMinTokenBytes,
-                              protocol::kMaxTokenBytes));
+    if (text.size() > kMaxTokenBytes + 2)
+      throw fault(fmt::format("longer than a token ({}..{} characters)", kMinTokenBytes, kMaxTokenBytes));
   }
   if (!text.empty() && text.back() == '\n') text.pop_back();
   if (!text.empty() && text.back() == '\r') text.pop_back();
-  if (const std::string why = protocol::token_problem(text); !why.empty()) throw fault(why);
+  if (const std::string why = token_problem(text); !why.empty()) throw fault(why);
   return text;
 }
 
-}  // namespace lightrail::sim
+}  // namespace lightrail

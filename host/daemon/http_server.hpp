@@ -1,0 +1,74 @@
+// The daemon's HTTP/1.1 API (docs/lightraild.md) over a Service: one I/O
+// thread serves every connection asynchronously, one worker thread runs the
+// Service's calls in arrival order from a bounded queue, so the Service needs
+// no locking and a slow client never holds up another.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "service.hpp"
+
+namespace lightrail::daemon {
+
+struct HttpOptions {
+  std::string bind = "127.0.0.1";  // an IP address literal
+  uint16_t port = 0;               // 0: the kernel picks one (port() says which)
+  // The bearer token every POST and DELETE must carry (token_problem()
+  // must accept it).
+  std::string token;
+  size_t body_limit = 64 * 1024;   // bytes; a larger body is refused (413) before it is read
+  size_t header_limit = 8 * 1024;  // bytes of request line and headers (431)
+  // Deadline for reading one request (from the first byte awaited: it is
+  // also the idle timeout between requests) and for writing one reply; the
+  // connection is closed when it passes.
+  std::chrono::milliseconds timeout{30000};
+  size_t max_connections = 256;  // beyond: 503 and closed at once
+  size_t queue_limit = 64;       // requests waiting for the worker; beyond: 503, nothing done
+  std::chrono::milliseconds keepalive_interval{1000};
+  // One line per request and per notable event (from the I/O thread); empty: silent.
+  std::function<void(const std::string&)> log;
+};
+
+// A snapshot of the server's own gauges, safe to read from any thread.
+struct HttpStats {
+  size_t open_connections = 0;
+  size_t queue_depth = 0;
+  uint64_t requests = 0;  // replies sent, errors included
+  uint64_t timeouts = 0;  // connections closed by their deadline
+  uint64_t keepalives = 0;
+  bool stopping = false;  // stop() has begun: no call starts any more
+};
+
+class HttpServer {
+ public:
+  // Binds and listens at once (throws std::runtime_error naming the address
+  // on failure, std::invalid_argument for bad options); start() serves.
+  HttpServer(Service& service, HttpOptions options);
+  ~HttpServer();  // stop()
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  uint16_t port() const;
+  void start();  // the I/O and worker threads
+  // Graceful: no new connections or requests; the Service call running
+  // finishes and is answered, requests still queued get 503 (nothing done),
+  // then every connection is closed. Idempotent; returns when both threads
+  // have ended.
+  void stop();
+  HttpStats stats() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// Whether a bind address is a loopback one (127.0.0.0/8, ::1).
+bool is_loopback_address(const std::string& address);
+
+}  // namespace lightrail::daemon

@@ -1,0 +1,245 @@
+// lightraild: the strategy daemon (docs/lightraild.md). Opens the fabric,
+// replays its journal against the boards, then serves the HTTP API until
+// SIGTERM or SIGINT.
+//
+// Exit codes:
+//   0  stopped by SIGTERM or SIGINT (the running request answered first)
+//   1  invalid input: the fabric file, the model file or the token file
+//   2  bad command line
+//   3  cannot run: the state directory, the journal (unreadable, or in use
+//      by another lightraild), the lease token file, the address to listen
+//      on, or recovery failed
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <csignal>
+#include <ctime>
+#include <exception>
+#include <iostream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "http_server.hpp"
+#include "journal.hpp"
+#include "lightrail/errors.hpp"
+#include "lightrail/fabric.hpp"
+#include "lightrail/json_text.hpp"
+#include "lightrail/planner/fabric.hpp"
+#include "lightrail/token_file.hpp"
+#include "state_files.hpp"
+#include "strategy.hpp"
+
+namespace {
+
+namespace d = lightrail::daemon;
+
+enum Exit : int { kOk = 0, kInvalidInput = 1, kUsage = 2, kCannotRun = 3 };
+
+// The failures of one start-up step, with the exit code they mean.
+struct Failure : std::runtime_error {
+  Failure(int code, const std::string& what) : std::runtime_error(what), code(code) {}
+  int code;
+};
+
+std::mutex log_mutex;
+
+// One line on stderr: time, level, message (control characters escaped).
+void log(const char* level, const std::string& message) {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t t = std::chrono::system_clock::to_time_t(now);
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+  std::lock_guard<std::mutex> lock(log_mutex);
+  std::cerr << fmt::format("{}.{:03}Z {} {}\n", stamp, ms, level, lightrail::printable(message))
+            << std::flush;
+}
+
+struct Options {
+  std::string fabric, model, token_file, state_dir, port_file, bind = "127.0.0.1";
+  uint16_t port = 0;
+  bool allow_unlocked = false;
+  size_t body_limit = 64 * 1024, header_limit = 8 * 1024, max_connections = 256, queue_limit = 64;
+  int timeout_ms = 30000;
+  int phase_wait_ms = 2000;
+  double release_fraction = 0.85;
+};
+
+// Runs `step`; what it throws becomes a Failure with `code`, prefixed by `what`.
+template <typename F>
+auto step(int code, const std::string& what, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const Failure&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw Failure(code, what + ": " + e.what());
+  }
+}
+
+int serve(const Options& o) {
+  // Before any thread exists, so that every thread inherits the mask and
+  // the signals reach sigwait() below.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  const std::string token =
+      step(kInvalidInput, "--token-file", [&] { return lightrail::read_token_file(o.token_file); });
+  lightrail::FabricSpec spec =
+      step(kInvalidInput, "--fabric", [&] { return lightrail::read_fabric_file(o.fabric); });
+  d::StrategyOptions so;
+  if (!o.model.empty())
+    so.model = step(kInvalidInput, "--model", [&] {
+      return lightrail::planner::fabric_from_json(lightrail::read_json_file(o.model, "model " + o.model));
+    });
+  so.allow_unlocked = o.allow_unlocked;
+  so.phase_wait_ms = o.phase_wait_ms;
+  so.release_fraction = o.release_fraction;
+
+  step(kCannotRun, "--state-dir", [&] { d::ensure_state_dir(o.state_dir); });
+  // The journal first: its lock keeps a second daemon off this state.
+  std::optional<d::Journal> journal;
+  step(kCannotRun, "journal", [&] { journal.emplace(o.state_dir + "/journal.jsonl"); });
+  const uint32_t lease = step(kCannotRun, "lease token",
+                              [&] { return d::load_or_create_lease_token(o.state_dir + "/lease-token"); });
+  log("info", fmt::format("journal {} ({} records), lease token 0x{:08x}", journal->path(),
+                          journal->records().size(), lease));
+
+  lightrail::Fabric fabric =
+      step(kCannotRun, "fabric", [&] { return lightrail::Fabric::open(std::move(spec)); });
+  fabric.set_lease_token(lease);
+  for (const auto& b : step(kCannotRun, "fabric status", [&] { return fabric.status(); }))
+    if (!b.reachable)
+      log("warn",
+          fmt::format("board {} is not reachable: {}", fabric.spec().boards.at(b.board).name, b.error));
+
+  std::optional<d::Strategy> strategy;
+  try {
+    strategy.emplace(fabric, *journal, so);
+  } catch (const std::invalid_argument& e) {
+    throw Failure(kInvalidInput, std::string("strategy: ") + e.what());
+  } catch (const lightrail::FormatError& e) {
+    throw Failure(kInvalidInput, std::string("strategy: ") + e.what());
+  } catch (const std::exception& e) {
+    throw Failure(kCannotRun, std::string("strategy: ") + e.what());
+  }
+
+  d::HttpOptions h;
+  h.bind = o.bind;
+  h.port = o.port;
+  h.token = token;
+  h.body_limit = o.body_limit;
+  h.header_limit = o.header_limit;
+  h.timeout = std::chrono::milliseconds(o.timeout_ms);
+  h.max_connections = o.max_connections;
+  h.queue_limit = o.queue_limit;
+  h.log = [](const std::string& line) { log("info", line); };
+  std::optional<d::HttpServer> server;
+  try {
+    server.emplace(*strategy, h);
+  } catch (const std::invalid_argument& e) {
+    throw Failure(kUsage, e.what());
+  } catch (const std::exception& e) {
+    throw Failure(kCannotRun, e.what());
+  }
+  if (!d::is_loopback_address(o.bind))
+    log("warn",
+        fmt::format("listening on {}, not loopback: anyone who reaches it may read jobs and the fabric "
+                    "(GETs need no token), and the token crosses the network unencrypted",
+                    o.bind));
+  // Bound before recovery (a port in use fails before any board is
+  // touched); served after it.
+  const nlohmann::json recovered = step(kCannotRun, "recovery", [&] { return strategy->recover(); });
+  log("info", "recovered: " + recovered.dump());
+  server->start();
+  const std::string url = fmt::format(
+      o.bind.find(':') == std::string::npos ? "http://{}:{}" : "http://[{}]:{}", o.bind, server->port());
+  if (!o.port_file.empty())
+    step(kCannotRun, "--port-file",
+         [&] { d::write_file_atomically(o.port_file, std::to_string(server->port()) + "\n", 0644); });
+  log("info", "listening on " + url);
+
+  int signal = 0;
+  while (sigwait(&stop_signals, &signal) != 0) {
+  }
+  log("info", fmt::format("{}: stopping", signal == SIGTERM ? "SIGTERM" : "SIGINT"));
+  server->stop();
+  log("info", "stopped");
+  return kOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"lightraild: the strategy daemon: jobs on an optical fabric over HTTP (docs/lightraild.md)"};
+  Options o;
+  app.add_option("--fabric", o.fabric, "the driver's fabric file: boards, rails, cabling (docs/fabric.md)")
+      ->required();
+  app.add_option(
+      "--model", o.model,
+      "the planner's fabric model (link rate, reconfiguration time, EPS; as `lightrail plan` takes "
+      "it); default: the planner's defaults");
+  app.add_option("--token-file", o.token_file,
+                 "file holding the bearer token every POST and DELETE must carry (mode 0600, this user's)")
+      ->required();
+  app.add_option("--state-dir", o.state_dir,
+                 "directory of the journal (journal.jsonl) and the board lease token (lease-token)")
+      ->required();
+  app.add_option("--bind", o.bind, "IP address to listen on (not loopback: a warning, see docs)")
+      ->capture_default_str();
+  app.add_option("--port", o.port, "TCP port; 0: one the kernel picks (see --port-file)")
+      ->capture_default_str();
+  app.add_option("--port-file", o.port_file, "write the port here (atomically) once listening");
+  app.add_flag("--allow-unlocked", o.allow_unlocked, "commit on boards whose clock is not locked (warns)");
+  app.add_option("--body-limit", o.body_limit, "largest request body, bytes (413 beyond)")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t(1), size_t(64) << 20));
+  app.add_option("--header-limit", o.header_limit, "largest request header, bytes (431 beyond)")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t(256), size_t(1) << 20));
+  app.add_option("--timeout-ms", o.timeout_ms,
+                 "deadline to read one request (also the idle timeout) and to write one reply")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3'600'000));
+  app.add_option("--max-connections", o.max_connections, "open connections (503 beyond)")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t(1), size_t(65536)));
+  app.add_option("--queue-limit", o.queue_limit, "requests waiting for the worker (503 beyond)")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t(1), size_t(65536)));
+  app.add_option("--phase-wait-ms", o.phase_wait_ms, "how long a phase event waits for its boundary")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 600'000));
+  app.add_option("--release-fraction", o.release_fraction,
+                 "FastConv: a job at this share of its target accuracy gives its circuits up")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kOk : kUsage;
+  }
+  try {
+    return serve(o);
+  } catch (const Failure& f) {
+    log("error", f.what());
+    return f.code;
+  } catch (const std::exception& e) {
+    log("error", e.what());
+    return kCannotRun;
+  }
+}

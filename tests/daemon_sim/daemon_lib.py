@@ -1,0 +1,159 @@
+"""Shared by the tests that run `lightraild` on co-simulated boards: a
+serving simulation, a fabric file for it, a token, the daemon started and
+restarted, the Python client, and the simulation's report at the end.
+
+Usage: Harness(cosim, lightraild, source_dir, boards=4) as a context manager.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+class Harness:
+    def __init__(self, cosim, daemon, src, boards=4, sync=True, commit_margin_us=1000, trigger_margin_us=20):
+        self.cosim, self.daemon_bin, self.src = cosim, daemon, src
+        sys.path.insert(0, os.path.join(src, "python"))
+        import lightrail_client  # noqa: E402  (the client under test)
+
+        self.client_mod = lightrail_client
+        self.work = tempfile.mkdtemp(prefix="lightraild-test-")
+        self.boards = boards
+        self.serve = subprocess.Popen(
+            [cosim, "serve", "--boards", str(boards), "--port", "0", "--port-file", self.path("serve.port"),
+             "--report", self.path("report.json")] + (["--sync", "star"] if sync else []),
+            stdout=open(self.path("serve.log"), "w"), stderr=subprocess.STDOUT)
+        self.board_port = int(self.wait_file("serve.port"))
+        self.fabric = {
+            "name": "test-%d" % boards,
+            "rails": [{"rail": 0, "switch": "awgr", "radix": 64}],
+            "boards": [{"name": "b%d" % b, "uri": "sim://127.0.0.1:%d/%d" % (self.board_port, b), "rail": 0,
+                        "first_switch_port": 16 * b} for b in range(boards)],
+            "commit_margin_us": commit_margin_us,
+            "trigger_margin_us": trigger_margin_us,
+        }
+        if sync:
+            self.fabric["sync_master"] = "b0"
+        with open(self.path("fabric.json"), "w") as f:
+            json.dump(self.fabric, f)
+        fd = os.open(self.path("token"), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.write(fd, b"test-token-0123456789abcdef\n")
+        os.close(fd)
+        self.proc = None
+        self.client = None
+
+    def path(self, name):
+        return os.path.join(self.work, name)
+
+    def wait_file(self, name, timeout=20):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            try:
+                with open(self.path(name)) as f:
+                    text = f.read().strip()
+                if text:
+                    return text
+            except FileNotFoundError:
+                pass
+            time.sleep(0.02)
+        self.dump_logs()
+        fail("%s did not appear" % name)
+
+    def start_daemon(self, env_extra=None):
+        try:
+            os.unlink(self.path("daemon.port"))
+        except FileNotFoundError:
+            pass
+        env = dict(os.environ)
+        env.update(env_extra or {})
+        self.proc = subprocess.Popen(
+            [self.daemon_bin, "--fabric", self.path("fabric.json"), "--model",
+             os.path.join(self.src, "examples/daemon/model.json"), "--token-file", self.path("token"),
+             "--state-dir", self.path("state"), "--port", "0", "--port-file", self.path("daemon.port")],
+            stdout=open(self.path("daemon.log"), "a"), stderr=subprocess.STDOUT, env=env)
+        port = int(self.wait_file("daemon.port"))
+        self.url = "http://127.0.0.1:%d" % port
+        self.client = self.client_mod.Client(self.url, self.path("token"))
+        return self.client
+
+    def kill_daemon(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop_daemon(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                fail("lightraild did not stop on SIGTERM")
+
+    def wait_locked(self, timeout=120):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            boards = self.client.fabric()["boards"]
+            if all(b["name"] == "b0" or (b.get("sync") or {}).get("locked") for b in boards):
+                return
+            time.sleep(0.1)
+        fail("the boards' clocks did not lock")
+
+    def job_file(self, name):
+        with open(os.path.join(self.src, "examples/daemon", name)) as f:
+            return json.load(f)
+
+    def finish(self):
+        """Stops the daemon and the simulation; returns (report, serve exit code)."""
+        self.stop_daemon()
+        subprocess.run([self.cosim, "stop", "--port", str(self.board_port)], check=False,
+                       stdout=subprocess.DEVNULL)
+        try:
+            rc = self.serve.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.serve.kill()
+            fail("the simulation did not stop")
+        with open(self.path("report.json")) as f:
+            return json.load(f), rc
+
+    def dump_logs(self):
+        for name in ("daemon.log", "serve.log"):
+            try:
+                with open(self.path(name)) as f:
+                    print("---", name, "---\n" + f.read()[-6000:])
+            except FileNotFoundError:
+                pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if exc[0] is not None:
+            self.dump_logs()
+        for p in (self.proc, self.serve):
+            if p and p.poll() is None:
+                p.kill()
+        return False
+
+
+def probes_pass(report):
+    """Every board: no missed step, no misdelivered packet, no dark violation."""
+    problems = []
+    for b in report["boards"]:
+        for k in ("missed_steps", "misdelivered_packets", "dark_violations", "missed_events", "unexpected_events",
+                  "trigger_errors", "swap_errors"):
+            if b.get(k, 0):
+                problems.append("board %s: %s = %s" % (b["board"], k, b[k]))
+    return problems
+
+
+def percentile(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
