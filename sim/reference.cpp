@@ -255,6 +255,7 @@ void Reference::emit_boundary() {
   if (step.event) {  // ends at the board's boundary after a trigger
     s_.waiting_event = true;
     s_.event_min_tick = s_.next_tick;
+    s_.event_due_tick = s_.next_tick;
   }
   if (++s_.next_step == img.steps.size() && img.cyclic) s_.next_step = 0;
 }

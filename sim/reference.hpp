@@ -58,6 +58,10 @@ class Reference {
   // plus the kernel's lead), so the first edge of the next boundary tells
   // when it is; everything is then judged against that boundary.
   bool waiting_event() const { return running_ && s_.waiting_event; }
+  // Whether a boundary at `tick` is behind the reference: not the end of an
+  // event step it still waits to resume (it resumes from the first edge
+  // that changes a port, which may come steps later).
+  bool resolved_through(uint64_t tick) const { return !waiting_event() || s_.event_due_tick > tick; }
   // The boundary an edge of `port` implies for the pending transition, or
   // UINT64_MAX when the transition has no such edge.
   uint64_t boundary_from_edge(int port, int kind, uint64_t tick) const;
@@ -82,7 +86,8 @@ class Reference {
     uint64_t next_tick = 0;
     bool waiting_event = false;  // next_tick unknown until the board ends the step
     uint64_t event_min_tick = 0;
-    bool stop_pending = false;  // the boundary the board ends the event step at is a STOP
+    uint64_t event_due_tick = 0;  // the waiting step's own minimum end (event_min_tick moves on)
+    bool stop_pending = false;    // the boundary the board ends the event step at is a STOP
   };
   PortConfig next_config() const;
   PortConfig config_of(uint32_t step) const;  // all dark past a one-shot's end
