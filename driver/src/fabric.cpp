@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <thread>
 
 #include "lightrail/errors.hpp"
@@ -343,6 +344,9 @@ FabricCommitReport Fabric::commit(const std::vector<BoardAssignment>& schedules,
   } else if (__builtin_add_overflow(latest, spec_.commit_margin_ps, &commit_ps)) {
     throw Error(fmt::format("board {}'s time {} ps plus the commit margin overflows; nothing was armed",
                             board_name(latest_board), latest));
+  } else if (commit_ps > INT64_MAX - tick) {
+    throw Error(fmt::format("board {}'s time {} ps plus the commit margin overflows; nothing was armed",
+                            board_name(latest_board), latest));
   } else {
     commit_ps = round_up(commit_ps, tick);
   }
@@ -505,7 +509,15 @@ FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::opti
         return report;
       }
     }
-    report.at_ps = round_up(latest + spec_.trigger_margin_ps, tick);
+    int64_t at = 0;
+    if (__builtin_add_overflow(latest, spec_.trigger_margin_ps, &at) || at > INT64_MAX - tick) {
+      report.error = fmt::format(
+          "the latest board time {} ps plus the trigger margin overflows; no board was "
+          "triggered",
+          latest);
+      return report;
+    }
+    report.at_ps = round_up(at, tick);
   }
   for (size_t i = 0; i < n; ++i) {
     try {
