@@ -16,6 +16,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <ctime>
 #include <exception>
 #include <iostream>
@@ -108,6 +109,8 @@ int serve(const Options& o) {
   so.allow_unlocked = o.allow_unlocked;
   so.phase_wait_ms = o.phase_wait_ms;
   so.release_fraction = o.release_fraction;
+  // Test hook (docs/lightraild.md, "Recovery"): die once a commit is armed.
+  if (const char* crash = std::getenv("LIGHTRAILD_TEST_CRASH")) so.crash_after_arm = std::string(crash) == "after_arm";
 
   step(kCannotRun, "--state-dir", [&] { d::ensure_state_dir(o.state_dir); });
   // The journal first: its lock keeps a second daemon off this state.

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <map>
 #include <set>
 #include <thread>
@@ -381,6 +381,31 @@ struct Strategy::Impl {
       out["boundary_ps"] = nullptr;
       return out;
     }
+    // Told while waiting at the phase's event step, every board takes the
+    // boundary exactly at the time given; a board still in the previous
+    // phase's rounds would latch it to the step's minimum end instead.
+    // So the trigger waits (bounded) until every board waits there.
+    const auto wait_deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(options.phase_wait_ms);
+    for (const PlacedBoard& pb : j.placement->boards) {
+      if (!pb.phase_step[p]) continue;
+      for (;;) {
+        Status s;
+        try {
+          s = fabric.device(pb.board).status();
+        } catch (const Error& e) {
+          ++phase_errors;
+          throw ApiError(502, "", fmt::format("board {}: {}", name(pb.board), e.what()));
+        }
+        if (s.waiting_trigger && s.cur_step == *pb.phase_step[p]) break;
+        if (!s.running) {
+          ++phase_errors;
+          throw ApiError(502, "", fmt::format("board {} no longer runs the job's schedule", name(pb.board)));
+        }
+        if (std::chrono::steady_clock::now() > wait_deadline) break;  // latch it: it resolves at the step
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+      }
+    }
     const FabricTriggerReport r = fabric.trigger(boards);
     if (!r.error.empty() && r.board_boundary_ps.size() != boards.size()) {
       ++phase_errors;
@@ -389,15 +414,12 @@ struct Strategy::Impl {
     // A latched trigger resolves when the board reaches the phase's event
     // step (it was still in the previous phase's rounds).
     std::vector<int64_t> at(boards.size());
+    std::vector<std::string> counts(boards.size());
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.phase_wait_ms);
     for (size_t i = 0; i < boards.size(); ++i) {
       const size_t b = boards[i];
       const uint32_t expect = j.triggers[b] + 1;
-      if (i < r.board_boundary_ps.size() && r.board_boundary_ps[i]) {
-        at[i] = *r.board_boundary_ps[i];
-        j.triggers[b] = expect;
-        continue;
-      }
+      const bool direct = i < r.board_boundary_ps.size() && r.board_boundary_ps[i];
       for (;;) {
         Status s;
         try {
@@ -408,6 +430,9 @@ struct Strategy::Impl {
         }
         if (s.triggers >= expect) {
           at[i] = s.last_trigger_ps;
+          counts[i] = fmt::format("{}->{}", expect - 1, s.triggers);
+          if (direct && *r.board_boundary_ps[i] != at[i])
+            counts[i] += fmt::format(" direct {}", *r.board_boundary_ps[i]);
           j.triggers[b] = s.triggers;
           break;
         }
@@ -424,10 +449,15 @@ struct Strategy::Impl {
     for (size_t i = 1; i < at.size(); ++i) {
       if (at[i] != at[0]) {
         ++phase_errors;
-        throw ApiError(
-            502, "",
-            fmt::format("boards took different boundaries for phase \"{}\": {} at {} ps, {} at {} ps",
-                        printable(j.job.phases[p].name), name(boards[0]), at[0], name(boards[i]), at[i]));
+        std::string each;
+        for (size_t k = 0; k < boards.size(); ++k) {
+          const bool direct = k < r.board_boundary_ps.size() && r.board_boundary_ps[k];
+          each += fmt::format("; {} at {} ps ({}, triggers {})", name(boards[k]), at[k],
+                              direct ? "resolved at once" : "latched", counts[k]);
+        }
+        throw ApiError(502, "",
+                       fmt::format("boards took different boundaries for phase \"{}\" (told {} ps){}",
+                                   printable(j.job.phases[p].name), r.at_ps, each));
       }
     }
     j.next_phase = (p + 1) % j.job.phases.size();

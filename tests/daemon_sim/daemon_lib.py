@@ -27,6 +27,7 @@ class Harness:
         self.client_mod = lightrail_client
         self.work = tempfile.mkdtemp(prefix="lightraild-test-")
         self.boards = boards
+        self.sync = sync
         self.serve = subprocess.Popen(
             [cosim, "serve", "--boards", str(boards), "--port", "0", "--port-file", self.path("serve.port"),
              "--report", self.path("report.json")] + (["--sync", "star"] if sync else []),
@@ -77,7 +78,8 @@ class Harness:
         self.proc = subprocess.Popen(
             [self.daemon_bin, "--fabric", self.path("fabric.json"), "--model",
              os.path.join(self.src, "examples/daemon/model.json"), "--token-file", self.path("token"),
-             "--state-dir", self.path("state"), "--port", "0", "--port-file", self.path("daemon.port")],
+             "--state-dir", self.path("state"), "--port", "0", "--port-file", self.path("daemon.port")] +
+            ([] if self.sync else ["--allow-unlocked"]),
             stdout=open(self.path("daemon.log"), "a"), stderr=subprocess.STDOUT, env=env)
         port = int(self.wait_file("daemon.port"))
         self.url = "http://127.0.0.1:%d" % port

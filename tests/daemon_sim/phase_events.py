@@ -44,7 +44,9 @@ with Harness(cosim, daemon, src, boards=4) as h:
         if missing:
             problems.append("board %s has no boundary at %d of the answered times (first %s)" %
                             (b["board"], len(missing), missing[:3]))
-        if b["triggers_checked"] < events:
+        # The last boundary is checked once the reference resumes past it,
+        # which may take a later boundary the run no longer reaches.
+        if b["triggers_checked"] < events - 1:
             problems.append("board %s checked %d triggers" % (b["board"], b["triggers_checked"]))
     if rc != 0:
         problems.append("the simulation's verdict is %d" % rc)
