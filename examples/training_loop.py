@@ -27,6 +27,8 @@ def main():
     p.add_argument("--iterations", type=int, default=5)
     p.add_argument("--target-accuracy", type=float, default=0.9)
     p.add_argument("--keep", action="store_true", help="leave the job on the daemon at the end")
+    p.add_argument("--answers", help="append every phase answer to this file, one JSON line each")
+    p.add_argument("--job-out", help="write the job as the daemon took it (with its plan) to this file")
     a = p.parse_args()
     if not a.daemon or not a.token_file:
         p.error("--daemon and --token-file are needed (or LIGHTRAILD_URL and LIGHTRAILD_TOKEN_FILE)")
@@ -41,6 +43,10 @@ def main():
         client = Client(a.daemon, token_file=a.token_file)
         submitted = client.submit(job, target_accuracy=a.target_accuracy)
         job_id = submitted["id"]
+        if a.job_out:
+            with open(a.job_out, "w") as f:
+                json.dump(submitted, f, indent=1)
+        answers = open(a.answers, "a") if a.answers else None
         print(f"submitted {job_id}: {len(phases)} phases per iteration")
         for it in range(a.iterations):
             for name in phases:
@@ -48,6 +54,8 @@ def main():
                 # The boundary the boards switch at, as the daemon answers it.
                 boundary = reply.get("boundary_ps", reply) if isinstance(reply, dict) else reply
                 print(f"iteration {it} phase {name}: boundary_ps {boundary}")
+                if answers:
+                    answers.write(json.dumps(reply) + "\n")
             # Accuracy rising towards the target (FastConv releases circuits near it).
             accuracy = a.target_accuracy * (1 - 0.5 ** (it + 1))
             client.progress(job_id, round(accuracy, 4))

@@ -1,55 +1,63 @@
 #!/usr/bin/env bash
 # The main job: four co-simulated boards serve on loopback, their clocks
 # synchronised to board 0 (a star of fibres; DDMTD, servo, oscillator control
-# all in the loop). The `lightrail` CLI waits for every board to lock,
-# validates an example schedule and commits it on all four for one common
-# board time; the schedule runs, and the simulation's probes report on every
-# switch edge and on how far apart the boards' clocks and step boundaries are
-# (out/demo-report.json).
+# all in the loop). lightraild, the strategy daemon, runs the fabric: a
+# training job (examples/training_loop.py, the stand-in for a training
+# framework) is submitted, planned by the control plane onto the boards'
+# switch ports and committed on all four at one board time; its phase
+# boundaries are reported to the daemon, which gives every board one timed
+# trigger for each. At the end the simulation's probes judge every switch
+# edge and packet, and for every boundary the planner's prediction is shown
+# against the switch edges the co-simulation measured (out/demo-report.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-cosim=build/sim/lightrail-cosim cli=build/host/lightrail
-schedule=${1:-examples/schedules/awgr_doubling.json}
+cosim=build/sim/lightrail-cosim cli=build/host/lightrail daemon=build/host/daemon/lightraild
+job=${1:-examples/daemon/dp64.job.json}
 boards=4
 mkdir -p out
-rm -f out/demo.port
+rm -rf out/demo.port out/demo-daemon.port out/demo-state out/demo-phases.jsonl out/demo-token
 "$cosim" serve --boards $boards --sync star --port 0 --port-file out/demo.port --report out/demo-report.json \
   > out/demo-serve.log 2>&1 &
 serve=$!
-trap 'kill $serve 2>/dev/null || true' EXIT
+daemon_pid=
+trap 'kill $serve $daemon_pid 2>/dev/null || true' EXIT
 for _ in $(seq 200); do [ -s out/demo.port ] && break; sleep 0.05; done
-dev() { echo "sim://127.0.0.1:$(cat out/demo.port)/$1"; }
-json_number() { grep -o "\"$1\": *[0-9]*" | grep -o '[0-9]*$'; }
-echo "== $boards simulated boards at $(dev 0) .. $(dev $((boards - 1)))"
+port=$(cat out/demo.port)
 
-echo "== waiting for every follower's clock to lock to board 0"
-for b in $(seq 1 $((boards - 1))); do
-  for _ in $(seq 600); do
-    "$cli" sync status --device "$(dev $b)" --json | grep -q '"locked": *true' && break
-    sleep 0.1
-  done
+# The fabric: one AWGR rail of 64 ports, board b feeding ports 16b..16b+15.
+python3 - "$port" $boards > out/demo-fabric.json <<'PY'
+import json, sys
+port, n = int(sys.argv[1]), int(sys.argv[2])
+print(json.dumps({"name": "demo", "rails": [{"rail": 0, "switch": "awgr", "radix": 64}],
+                  "boards": [{"name": "b%d" % b, "uri": "sim://127.0.0.1:%d/%d" % (port, b), "rail": 0,
+                              "first_switch_port": 16 * b} for b in range(n)],
+                  "sync_master": "b0", "commit_margin_us": 1000, "trigger_margin_us": 20}, indent=1))
+PY
+(umask 077 && head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n' > out/demo-token)
+echo "== $boards simulated boards at sim://127.0.0.1:$port/0..$((boards - 1)); waiting for every clock to lock to b0"
+for _ in $(seq 600); do
+  "$cli" fabric status out/demo-fabric.json --json | grep -q '"all_locked": *true' && break
+  sleep 0.1
 done
-"$cli" sync status --device "$(dev $((boards - 1)))"
+"$cli" fabric status out/demo-fabric.json
 
-"$cli" validate "$schedule" --device "$(dev 0)"
-# One commit time for all: 3 ms of board time ahead leaves room for four
-# uploads (each takes about 0.2 ms of simulated bus time).
-at=$(( $("$cli" status --device "$(dev 0)" --json | json_number board_time_ps) + 3000000000 ))
-for b in $(seq 0 $((boards - 1))); do
-  "$cli" upload --device "$(dev $b)" "$schedule" --commit-at "$at"
-done
-# Let it run for a few epochs of simulated time on every board.
-for b in $(seq 0 $((boards - 1))); do
-  for _ in $(seq 300); do
-    [ "$("$cli" status --device "$(dev $b)" --json | json_number epochs)" -ge 3 ] && break
-    sleep 0.1
-  done
-done
-"$cli" status --device "$(dev 0)"
-"$cosim" stop --port "$(cat out/demo.port)"
+"$daemon" --fabric out/demo-fabric.json --model examples/daemon/model.json --token-file out/demo-token \
+  --state-dir out/demo-state --port 0 --port-file out/demo-daemon.port > out/demo-daemon.log 2>&1 &
+daemon_pid=$!
+for _ in $(seq 200); do [ -s out/demo-daemon.port ] && break; sleep 0.05; done
+export LIGHTRAILD_URL=http://127.0.0.1:$(cat out/demo-daemon.port) LIGHTRAILD_TOKEN_FILE=out/demo-token
+echo "== lightraild at $LIGHTRAILD_URL; a training loop submits $job and reports its phases"
+python3 examples/training_loop.py "$job" --iterations 4 --keep --answers out/demo-phases.jsonl \
+  --job-out out/demo-job.json
+"$cli" job list
+kill -TERM $daemon_pid && wait $daemon_pid || true
+daemon_pid=
+"$cosim" stop --port "$port"
 wait $serve && verdict=0 || verdict=$?
 trap - EXIT
 echo "== probes and clock truth (full report: out/demo-report.json)"
 cat out/demo-serve.log
+echo "== every phase boundary: the planner against the switch edges"
+python3 scripts/demo_report.py out/demo-phases.jsonl out/demo-job.json out/demo-report.json || verdict=1
 exit $verdict

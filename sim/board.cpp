@@ -216,6 +216,7 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
       ref_.stop(now_ticks_ + uint64_t{OUTPUT_LATENCY_CYCLES} * FINE_STEPS);
     }
     ref_.generate_until(now_ticks_ + 2 * FINE_STEPS);
+    for (uint64_t t : ref_.take_event_starts()) probe_.watch_boundary(t, Probe::Watch::kEventStart);
     // A triggered boundary is judged by the probes from its edges; the
     // reference must then hold a boundary exactly where the kernel said,
     // once it has resumed past it (a boundary that changes no port shows
@@ -327,7 +328,7 @@ void Board::watch_kernel(const seq::SequencerOut& before) {
   if (out_.triggers != before.triggers) {
     if (latched_ == Latched::kTimed) {
       triggered_.push_back(out_.triggered_at_ticks);
-      probe_.watch_boundary(out_.triggered_at_ticks);
+      probe_.watch_boundary(out_.triggered_at_ticks, Probe::Watch::kTrigger);
     }
     latched_ = Latched::kNone;
   }
@@ -422,13 +423,14 @@ nlohmann::json Board::figures() const {
           {"event_rule_errors", ref_.event_rule_errors},
           {"triggers_checked", timed_triggers_},
           {"trigger_errors", trigger_errors_},
-          {"triggered_boundaries", triggered_boundaries()}};
+          {"watched_boundaries", watched_boundaries()}};
 }
 
-// Every watched boundary: the board time it was due, the board and the
+// Every watched boundary: the board time it was due, whether a timed
+// trigger ended an event step there (else it starts one), the board and the
 // simulated time of its first gate fall and last rise, and the simulated
 // time of its first wavelength change (null when the boundary had none).
-nlohmann::json Board::triggered_boundaries() const {
+nlohmann::json Board::watched_boundaries() const {
   nlohmann::json out = nlohmann::json::array();
   auto ps = [](int64_t fs) { return fs < 0 ? nlohmann::json(nullptr) : nlohmann::json(double(fs) / 1000.0); };
   auto board_ps = [](int64_t t) {
@@ -436,6 +438,7 @@ nlohmann::json Board::triggered_boundaries() const {
   };
   for (const auto& [tick, e] : probe_.watched()) {
     out.push_back({{"board_ps", int64_t(tick) * hwdef::TICK_PS},
+                   {"kind", e.trigger ? "trigger" : "event_start"},
                    {"dark_from_board_ps", board_ps(e.fall_tick)},
                    {"dark_until_board_ps", board_ps(e.rise_tick)},
                    {"switch_sim_ps", ps(e.sel_fs)},

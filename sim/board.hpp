@@ -55,10 +55,10 @@ class Board : public SyncPort {
   uint64_t cycles() const { return cycles_; }
   uint64_t now_ticks() const { return now_ticks_; }
   bool idle() const { return !axi_.busy(); }
-  nlohmann::json figures() const;               // this board's part of the report
-  nlohmann::json triggered_boundaries() const;  // switch edges of every timed-trigger boundary
-  void fail_pending(const std::string& why);    // answers every queued request
-  bool correct() const;                         // every correctness figure is zero
+  nlohmann::json figures() const;             // this board's part of the report
+  nlohmann::json watched_boundaries() const;  // switch edges of timed-trigger and event-start boundaries
+  void fail_pending(const std::string& why);  // answers every queued request
+  bool correct() const;                       // every correctness figure is zero
   Probe& probe() { return probe_; }
 
   sync::ClockSyncConfig sync_config() override;

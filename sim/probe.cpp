@@ -59,8 +59,9 @@ void Probe::resume_event(int port, const Seen& s) {
   if (boundary != std::numeric_limits<uint64_t>::max()) ref_.resume_at(boundary);
 }
 
-void Probe::watch_boundary(uint64_t tick) {
-  watched_.try_emplace(tick);
+void Probe::watch_boundary(uint64_t tick, Watch why) {
+  BoundaryEdges& e = watched_[tick];
+  (why == Watch::kTrigger ? e.trigger : e.event_start) = true;
   if (watched_.size() > kWatchedBoundaries) watched_.erase(watched_.begin());
 }
 

@@ -50,13 +50,17 @@ class Probe {
   // time): the earliest wavelength change, the earliest gate fall and the
   // latest gate rise, so a host can see when a boundary it asked for took
   // effect and how long the ports were dark for it. Only boundaries watched
-  // (timed triggers) are kept, at most kWatchedBoundaries of them.
+  // (timed triggers, and the boundaries into event steps, where a phase's
+  // circuits are set up) are kept, at most kWatchedBoundaries of them.
   struct BoundaryEdges {
+    bool trigger = false;                    // a timed trigger's boundary
+    bool event_start = false;                // a boundary into an event-triggered step
     int64_t fall_tick = -1, rise_tick = -1;  // board time of the first fall, the last rise
     int64_t sel_fs = -1, fall_fs = -1, rise_fs = -1;
   };
   static constexpr size_t kWatchedBoundaries = 4096;
-  void watch_boundary(uint64_t tick);
+  enum class Watch { kTrigger, kEventStart };
+  void watch_boundary(uint64_t tick, Watch why);
   const std::map<uint64_t, BoundaryEdges>& watched() const { return watched_; }
 
  private:

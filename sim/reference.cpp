@@ -256,6 +256,7 @@ void Reference::emit_boundary() {
     s_.waiting_event = true;
     s_.event_min_tick = s_.next_tick;
     s_.event_due_tick = s_.next_tick;
+    event_starts_.push_back(T);
   }
   if (++s_.next_step == img.steps.size() && img.cyclic) s_.next_step = 0;
 }

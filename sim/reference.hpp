@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "image.hpp"
@@ -62,6 +63,8 @@ class Reference {
   // event step it still waits to resume (it resumes from the first edge
   // that changes a port, which may come steps later).
   bool resolved_through(uint64_t tick) const { return !waiting_event() || s_.event_due_tick > tick; }
+  // Boundaries into event-triggered steps generated since the last call.
+  std::vector<uint64_t> take_event_starts() { return std::exchange(event_starts_, {}); }
   // The boundary an edge of `port` implies for the pending transition, or
   // UINT64_MAX when the transition has no such edge.
   uint64_t boundary_from_edge(int port, int kind, uint64_t tick) const;
@@ -120,6 +123,7 @@ class Reference {
   uint64_t margin_, packet_ticks_, max_tune_ = 0;
   std::shared_ptr<const DecodedImage> image_;
   State s_{};
+  std::vector<uint64_t> event_starts_;  // for take_event_starts()
   bool running_ = false;
   std::deque<Record> history_;
   uint64_t cycle_phase_ = 0;
