@@ -364,7 +364,8 @@ TEST_F(HttpServerTest, StalledClientBlocksNoOneAndIsClosedAtItsDeadline) {
   EXPECT_TRUE(stalled.wait_closed(20s));
   EXPECT_TRUE(half_body.wait_closed(20s));
   EXPECT_TRUE(idle.wait_closed(20s));
-  EXPECT_GE(server_->stats().timeouts, 3u);
+  // (The socket is closed as the deadline passes; the count follows in its handler.)
+  EXPECT_TRUE(eventually([&] { return server_->stats().timeouts >= 3; }));
   EXPECT_EQ(fake_.submits, 0);
   // A client that dribbles a byte at a time is closed by the same deadline
   // (it is for the whole request, not per read).
@@ -435,7 +436,8 @@ TEST_F(HttpServerTest, KeepaliveIsCalledWhileIdle) {
   o.keepalive_interval = 10ms;
   start(o);
   EXPECT_TRUE(eventually([&] { return fake_.keepalives >= 3; }));
-  EXPECT_GE(server_->stats().keepalives, 3u);
+  EXPECT_TRUE(
+      eventually([&] { return server_->stats().keepalives >= 3; }));  // counted after the call returns
 }
 
 TEST_F(HttpServerTest, StopAnswersTheRunningCallRefusesTheQueuedAndCloses) {
