@@ -217,6 +217,11 @@ TEST_F(HttpServerTest, OversizedBodyIs413BeforeItIsSent) {
   ASSERT_EQ(body.size(), 1024u);
   EXPECT_EQ(post("/v1/jobs", body).status, 201);
   EXPECT_EQ(fake_.submits, 1);
+  const HttpReply m = get("/metrics");
+  EXPECT_NE(
+      m.body.find("lightraild_http_requests_total{route=\"/v1/jobs\",method=\"POST\",status=\"413\"} 2"),
+      std::string::npos)
+      << m.body;
 }
 
 TEST_F(HttpServerTest, OversizedHeaderIs431) {
