@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 
 # clang and libclang-rt-dev (libFuzzer, ASan, UBSan runtimes) build the fuzz
 # targets (docs/fuzzing.md); libclang-rt-dev is only recommended by clang.
-# python3 plays a silent listener in a server test.
+# python3 plays a silent listener in a server test and runs the daemon's Python
+# client test; libboost-dev has Boost.Beast (the daemon's HTTP, header-only).
 packages=(cmake make g++ pkg-config verilator libsystemc-dev libboost-dev iverilog yosys
           nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libgtest-dev libbenchmark-dev
           clang libclang-rt-dev python3)

@@ -325,6 +325,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
       srv_.log(fmt::format("{}: closed: no complete request within {} ms", peer_, srv_.opt.timeout.count()));
       close();
     } else if (ec == http::error::body_limit) {
+      // The header was read (Content-Length is checked at its end, or the
+      // chunks came after it): the request's route is known.
+      const auto& req = parser_->get();
+      target_ = std::string(req.target());
+      const Target t = parse_target(target_);
+      if (t.status == 0) route_ = route_label(t.route);
+      const std::string_view method = sv(req.method_string());
+      method_ = method == "GET" || method == "POST" || method == "DELETE" ? std::string(method) : "other";
       send(error_reply(413, "", fmt::format("the body is over the limit of {} bytes", srv_.opt.body_limit)),
            true);
     } else if (ec == http::error::header_limit) {
