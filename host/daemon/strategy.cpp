@@ -407,7 +407,9 @@ struct Strategy::Impl {
       }
     }
     const FabricTriggerReport r = fabric.trigger(boards);
-    if (!r.error.empty() && r.board_boundary_ps.size() != boards.size()) {
+    bool board_failed = r.board_boundary_ps.size() != boards.size();
+    for (const std::string& e : r.board_errors) board_failed |= !e.empty();
+    if (board_failed || (!r.error.empty() && r.board_boundary_ps.empty())) {
       ++phase_errors;
       throw ApiError(502, "", fmt::format("the phase trigger failed: {}", r.error));
     }

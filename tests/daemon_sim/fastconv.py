@@ -56,6 +56,44 @@ with Harness(cosim, daemon, src, boards=4) as h:
     # A on the EPS: its phase events switch nothing.
     if c.phase(a["id"], 0).get("circuits") is not False:
         fail("A's phase event on the EPS switched circuits")
+    # Bad input against the real strategy: refused naming the field, nothing changed.
+    import http.client
+    import json as _json
+    host, port = h.url.split("//")[1].split(":")
+    before = (c.jobs(), [(x["name"], x.get("generation"), x.get("job")) for x in c.fabric()["boards"]])
+
+    def raw(method, path, body, token=True):
+        conn = http.client.HTTPConnection(host, int(port), timeout=30)
+        hdr = {"Content-Type": "application/json"}
+        if token:
+            hdr["Authorization"] = "Bearer " + open(h.path("token")).read().strip()
+        conn.request(method, path, body=body, headers=hdr)
+        r = conn.getresponse()
+        data = r.read()
+        conn.close()
+        return r.status, (_json.loads(data)["error"] if r.status >= 400 else None)
+
+    cases = [
+        ("POST", "/v1/jobs", _json.dumps(h.job_file("dp16.job.json")), False, 401, None),
+        ("DELETE", "/v1/jobs/" + b["id"], "", False, 401, None),
+        ("POST", "/v1/jobs/%s/phase" % cj["id"], '{"phase": "backward"}', True, 400, "phase"),
+        ("POST", "/v1/jobs/%s/phase" % cj["id"], '{"phase": 18446744073709551615}', True, 400, "phase"),
+        ("POST", "/v1/jobs/%s/phase" % cj["id"], '{"phase": 0, "extra": 1}', True, 400, "extra"),
+        ("POST", "/v1/jobs/%s/progress" % cj["id"], '{"accuracy": 1e400}', True, 400, None),
+        ("POST", "/v1/jobs/%s/progress" % cj["id"], '{"accuracy": 1.5}', True, 400, "accuracy"),
+        ("POST", "/v1/jobs/nosuch/phase", '{"phase": 0}', True, 404, None),
+        ("POST", "/v1/jobs", '{"job": {"name": "x", "gpus": -4}}', True, 400, None),
+        ("POST", "/v1/jobs", '{"job": {}, "target_accuracy": 2}', True, 400, "target_accuracy"),
+        ("POST", "/v1/jobs", '{"name": "x", "name": "y"}', True, 400, None),
+        ("POST", "/v1/jobs", "x" * 70000, True, 413, None),
+    ]
+    for method, path, body, token, status, field in cases:
+        got, err = raw(method, path, body, token)
+        if got != status or (field is not None and err["field"] != field):
+            fail("%s %s %s: got %s %s, want %s field %s" % (method, path, body[:60], got, err, status, field))
+    after = (c.jobs(), [(x["name"], x.get("generation"), x.get("job")) for x in c.fabric()["boards"]])
+    if _json.dumps(before[1]) != _json.dumps(after[1]) or len(before[0]["jobs"]) != len(after[0]["jobs"]):
+        fail("bad requests changed the state")
     fab = c.fabric()
     owners = {x["name"]: x.get("job") for x in fab["boards"]}
     if owners != {"b0": b["id"], "b1": b["id"], "b2": cj["id"], "b3": b["id"]}:
