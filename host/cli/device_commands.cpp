@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "device_json.hpp"
+#include "failure.hpp"
 #include "lightrail/device.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
@@ -34,26 +35,11 @@ struct Options {
   bool break_lease = false;  // take the board's lease whoever holds it
 };
 
-void print_problems(const std::string& file, const std::vector<Problem>& problems) {
-  for (const Problem& p : problems)
-    std::cerr << printable(file) << ": " << p.where << ": " << p.message << "\n";
-}
-
 // Runs body; turns the driver's exceptions into exit codes and messages.
 template <typename Body>
 int guarded(const Options& opt, const char* command, Body body) {
   auto report = [&](int code, const std::string& message, const std::vector<Problem>& problems) {
-    if (problems.empty()) {
-      std::cerr << "lightrail " << command << ": " << message << "\n";
-    } else {
-      print_problems(opt.file, problems);
-    }
-    if (opt.json) {
-      json out = {{"ok", false}, {"error", message}};
-      if (!problems.empty()) out["problems"] = problems_json(problems);
-      std::cout << out.dump(2) << "\n";
-    }
-    return code;
+    return report_failure(code, "lightrail " + std::string(command), opt.file, opt.json, message, problems);
   };
   try {
     return body();

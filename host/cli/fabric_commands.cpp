@@ -13,6 +13,7 @@
 
 #include "commands.hpp"
 #include "device_json.hpp"
+#include "failure.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/fabric.hpp"
 #include "lightrail/json_text.hpp"
@@ -43,27 +44,13 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-void print_problems(const std::string& file, const std::vector<Problem>& problems) {
-  for (const Problem& p : problems)
-    std::cerr << printable(file) << ": " << p.where << ": " << p.message << "\n";
-}
-
 // Runs body; turns exceptions into exit codes and messages (stderr, and the
 // JSON object with --json).
 template <typename Body>
 int guarded(const FabricOptions& opt, const char* command, Body body) {
   auto report = [&](int code, const std::string& message, const std::vector<Problem>& problems) {
-    if (problems.empty()) {
-      std::cerr << "lightrail fabric " << command << ": " << message << "\n";
-    } else {
-      print_problems(opt.fabric, problems);
-    }
-    if (opt.json) {
-      json out = {{"ok", false}, {"error", message}};
-      if (!problems.empty()) out["problems"] = problems_json(problems);
-      std::cout << out.dump(2) << "\n";
-    }
-    return code;
+    return report_failure(code, "lightrail fabric " + std::string(command), opt.fabric, opt.json, message,
+                          problems);
   };
   try {
     return body();

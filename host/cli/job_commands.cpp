@@ -42,7 +42,9 @@ int exit_of(int status) {
 
 // JSON with every control and non-ASCII character escaped: safe on a
 // terminal whatever the daemon's strings hold.
-std::string ascii(const json& j, int indent) { return j.dump(indent, ' ', true, json::error_handler_t::replace); }
+std::string ascii(const json& j, int indent) {
+  return j.dump(indent, ' ', true, json::error_handler_t::replace);
+}
 
 std::string text_of(const json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : "";

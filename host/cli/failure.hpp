@@ -1,0 +1,38 @@
+// How every device-facing command reports a failure: the message (or each
+// problem, named by file and entry) on stderr, and with --json an
+// {"ok": false, "error", "problems"} object on stdout.
+#pragma once
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "device_json.hpp"
+#include "lightrail/json_text.hpp"
+#include "lightrail/validate.hpp"
+
+namespace lightrail::cli {
+
+inline void print_problems(const std::string& file, const std::vector<Problem>& problems) {
+  for (const Problem& p : problems)
+    std::cerr << printable(file) << ": " << p.where << ": " << p.message << "\n";
+}
+
+// Returns code, for `return report_failure(...)`.
+inline int report_failure(int code, const std::string& command, const std::string& file, bool as_json,
+                          const std::string& message, const std::vector<Problem>& problems) {
+  if (problems.empty()) {
+    std::cerr << command << ": " << message << "\n";
+  } else {
+    print_problems(file, problems);
+  }
+  if (as_json) {
+    nlohmann::json out = {{"ok", false}, {"error", message}};
+    if (!problems.empty()) out["problems"] = problems_json(problems);
+    std::cout << out.dump(2) << "\n";
+  }
+  return code;
+}
+
+}  // namespace lightrail::cli
