@@ -291,17 +291,16 @@ struct Strategy::Impl {
         if (k != "job" && k != "target_accuracy" && k != "wait_for_circuits")
           throw ApiError(
               400, k,
-              fmt::format("{}: unknown field (job, target_accuracy, wait_for_circuits)", printable(k)));
+              fmt::format("unknown field {} (job, target_accuracy, wait_for_circuits)", printable(k)));
       }
       spec = body["job"];
       if (body.contains("target_accuracy")) {
         j.target = number_in(body["target_accuracy"], 0, 1);
-        if (!j.target || *j.target <= 0)
-          throw ApiError(400, "target_accuracy", "target_accuracy: a number in (0, 1]");
+        if (!j.target || *j.target <= 0) throw ApiError(400, "target_accuracy", "a number in (0, 1]");
       }
       if (body.contains("wait_for_circuits")) {
         if (!body["wait_for_circuits"].is_boolean())
-          throw ApiError(400, "wait_for_circuits", "wait_for_circuits: true or false");
+          throw ApiError(400, "wait_for_circuits", "true or false");
         j.wait = body["wait_for_circuits"].get<bool>();
       }
     }
@@ -330,9 +329,9 @@ struct Strategy::Impl {
 
   size_t phase_index(const Job& j, const json& body) const {
     if (!body.is_object() || !body.contains("phase"))
-      throw ApiError(400, "phase", "phase: missing ({\"phase\": NAME or INDEX})");
+      throw ApiError(400, "phase", "missing ({\"phase\": NAME or INDEX})");
     for (const auto& [k, v] : body.items())
-      if (k != "phase") throw ApiError(400, k, fmt::format("{}: unknown field (phase)", printable(k)));
+      if (k != "phase") throw ApiError(400, k, fmt::format("unknown field {} (phase)", printable(k)));
     const json& p = body["phase"];
     if (p.is_number_integer()) {
       // Unsigned first: a huge index must not wrap into range.
@@ -342,15 +341,15 @@ struct Strategy::Impl {
       if (in_range) return p.is_number_unsigned() ? size_t(p.get<uint64_t>()) : size_t(p.get<int64_t>());
       throw ApiError(
           400, "phase",
-          fmt::format("phase: index {} out of range, the job has {} phases", p.dump(), j.job.phases.size()));
+          fmt::format("index {} out of range, the job has {} phases", p.dump(), j.job.phases.size()));
     }
     if (p.is_string()) {
       for (size_t i = 0; i < j.job.phases.size(); ++i)
         if (j.job.phases[i].name == p.get<std::string>()) return i;
       throw ApiError(400, "phase",
-                     fmt::format("phase: the job has no phase \"{}\"", printable(p.get<std::string>())));
+                     fmt::format("the job has no phase \"{}\"", printable(p.get<std::string>())));
     }
-    throw ApiError(400, "phase", fmt::format("phase: a name or an index, not {}", json_type_name(p)));
+    throw ApiError(400, "phase", fmt::format("a name or an index, not {}", json_type_name(p)));
   }
 
   json phase(const std::string& id, const json& body) {
@@ -365,11 +364,10 @@ struct Strategy::Impl {
     }
     if (p != j.next_phase) {
       ++phase_errors;
-      throw ApiError(
-          409, "phase",
-          fmt::format("phase: the boards wait for phase \"{}\" (index {}) next; phase events come in "
-                      "the job's order",
-                      printable(j.job.phases[j.next_phase].name), j.next_phase));
+      throw ApiError(409, "phase",
+                     fmt::format("the boards wait for phase \"{}\" (index {}) next; phase events come in "
+                                 "the job's order",
+                                 printable(j.job.phases[j.next_phase].name), j.next_phase));
     }
     std::vector<size_t> boards;
     for (const PlacedBoard& pb : j.placement->boards)
@@ -477,13 +475,11 @@ struct Strategy::Impl {
   json progress(const std::string& id, const json& body) {
     Job& j = find(id);
     if (!body.is_object() || !body.contains("accuracy"))
-      throw ApiError(400, "accuracy", "accuracy: missing ({\"accuracy\": x}, x in 0..1)");
+      throw ApiError(400, "accuracy", "missing ({\"accuracy\": x}, x in 0..1)");
     for (const auto& [k, v] : body.items())
-      if (k != "accuracy") throw ApiError(400, k, fmt::format("{}: unknown field (accuracy)", printable(k)));
+      if (k != "accuracy") throw ApiError(400, k, fmt::format("unknown field {} (accuracy)", printable(k)));
     const auto x = number_in(body["accuracy"], 0, 1);
-    if (!x)
-      throw ApiError(400, "accuracy",
-                     fmt::format("accuracy: a number in 0..1, not {}", body["accuracy"].dump()));
+    if (!x) throw ApiError(400, "accuracy", fmt::format("a number in 0..1, not {}", body["accuracy"].dump()));
     j.accuracy = *x;
     journal.append({{"type", "progress"}, {"id", j.id}, {"accuracy", j.accuracy}});
     json moved = json::array();
