@@ -14,7 +14,7 @@ the job as running. In both, no board is left armed, and the probes pass.
 import sys
 import time
 
-from daemon_lib import Harness, fail, probes_pass
+from daemon_lib import Harness, fail, finish_checked
 
 cosim, daemon, src = sys.argv[1:4]
 CRASH = {"LIGHTRAILD_TEST_CRASH": "after_arm"}
@@ -87,11 +87,6 @@ with Harness(cosim, daemon, src, boards=4, commit_margin_us=8000) as h:
     for i in range(10):
         if c.phase(y[0]["id"], i % 2).get("boundary_ps") is None:
             fail("round 2: the recovered job's phase events do not switch")
-    report, rc = h.finish()
-    problems = probes_pass(report)
-    if rc != 0:
-        problems.append("the simulation's verdict is %d" % rc)
-    if problems:
-        fail("\n".join(problems))
+    report = finish_checked(h)
     print("kill -9 mid-commit: restart before T cancelled both armed boards; restart after T took the swapped "
           "commit as running; no board left armed; probes pass")

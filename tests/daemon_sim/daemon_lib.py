@@ -156,6 +156,18 @@ def probes_pass(report):
     return problems
 
 
+def finish_checked(h, extra=None):
+    """Stops everything; fails unless the probes pass and the verdict is 0
+    (plus `extra(report)`'s problems); returns the report."""
+    report, rc = h.finish()
+    problems = probes_pass(report) + (extra(report) if extra else [])
+    if rc != 0:
+        problems.append("the simulation's verdict is %d" % rc)
+    if problems:
+        fail("\n".join(problems))
+    return report
+
+
 def percentile(xs, q):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")

@@ -11,7 +11,7 @@ pass.
 """
 import sys
 
-from daemon_lib import Harness, fail, probes_pass
+from daemon_lib import Harness, fail, finish_checked
 
 cosim, daemon, src = sys.argv[1:4]
 
@@ -98,11 +98,6 @@ with Harness(cosim, daemon, src, boards=4) as h:
     owners = {x["name"]: x.get("job") for x in fab["boards"]}
     if owners != {"b0": b["id"], "b1": b["id"], "b2": cj["id"], "b3": b["id"]}:
         fail("board owners: %s" % owners)
-    report, rc = h.finish()
-    problems = probes_pass(report)
-    if rc != 0:
-        problems.append("the simulation's verdict is %d" % rc)
-    if problems:
-        fail("\n".join(problems))
+    report = finish_checked(h)
     packets = sum(x["packets_sent"] for x in report["boards"])
     print("FastConv moved A's circuits to B; C ran on; %d packets checked: 0 misdelivered, 0 dark" % packets)
