@@ -24,6 +24,9 @@ constexpr uint32_t kCommitFlags = hw::ERROR_BAD_MAGIC_MASK | hw::ERROR_BAD_VERSI
                                   hw::ERROR_COMMIT_LATE_MASK | hw::ERROR_COMMIT_MISMATCH_MASK |
                                   hw::ERROR_COMMIT_FAR_MASK | hw::ERROR_COMMIT_BUSY_MASK;
 constexpr int64_t kCommitHorizonPs = int64_t{hw::COMMIT_HORIZON_S} * 1000000000000;
+// Reads of TRIGGERED_AT while TRIGGERS keeps moving (event steps of a few
+// cycles each) before status() settles for a boundary newer than its count.
+constexpr int kTriggerReadAttempts = 3;
 
 uint32_t random_token() {
   std::random_device rd;
@@ -387,9 +390,18 @@ Status Device::status() {
   s.epochs = reg(hw::REG_EPOCHS);
   s.swaps = reg(hw::REG_SWAPS);
   s.last_swap_ps = static_cast<int64_t>(reg64(hw::REG_LAST_SWAP_LO)) * tick;
-  const std::vector<uint32_t> trig = transport_->read_block(hw::REG_TRIGGERED_AT_LO, 3);
+  // A trigger may resolve between two reads: TRIGGERED_AT is the boundary of
+  // the count read before it (or of a later trigger), never of an earlier
+  // one. So TRIGGERS first, then TRIGGERED_AT with TRIGGERS again; a count
+  // that moved meanwhile is read again.
+  s.triggers = transport_->read32(hw::REG_TRIGGERS);
+  std::vector<uint32_t> trig;
+  for (int attempt = 0; attempt < kTriggerReadAttempts; ++attempt) {
+    trig = transport_->read_block(hw::REG_TRIGGERED_AT_LO, 3);
+    if (trig[2] == s.triggers) break;
+    if (attempt + 1 < kTriggerReadAttempts) s.triggers = trig[2];
+  }
   s.last_trigger_ps = static_cast<int64_t>((uint64_t{trig[1]} << 32) | trig[0]) * tick;
-  s.triggers = trig[2];
   s.board_time_ps = static_cast<int64_t>(reg64(hw::REG_TIME_LO)) * tick;
   return s;
 }

@@ -232,5 +232,43 @@ TEST(Device, TimedTriggerReturnsTheBoundaryTheBoardResolved) {
   EXPECT_THROW(dev.trigger_at_ps(-1), Error);
 }
 
+// A latched trigger resolves whenever the board reaches its event step,
+// so it may do so between the reads of status(): TRIGGERED_AT must then not
+// be the previous trigger's boundary beside the new count (a daemon polling
+// for the new count took that stale boundary as the board's).
+TEST(Device, StatusNeverPairsTheTriggerCountWithAnOlderBoundary) {
+  auto boundary_of = [](uint32_t n) { return uint64_t{1000000} + uint64_t{n} * 91640; };
+  for (const uint64_t resolve_after :
+       {uint64_t{hw::REG_TRIGGERS}, uint64_t{hw::REG_TRIGGERED_AT_LO}, uint64_t{hw::REG_TRIGGERED_AT_HI}}) {
+    SCOPED_TRACE(fmt::format("resolved after the read of 0x{:X}", resolve_after));
+    FakeBoard board;
+    board.trigger_count = 12;
+    board.triggered_at = boundary_of(12);
+    Device dev = open_fake(board);
+    bool resolved = false;
+    board.after_read = [&](uint64_t addr) {
+      if (addr != resolve_after || resolved) return;
+      resolved = true;
+      board.triggered_at = boundary_of(13);
+      board.trigger_count = 13;
+    };
+    const Status st = dev.status();
+    EXPECT_TRUE(resolved);
+    EXPECT_EQ(st.triggers, 13u);
+    EXPECT_EQ(st.last_trigger_ps, static_cast<int64_t>(boundary_of(13) * hw::TICK_PS));
+  }
+  // Triggers that keep resolving at every read: the boundary is of the count
+  // given or of a later trigger, never an earlier one.
+  FakeBoard board;
+  Device dev = open_fake(board);
+  board.after_read = [&](uint64_t addr) {
+    if (addr != hw::REG_TRIGGERED_AT_LO) return;
+    ++board.trigger_count;
+    board.triggered_at = boundary_of(board.trigger_count);
+  };
+  const Status st = dev.status();
+  EXPECT_GE(st.last_trigger_ps, static_cast<int64_t>(boundary_of(st.triggers) * hw::TICK_PS));
+}
+
 }  // namespace
 }  // namespace lightrail

@@ -69,6 +69,9 @@ class FakeBoard {
   std::function<void(uint64_t addr, uint32_t value)> before_write;
   // Called after a write took effect: throwing here loses its reply.
   std::function<void(uint64_t addr, uint32_t value)> after_write;
+  // Called after a read was answered (outside the board's lock): a test
+  // changes the board here as the hardware would between two reads.
+  std::function<void(uint64_t addr)> after_read;
   // Observations.
   std::vector<uint64_t> write_log;  // every written address
   int commits = 0;
@@ -114,6 +117,12 @@ class FakeBoard {
   }
 
   uint32_t read(uint64_t addr) {
+    const uint32_t value = read_locked(addr);
+    if (after_read) after_read(addr);
+    return value;
+  }
+
+  uint32_t read_locked(uint64_t addr) {
     std::lock_guard<std::mutex> lock(mutex_);
     namespace hw = hwdef;
     if (addr == hw::REG_TIME_LO) time_ticks += ticks_per_time_read;
