@@ -37,7 +37,9 @@ PY
 (umask 077 && head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n' > out/demo-token)
 echo "== $boards simulated boards at sim://127.0.0.1:$port/0..$((boards - 1)); waiting for every clock to lock to b0"
 for _ in $(seq 600); do
-  "$cli" fabric status out/demo-fabric.json --json | grep -q '"all_locked": *true' && break
+  # Read whole, then matched: grep -q stopping early would fail the CLI's
+  # write (SIGPIPE), and with pipefail the loop would never see the lock.
+  grep -q '"all_locked": *true' <<< "$("$cli" fabric status out/demo-fabric.json --json)" && break
   sleep 0.1
 done
 "$cli" fabric status out/demo-fabric.json

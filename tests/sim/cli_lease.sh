@@ -26,7 +26,7 @@ for attempt in 1 2 3 4 5; do
   "$cli" upload --device "$board" "$work/big.json" --commit-at none > /dev/null 2>&1 &
   up=$!
   for _ in $(seq 100); do
-    if "$cli" lease status --device "$board" --json | grep -q '"held": true'; then
+    if grep -q '"held": true' <<< "$("$cli" lease status --device "$board" --json)"; then
       kill -STOP "$up" 2>/dev/null && caught=yes
       break
     fi
@@ -34,7 +34,7 @@ for attempt in 1 2 3 4 5; do
   done
   kill -9 "$up" 2>/dev/null || true
   wait "$up" 2>/dev/null || true
-  [ -n "$caught" ] && "$cli" lease status --device "$board" --json | grep -q '"held": true' && break
+  [ -n "$caught" ] && grep -q '"held": true' <<< "$("$cli" lease status --device "$board" --json)" && break
   caught=
 done
 [ -n "$caught" ] || fail "never caught the uploader holding the lease"
@@ -47,12 +47,12 @@ set -e
 grep -q "another writer holds this board (lease token 0x" "$work/err" || fail "no lease named: $(cat "$work/err")"
 [ "$("$cli" status --device "$board" --json | field generation)" = 1 ] || fail "the running schedule changed"
 
-"$cli" lease break --device "$board" | grep -q "broken; the board is free" || fail "lease break"
+grep -q "broken; the board is free" <<< "$("$cli" lease break --device "$board")" || fail "lease break"
 "$cli" upload --device "$board" "$work/c.json" --commit-at now+3000000000 > /dev/null
 [ "$("$cli" status --device "$board" --json | field commit_pending)" = true ] || fail "commit not pending"
 "$cli" cancel --device "$board" --json > "$work/cancel.json"
 grep -q '"outcome": "cancelled"' "$work/cancel.json" || fail "cancel: $(cat "$work/cancel.json")"
-"$cli" cancel --device "$board" --json | grep -q '"outcome": "nothing_pending"' || fail "second cancel"
+grep -q '"outcome": "nothing_pending"' <<< "$("$cli" cancel --device "$board" --json)" || fail "second cancel"
 st=$("$cli" status --device "$board" --json)
 [ "$(echo "$st" | field generation)" = 1 ] && [ "$(echo "$st" | field swaps)" = 1 ] ||
   fail "after the cancel the board does not run generation 1 alone: $st"
