@@ -32,7 +32,7 @@ port, n = int(sys.argv[1]), int(sys.argv[2])
 print(json.dumps({"name": "demo", "rails": [{"rail": 0, "switch": "awgr", "radix": 64}],
                   "boards": [{"name": "b%d" % b, "uri": "sim://127.0.0.1:%d/%d" % (port, b), "rail": 0,
                               "first_switch_port": 16 * b} for b in range(n)],
-                  "sync_master": "b0", "commit_margin_us": 1000, "trigger_margin_us": 40}, indent=1))
+                  "sync_master": "b0", "commit_margin_us": 1000, "trigger_margin_us": 100}, indent=1))
 PY
 (umask 077 && head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n' > out/demo-token)
 echo "== $boards simulated boards at sim://127.0.0.1:$port/0..$((boards - 1)); waiting for every clock to lock to b0"

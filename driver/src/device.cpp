@@ -415,17 +415,30 @@ void Device::trigger() {
 
 std::optional<int64_t> Device::trigger_at_ps(int64_t t) {
   if (t < 0) throw Error(fmt::format("{}: trigger time {} ps is negative", uri_, t));
+  const TriggerTicket ticket = trigger_prepare();
+  trigger_write_at_ps(t);
+  return trigger_resolved(ticket);
+}
+
+Device::TriggerTicket Device::trigger_prepare() {
   ensure_lease();
+  return {transport_->read32(hw::REG_TRIGGERS)};
+}
+
+void Device::trigger_write_at_ps(int64_t t) {
+  if (t < 0) throw Error(fmt::format("{}: trigger time {} ps is negative", uri_, t));
   const int64_t tick = caps_.tick_ps();
   const auto ticks = static_cast<uint64_t>(t / tick + (t % tick >= (tick + 1) / 2 ? 1 : 0));
-  const uint32_t before = transport_->read32(hw::REG_TRIGGERS);
   transport_->write_block(hw::REG_TRIGGER_TIME_LO,
                           {static_cast<uint32_t>(ticks), static_cast<uint32_t>(ticks >> 32)});
   transport_->write32(hw::REG_CTRL, hw::CTRL_TRIGGER_AT_MASK);
+}
+
+std::optional<int64_t> Device::trigger_resolved(const TriggerTicket& ticket) {
   // The kernel resolves a waiting event step in the cycle after the pulse;
   // a read takes longer than that.
-  if (transport_->read32(hw::REG_TRIGGERS) == before) return std::nullopt;
-  return static_cast<int64_t>(read64(hw::REG_TRIGGERED_AT_LO)) * tick;
+  if (transport_->read32(hw::REG_TRIGGERS) == ticket.triggers_before) return std::nullopt;
+  return static_cast<int64_t>(read64(hw::REG_TRIGGERED_AT_LO)) * caps_.tick_ps();
 }
 
 void Device::stop() { transport_->write32(hw::REG_CTRL, hw::CTRL_STOP_MASK); }

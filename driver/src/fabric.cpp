@@ -154,6 +154,8 @@ nlohmann::json FabricTriggerReport::to_json() const {
           {"at_ps", at_ps},
           {"boundary_ps", optional_json(boundary_ps)},
           {"error", error},
+          {"margin_ps", margin_ps},
+          {"window_ps", optional_json(window_ps)},
           {"boards", out_boards}};
 }
 
@@ -495,22 +497,39 @@ FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::opti
     report.error += "; no board was triggered";
     return report;
   }
+  // Everything that can wait goes before the time is chosen (lease, trigger
+  // counts, capabilities), so that between the last time read and the last
+  // write only the two trigger writes per board remain.
+  std::vector<Device::TriggerTicket> tickets(n);
+  int64_t latest = 0, tick = 1, last_read = 0;
+  for (size_t i = 0; i < n; ++i) {
+    try {
+      tickets[i] = dev[i]->trigger_prepare();
+      tick = std::max(tick, dev[i]->capabilities().tick_ps());
+    } catch (const std::exception& e) {
+      fail(i, e.what());
+      report.error += "; no board was triggered";
+      return report;
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    try {
+      last_read = dev[i]->time_ps();
+      latest = std::max(latest, last_read);
+    } catch (const std::exception& e) {
+      fail(i, std::string("reading the board's time failed: ") + e.what());
+      report.error += "; no board was triggered";
+      return report;
+    }
+  }
   if (at_ps) {
     report.at_ps = *at_ps;
   } else {
-    int64_t latest = 0, tick = 1;
-    for (size_t i = 0; i < n; ++i) {
-      try {
-        latest = std::max(latest, dev[i]->time_ps());
-        tick = std::max(tick, dev[i]->capabilities().tick_ps());
-      } catch (const std::exception& e) {
-        fail(i, std::string("reading the board's time failed: ") + e.what());
-        report.error += "; no board was triggered";
-        return report;
-      }
-    }
+    report.margin_ps = spec_.trigger_margin_ps;
+    for (const int64_t w : windows_)
+      report.margin_ps = std::max(report.margin_ps, w > INT64_MAX / 2 ? INT64_MAX : 2 * w);
     int64_t at = 0;
-    if (__builtin_add_overflow(latest, spec_.trigger_margin_ps, &at) || at > INT64_MAX - tick) {
+    if (__builtin_add_overflow(latest, report.margin_ps, &at) || at > INT64_MAX - tick) {
       report.error = fmt::format(
           "the latest board time {} ps plus the trigger margin overflows; no board was "
           "triggered",
@@ -519,9 +538,29 @@ FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::opti
     }
     report.at_ps = round_up(at, tick);
   }
+  size_t written = 0;
   for (size_t i = 0; i < n; ++i) {
     try {
-      report.board_boundary_ps[i] = dev[i]->trigger_at_ps(report.at_ps);
+      dev[i]->trigger_write_at_ps(report.at_ps);
+      written = i + 1;
+    } catch (const std::exception& e) {
+      fail(i, e.what());
+    }
+  }
+  // The window is measured on the board read last, so one clock is used.
+  if (written == n) {
+    try {
+      report.window_ps = dev[n - 1]->time_ps() - last_read;
+      windows_.push_back(*report.window_ps);
+      if (windows_.size() > kWindowsKept) windows_.erase(windows_.begin());
+    } catch (const std::exception& e) {
+      fail(n - 1, std::string("reading the board's time failed: ") + e.what());
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (!report.board_errors[i].empty()) continue;
+    try {
+      report.board_boundary_ps[i] = dev[i]->trigger_resolved(tickets[i]);
     } catch (const std::exception& e) {
       fail(i, e.what());
     }
@@ -547,6 +586,13 @@ FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::opti
                                                     : std::string("latched"));
   }
   report.error = "the boards did not resolve one boundary: " + list;
+  if (report.window_ps && !at_ps && *report.window_ps >= report.margin_ps) {
+    report.error += fmt::format(
+        "; telling every board took {} ps of board time, more than the {} ps margin, so the last "
+        "were told a time already past (the next trigger's margin is twice that window; raise "
+        "trigger_margin if this recurs)",
+        *report.window_ps, report.margin_ps);
+  }
   return report;
 }
 

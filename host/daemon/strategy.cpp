@@ -455,6 +455,9 @@ struct Strategy::Impl {
           each += fmt::format("; {} at {} ps ({}, triggers {})", name(boards[k]), at[k],
                               direct ? "resolved at once" : "latched", counts[k]);
         }
+        if (r.window_ps && *r.window_ps >= r.margin_ps)
+          each += fmt::format("; telling them took {} ps of board time against a {} ps margin", *r.window_ps,
+                              r.margin_ps);
         throw ApiError(502, "",
                        fmt::format("boards took different boundaries for phase \"{}\" (told {} ps){}",
                                    printable(j.job.phases[p].name), r.at_ps, each));
@@ -464,10 +467,12 @@ struct Strategy::Impl {
     ++j.phase_events;
     ++phase_events;
     j.last_boundary_ps = at[0];
-    const int64_t requested = r.at_ps - fabric.spec().trigger_margin_ps;
+    const int64_t requested = r.at_ps - r.margin_ps;
     boundary_lead_sum_s += double(at[0] - requested) * 1e-12;
     out["boundary_ps"] = at[0];
     out["requested_board_ps"] = requested;
+    out["trigger_margin_ps"] = r.margin_ps;
+    out["trigger_window_ps"] = r.window_ps ? json(*r.window_ps) : json(nullptr);
     out["latched"] = !(r.boundary_ps.has_value());
     return out;
   }

@@ -19,7 +19,7 @@ def fail(msg):
 
 
 class Harness:
-    def __init__(self, cosim, daemon, src, boards=4, sync=True, commit_margin_us=1000, trigger_margin_us=40):
+    def __init__(self, cosim, daemon, src, boards=4, sync=True, commit_margin_us=1000, trigger_margin_us=100):
         self.cosim, self.daemon_bin, self.src = cosim, daemon, src
         sys.path.insert(0, os.path.join(src, "python"))
         import lightrail_client  # noqa: E402  (the client under test)

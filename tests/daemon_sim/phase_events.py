@@ -56,5 +56,8 @@ with Harness(cosim, daemon, src, boards=4) as h:
     print("request to boundary, simulated: p50 %.1f ns, p99 %.1f ns" % (percentile(lead, .5), percentile(lead, .99)))
     print("request to answer, wall: p50 %.2f ms, p99 %.2f ms; %.0f phase events/s from one client" %
           (1e3 * percentile(wall, .5), 1e3 * percentile(wall, .99), len(wall) / sum(wall)))
+    window = [r["trigger_window_ps"] / 1e6 for r in answers if r.get("trigger_window_ps") is not None]
+    print("telling the boards, simulated: p50 %.1f us, max %.1f us; margin at the end %.1f us" %
+          (percentile(window, .5), max(window), answers[-1]["trigger_margin_ps"] / 1e6))
     skew = report.get("sync", {}).get("slot_skew_ps_p99")
     print("step-boundary skew across the boards (p99): %s ps" % skew)

@@ -685,6 +685,35 @@ TEST(FabricTrigger, ABoardThatFailsIsNamed) {
   EXPECT_EQ(r.board_boundary_ps[2], std::optional<int64_t>(r.at_ps));  // the others went ahead
 }
 
+TEST(FabricTrigger, ASlowHostWidensTheMarginInsteadOfSplittingTheBoundaryAgain) {
+  Rig rig;
+  // Each trigger write takes 8 us of board time: four boards take 32 us,
+  // more than the 20 us margin, so the third and fourth are told a past time.
+  const uint64_t per_write = 8'000'000 / hw::TICK_PS;
+  for (auto& b : rig.boards) {
+    b->before_write = [&rig, per_write](uint64_t addr, uint32_t) {
+      if (addr == hw::REG_CTRL)
+        for (auto& x : rig.boards) x->time_ticks += per_write;
+    };
+  }
+  Fabric fabric = rig.make();
+  for (auto& b : rig.boards) b->waiting_event = true;
+  const FabricTriggerReport first = fabric.trigger({0, 1, 2, 3});
+  EXPECT_FALSE(first.ok);
+  EXPECT_EQ(first.margin_ps, rig.spec.trigger_margin_ps);
+  ASSERT_TRUE(first.window_ps.has_value());
+  EXPECT_GE(*first.window_ps, int64_t(4 * per_write * hw::TICK_PS));
+  EXPECT_EQ(first.board_boundary_ps[0], std::optional<int64_t>(first.at_ps));
+  EXPECT_GT(first.board_boundary_ps[3].value_or(0), first.at_ps);
+  EXPECT_NE(first.error.find("more than the 20000000 ps margin"), std::string::npos) << first.error;
+
+  for (auto& b : rig.boards) b->waiting_event = true;
+  const FabricTriggerReport second = fabric.trigger({0, 1, 2, 3});
+  ASSERT_TRUE(second.ok) << second.error;
+  EXPECT_EQ(second.margin_ps, 2 * *first.window_ps);
+  EXPECT_EQ(second.to_json()["margin_ps"], second.margin_ps);
+}
+
 TEST(FabricLease, OneTokenOnEveryBoard) {
   Rig rig;
   Fabric fabric = rig.make();

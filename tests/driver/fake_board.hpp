@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -210,7 +211,8 @@ class FakeBoard {
       if (value & hw::CTRL_TRIGGER_MASK) ++triggers;
       if ((value & hw::CTRL_TRIGGER_AT_MASK) && waiting_event) {
         waiting_event = false;
-        triggered_at = trigger_time;
+        // As the kernel: a time already past resolves at the next boundary.
+        triggered_at = std::max(trigger_time, time_ticks + 1);
         ++trigger_count;
       }
       if (value & hw::CTRL_STOP_MASK) ++stops;

@@ -127,6 +127,16 @@ class Device {
   // boundary's board time once the board has resolved it (an event step was
   // waiting), nullopt when the trigger is latched for a later event step.
   std::optional<int64_t> trigger_at_ps(int64_t t);
+  // trigger_at_ps in three parts, so that a fabric tells many boards one t
+  // within a short window of board time: prepare (claims the lease, reads
+  // the trigger count) before t is chosen, write (the two writes alone)
+  // inside the window, resolved (reads the result) after it.
+  struct TriggerTicket {
+    uint32_t triggers_before = 0;
+  };
+  TriggerTicket trigger_prepare();
+  void trigger_write_at_ps(int64_t t);
+  std::optional<int64_t> trigger_resolved(const TriggerTicket& ticket);
   void stop();  // stop at the next step boundary, all gates low
   // Writes a calibration table (ticks, a*wavelengths+b) and uses it from now.
   // BoardBusyError (nothing written) while a schedule runs or a commit is

@@ -133,6 +133,12 @@ struct FabricTriggerReport {
   std::vector<size_t> boards;                             // the boards given, in order
   std::vector<std::string> board_names;                   // their names
   std::vector<std::string> board_errors;                  // per board given: what failed ("" if nothing)
+  // The margin at_ps was chosen with (0 when at_ps was given), and the
+  // board time from the last time read to the last trigger written: a
+  // window longer than the margin means some boards were told a time
+  // already past and took a later boundary.
+  int64_t margin_ps = 0;
+  std::optional<int64_t> window_ps;
   nlohmann::json to_json() const;
 };
 
@@ -182,8 +188,11 @@ class Fabric {
   std::vector<BoardCommitReport> cancel(const std::vector<size_t>& boards);
 
   // One timed trigger for every board given: at = latest board time +
-  // trigger_margin_ps unless given; ok when every board resolved the same
-  // boundary.
+  // margin unless given; ok when every board resolved the same boundary.
+  // The margin is trigger_margin_ps, or twice the longest window of the
+  // last kWindowsKept triggers when that is longer: a host or link slower
+  // than the file assumed widens it instead of splitting the boundary.
+  static constexpr size_t kWindowsKept = 64;
   FabricTriggerReport trigger(const std::vector<size_t>& boards, std::optional<int64_t> at_ps = std::nullopt);
 
   std::vector<FabricBoardState> status();
@@ -199,6 +208,7 @@ class Fabric {
   std::vector<std::string> open_errors_;       // why a closed board could not be opened
   std::vector<std::string> open_error_kinds_;  // and the exception's kind ("TransportError", ...)
   uint32_t token_ = 0;
+  std::vector<int64_t> windows_;  // the last trigger windows, oldest first
 };
 
 }  // namespace lightrail
