@@ -137,8 +137,11 @@ void print_summary(const json& r) {
         "clock sync ({}): {} in {:.0f} us; |offset| to the grandmaster p99 {:.1f} ps, RMS {:.1f} ps over {} "
         "PPS edges",
         sy["topology"].get<std::string>(),
-        num(sy, "lock_time_us") >= 0 ? "every follower locked" : "NOT all locked", num(sy, "lock_time_us"),
-        num(off, "p99"), num(off, "rms"), off.value("samples", 0));
+        num(sy, "lock_time_us") < 0 ? "NOT every follower locked"
+        : sy.value("every_follower_locked_over_window", false)
+            ? "every follower locked over the window, first"
+            : "NOT every follower locked over the window; first",
+        num(sy, "lock_time_us"), num(off, "p99"), num(off, "rms"), off.value("samples", 0));
     if (num(sy, "slot_skew_ps_p99") >= 0)
       std::cout << fmt::format("; step-boundary skew across boards p99 {:.1f} ps",
                                num(sy, "slot_skew_ps_p99"));

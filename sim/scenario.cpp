@@ -93,8 +93,8 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
                    int64_t(positive(r, "for_ps", where, 0, true))};
       if (loss.board < 1 || loss.board >= sc.boards)
         bad(where + ".board", fmt::format("must be a follower, 1..{}", sc.boards - 1));
-      if (loss.for_ps <= 0 || uint64_t(loss.at_ps + loss.for_ps) >= sc.duration_ps)
-        bad(where + ".for_ps", "the outage must be positive and end before duration_ps");
+      if (loss.for_ps <= 0 || uint64_t(loss.at_ps + loss.for_ps) > sc.duration_ps)
+        bad(where + ".for_ps", "the outage must be positive and end by duration_ps (it may last to the end)");
       o.ref_loss.push_back(loss);
     }
   }
@@ -628,6 +628,56 @@ json run_scenario(const Scenario& sc) {
         need_max("lock time us", sy["lock_time_us"].get<double>(), e["lock_time_us_max"]);
       else
         unmet.push_back("sync: a follower never locked");
+      // Locked means locked over the whole measurement window, not locked
+      // once: a board may be unlocked only in a declared reference loss and
+      // the re-lock time allowed after it (relock_us_max, else none).
+      const double window_from_us = double(sc.sync.measure_from_ps) * 1e-6;
+      const double end_us = report.contains("sim_time_ps") ? report["sim_time_ps"].get<double>() * 1e-6
+                                                           : double(sc.duration_ps) * 1e-6;
+      const double relock_allow_us = e.contains("relock_us_max") ? e["relock_us_max"].get<double>() : 0.0;
+      for (const json& b : sy["boards"]) {
+        if (b["ptp_only"].get<bool>()) continue;
+        const int board = b["board"].get<int>();
+        if (b["lock_events_dropped"].get<uint64_t>() > 0) {
+          unmet.push_back(
+              fmt::format("sync: board {} changed lock more than {} times", board, b["lock_events"].size()));
+          continue;
+        }
+        auto excused = [&](double t_us) {
+          for (const RefLoss& l : sc.sync.ref_loss)
+            if (l.board == board && t_us >= double(l.at_ps) * 1e-6 &&
+                t_us < double(l.at_ps + l.for_ps) * 1e-6 + relock_allow_us)
+              return true;
+          return false;
+        };
+        // Unlocked spans from the LOCKED changes, clipped to the window.
+        bool locked = false;
+        double since = 0;
+        std::vector<std::pair<double, double>> spans;
+        auto close = [&](double until) {
+          const double a = std::max(since, window_from_us), z = std::min(until, end_us);
+          if (!locked && z > a) spans.emplace_back(a, z);
+        };
+        for (const json& ev : b["lock_events"]) {
+          const double at = ev["at_us"].get<double>();
+          close(at);
+          locked = ev["locked"].get<bool>();
+          since = at;
+        }
+        close(end_us);
+        for (const auto& [a, z] : spans) {
+          // The first microsecond of the span no declared loss excuses.
+          double t = a;
+          while (t < z && excused(t)) t += 1.0;
+          if (t < z) {
+            unmet.push_back(
+                fmt::format("sync: board {} was not locked from {:.0f} us to {:.0f} us, inside the "
+                            "measurement window",
+                            board, t, z));
+            break;
+          }
+        }
+      }
     }
     if (e.contains("baseline_p99_ratio_min")) {
       const double ratio = sy.contains("baseline") ? sy["baseline"].value("p99_ratio", 0.0) : 0.0;

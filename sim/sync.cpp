@@ -46,6 +46,8 @@ json stats(std::vector<double> v) {
 
 }  // namespace
 
+constexpr size_t kLockEventsKept = 64;
+
 struct SyncEngine::Node {
   int id = 0, parent = -1;
   bool baseline = false;
@@ -63,6 +65,12 @@ struct SyncEngine::Node {
   uint64_t ddmtd_phases = 0;                        // phases the top's DDMTD reported
   uint32_t dac_loaded = ~0u;                        // the last DAC word sent to osc_ctrl
   double lock_us = -1;
+  // Every change of the servo's LOCKED flag (at us, locked), the first
+  // kLockEventsKept; and the time locked from measure_from on.
+  bool locked = false;
+  std::vector<std::pair<double, bool>> lock_events;
+  uint64_t lock_events_dropped = 0;
+  int64_t last_update_fs = 0, locked_in_window_fs = 0, window_fs = 0;
   double max_slew_ns_per_s = 0;
   std::deque<std::pair<uint64_t, int64_t>> pps;  // waiting for the grandmaster's
   std::vector<double> offsets;                   // ps, while locked after measure_from
@@ -94,12 +102,12 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
     n->osc = std::make_unique<clock::Oscillator>(oc);
     n->fibre = std::make_unique<clock::Fibre>(fc);
     // How long the exchange reaches back must fit the edge history.
-    if (n->parent >= 0 && 3 * n->fibre->mean_delay_fs() + 2 * kExchangeGapFs >
-                              double(EdgeHistory::kEdges - 16) * double(kPeriodFs))
-      throw std::invalid_argument(
-          fmt::format("sync.profile.fibre.length_m: {} m is longer than the co-simulation "
-                      "keeps clock history for (about 6 km)",
-                      o.profile.fibre.length_m));
+    const double history_fs = double(EdgeHistory::kEdges - 16) * double(kPeriodFs) - 2.0 * kExchangeGapFs;
+    if (n->parent >= 0 && 3 * n->fibre->mean_delay_fs() > history_fs)
+      throw std::invalid_argument(fmt::format(
+          "sync.profile.fibre.length_m: {} m is longer than the co-simulation keeps clock history for "
+          "(at most {:.0f} m at this group index)",
+          o.profile.fibre.length_m, o.profile.fibre.length_m * history_fs / (3 * n->fibre->mean_delay_fs())));
     n->cfg.enable = n->parent >= 0;
     n->cfg.use_ddmtd = !n->baseline;
     // A PTP-only loop never gets within the DDMTD's lock threshold.
@@ -236,7 +244,21 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
   const double interval_s = double(kUpdateCycles) * double(kPeriodFs) * 1e-15;
   n.max_slew_ns_per_s = std::max(n.max_slew_ns_per_s,
                                  std::fabs(n.out.phase_steps * n.osc->phase_step_fs()) * 1e-6 / interval_s);
-  if ((n.out.status & hwdef::SYNC_STATUS_LOCKED_MASK) && n.lock_us < 0) n.lock_us = double(now) * 1e-9;
+  const bool locked = n.out.status & hwdef::SYNC_STATUS_LOCKED_MASK;
+  if (locked && n.lock_us < 0) n.lock_us = double(now) * 1e-9;
+  const int64_t from = std::max(n.last_update_fs, opt_.measure_from_ps * 1000);
+  if (now > from) {
+    n.window_fs += now - from;
+    if (n.locked) n.locked_in_window_fs += now - from;
+  }
+  n.last_update_fs = now;
+  if (locked != n.locked) {
+    n.locked = locked;
+    if (n.lock_events.size() < kLockEventsKept)
+      n.lock_events.emplace_back(double(now) * 1e-9, locked);
+    else
+      ++n.lock_events_dropped;
+  }
   for (Holdover& h : holdovers_)
     if (h.board == n.id && now >= h.end_fs && !h.relocked &&
         (n.out.status & hwdef::SYNC_STATUS_LOCKED_MASK)) {
@@ -294,25 +316,36 @@ void SyncEngine::record_pps(int b, uint64_t index, int64_t fs) {
 json SyncEngine::report() const {
   json boards = json::array();
   double lock_us = 0;
-  bool all_locked = true;
+  bool all_locked = true, all_locked_over_window = true;
   for (const auto& n : nodes_) {
     if (n->parent < 0) continue;
+    const bool over_window = n->window_fs > 0 && n->locked_in_window_fs == n->window_fs && n->locked;
     if (!n->baseline) {
       all_locked = all_locked && n->lock_us >= 0;
       lock_us = std::max(lock_us, n->lock_us);
+      all_locked_over_window = all_locked_over_window && over_window;
     }
-    boards.push_back({{"board", n->id},
-                      {"parent", n->parent},
-                      {"ptp_only", n->baseline},
-                      {"lock_time_us", n->lock_us},
-                      {"offset_ps", stats(n->offsets)},
-                      {"servo_offset_ps", n->out.offset_ps},
-                      {"rtt_ps", n->out.rtt_ps},
-                      {"dac", n->out.dac_word},
-                      {"ddmtd_phases", n->ddmtd_phases},
-                      {"servo_errors", flag_names(n->out.errors)},
-                      {"max_slew_ns_per_s", n->max_slew_ns_per_s},
-                      {"oscillator_ppm", n->osc->fractional_frequency() * 1e6}});
+    json events = json::array();
+    for (const auto& [at_us, locked] : n->lock_events)
+      events.push_back({{"at_us", at_us}, {"locked", locked}});
+    boards.push_back(
+        {{"board", n->id},
+         {"parent", n->parent},
+         {"ptp_only", n->baseline},
+         {"lock_time_us", n->lock_us},
+         {"lock_events", events},
+         {"lock_events_dropped", n->lock_events_dropped},
+         {"locked_at_end", n->locked},
+         {"locked_fraction", n->window_fs > 0 ? double(n->locked_in_window_fs) / double(n->window_fs) : 0.0},
+         {"locked_over_window", over_window},
+         {"offset_ps", stats(n->offsets)},
+         {"servo_offset_ps", n->out.offset_ps},
+         {"rtt_ps", n->out.rtt_ps},
+         {"dac", n->out.dac_word},
+         {"ddmtd_phases", n->ddmtd_phases},
+         {"servo_errors", flag_names(n->out.errors)},
+         {"max_slew_ns_per_s", n->max_slew_ns_per_s},
+         {"oscillator_ppm", n->osc->fractional_frequency() * 1e6}});
   }
   json holdover = json::array();
   double max_drift = 0;
@@ -331,6 +364,7 @@ json SyncEngine::report() const {
             {"measure_from_ps", opt_.measure_from_ps},
             {"offset_ps", stats(offsets_)},
             {"lock_time_us", all_locked ? json(lock_us) : json(nullptr)},
+            {"every_follower_locked_over_window", all_locked_over_window},
             {"boards", boards},
             {"asymmetry_calibrated", opt_.calibrate_asymmetry},
             {"fibre_asymmetry_ps", nodes_.back()->fibre->asymmetry_fs() / 1000.0},
