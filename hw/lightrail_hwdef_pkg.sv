@@ -274,6 +274,10 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] SYNC_STATUS_DDMTD_ACTIVE_LSB = 32'd7;
   localparam logic [31:0] SYNC_STATUS_DDMTD_ACTIVE_WIDTH = 32'd1;
   localparam logic [31:0] SYNC_STATUS_DDMTD_ACTIVE_MASK = 32'h80;
+  // the frequency correction is held at the edge of SYNC_DAC_PULL_PPB: the oscillator cannot be pulled further
+  localparam logic [31:0] SYNC_STATUS_DAC_AT_RAIL_LSB = 32'd8;
+  localparam logic [31:0] SYNC_STATUS_DAC_AT_RAIL_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_STATUS_DAC_AT_RAIL_MASK = 32'h100;
   // sticky servo flags; write 1 to clear
   localparam logic [31:0] REG_SYNC_ERROR = 32'd264;
   // a calibration or limit register was out of range and was clamped
@@ -300,6 +304,10 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] SYNC_ERROR_TIME_STEPPED_LSB = 32'd5;
   localparam logic [31:0] SYNC_ERROR_TIME_STEPPED_WIDTH = 32'd1;
   localparam logic [31:0] SYNC_ERROR_TIME_STEPPED_MASK = 32'h20;
+  // the servo wanted a frequency correction beyond SYNC_DAC_PULL_PPB (the DAC word held at its rail): the oscillator is outside its pull range or the loop is unstable
+  localparam logic [31:0] SYNC_ERROR_DAC_SATURATED_LSB = 32'd6;
+  localparam logic [31:0] SYNC_ERROR_DAC_SATURATED_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_ERROR_DAC_SATURATED_MASK = 32'h40;
   // servo's estimate of local minus reference time, ps, signed (saturates)
   localparam logic [31:0] REG_SYNC_OFFSET_PS = 32'd268;
   // last round-trip delay (t2-t1)+(t4-t3), ps

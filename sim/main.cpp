@@ -133,15 +133,16 @@ void print_summary(const json& r) {
     auto num = [](const json& j, const char* k) {
       return j.contains(k) && j[k].is_number() ? j[k].get<double>() : -1.0;
     };
+    const double lock_us = num(sy, "lock_time_us");
     std::cout << fmt::format(
-        "clock sync ({}): {} in {:.0f} us; |offset| to the grandmaster p99 {:.1f} ps, RMS {:.1f} ps over {} "
-        "PPS edges",
+        "clock sync ({}): {}; |offset| to the grandmaster p99 {:.1f} ps, RMS {:.1f} ps over {} PPS edges",
         sy["topology"].get<std::string>(),
-        num(sy, "lock_time_us") < 0 ? "NOT every follower locked"
+        lock_us < 0 ? std::string("NOT every follower ever locked")
         : sy.value("every_follower_locked_over_window", false)
-            ? "every follower locked over the window, first"
-            : "NOT every follower locked over the window; first",
-        num(sy, "lock_time_us"), num(off, "p99"), num(off, "rms"), off.value("samples", 0));
+            ? fmt::format("every follower locked over the window, the last first in {:.0f} us", lock_us)
+            : fmt::format("NOT every follower locked over the window; the last first locked in {:.0f} us",
+                          lock_us),
+        num(off, "p99"), num(off, "rms"), off.value("samples", 0));
     if (num(sy, "slot_skew_ps_p99") >= 0)
       std::cout << fmt::format("; step-boundary skew across boards p99 {:.1f} ps",
                                num(sy, "slot_skew_ps_p99"));

@@ -42,6 +42,11 @@ struct Scenario {
   // Deliberate faults, to prove the probes catch them (docs/cosim.md).
   FaultInjection fault;
   SyncOptions sync;  // clock distribution (off unless the scenario has "sync")
+  // How long the scenario's host waits for one board answer or a commit, in
+  // wall time. The co-simulated board runs about 1000x slower than real
+  // time, so the driver's 5 s default (meant for hardware) is 5 us of board
+  // time here; a loaded machine needs more. "host": {"timeout_ms": N}.
+  int host_timeout_ms = 120000;
 
   const Schedule& schedule(const std::string& name) const;
 };

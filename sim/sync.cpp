@@ -18,6 +18,8 @@ namespace {
 constexpr int64_t kPeriodFs = int64_t(hwdef::CLK_PERIOD_PS) * 1000;
 constexpr uint64_t kUpdateCycles = hwdef::DDMTD_N + 1;  // one servo update per DDMTD beat
 constexpr int64_t kExchangeGapFs = 1000000000;          // the follower answers 1 us after the Sync arrives
+constexpr int64_t kSlewWindowFs =
+    int64_t(kUpdateCycles) * kPeriodFs;  // slew: offset change over >= one servo interval
 
 // SYNC_ERROR flags by name, as the register map calls them.
 json flag_names(uint32_t errors) {
@@ -37,8 +39,13 @@ json stats(std::vector<double> v) {
   }
   for (double& x : v) x = std::fabs(x);
   std::sort(v.begin(), v.end());
+  const double mean = sum / double(v.size());
+  // The spread about the mean apart from the mean: a constant bias (an
+  // uncalibrated delay, the truncation of coarse timestamps) and noise have
+  // different causes and different cures.
   return {{"samples", v.size()},
-          {"mean", sum / double(v.size())},
+          {"mean", mean},
+          {"std", std::sqrt(std::max(0.0, sq / double(v.size()) - mean * mean))},
           {"rms", std::sqrt(sq / double(v.size()))},
           {"p99", v[std::min(v.size() - 1, size_t(0.99 * double(v.size())))]},
           {"max_abs", max_abs}};
@@ -56,7 +63,8 @@ struct SyncEngine::Node {
   EdgeHistory history;
   SyncPort* port = nullptr;
   sync::ClockSyncState servo{};
-  sync::ClockSyncConfig cfg;
+  sync::ClockSyncConfig cfg;      // brought up with
+  sync::ClockSyncConfig cfg_now;  // at the last servo update (the host may have changed it)
   sync::ClockSyncOut out;
   uint64_t cycles = 0;                      // since the last servo call (PTP-only copies: since start)
   uint64_t edges = 0, edges_at_update = 0;  // of the board's clock
@@ -71,7 +79,11 @@ struct SyncEngine::Node {
   std::vector<std::pair<double, bool>> lock_events;
   uint64_t lock_events_dropped = 0;
   int64_t last_update_fs = 0, locked_in_window_fs = 0, window_fs = 0;
+  // Slew measured from the truth: the change of the PPS offset against the
+  // grandmaster over at least one servo interval, ns/s.
   double max_slew_ns_per_s = 0;
+  int64_t slew_from_fs = -1;
+  double slew_from_offset_ps = 0;
   std::deque<std::pair<uint64_t, int64_t>> pps;  // waiting for the grandmaster's
   std::vector<double> offsets;                   // ps, while locked after measure_from
 };
@@ -209,6 +221,7 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
   const Node& p = *nodes_[size_t(n.parent)];
   sync::ClockSyncIn in;
   in.cfg = n.port ? n.port->sync_config() : n.cfg;
+  n.cfg_now = in.cfg;
   if (n.port) in.clear_errors = n.port->take_sync_clear();
   // Local time from the clock's cycles, not board time: a coarse time step
   // is no elapsed time.
@@ -241,9 +254,6 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
                            n.out.time_step_ticks);
     n.dac_loaded = n.out.dac_word;
   }
-  const double interval_s = double(kUpdateCycles) * double(kPeriodFs) * 1e-15;
-  n.max_slew_ns_per_s = std::max(n.max_slew_ns_per_s,
-                                 std::fabs(n.out.phase_steps * n.osc->phase_step_fs()) * 1e-6 / interval_s);
   const bool locked = n.out.status & hwdef::SYNC_STATUS_LOCKED_MASK;
   if (locked && n.lock_us < 0) n.lock_us = double(now) * 1e-9;
   const int64_t from = std::max(n.last_update_fs, opt_.measure_from_ps * 1000);
@@ -252,6 +262,11 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
     if (n.locked) n.locked_in_window_fs += now - from;
   }
   n.last_update_fs = now;
+  for (Holdover& h : holdovers_)
+    if (h.board == n.id && now >= h.start_fs && !h.loss_seen) {
+      h.loss_seen = true;
+      h.locked_at_loss = n.locked;
+    }
   if (locked != n.locked) {
     n.locked = locked;
     if (n.lock_events.size() < kLockEventsKept)
@@ -275,21 +290,37 @@ void SyncEngine::record_pps(int b, uint64_t index, int64_t fs) {
     if (t >= opt_.measure_from_ps * 1000) {
       n.offsets.push_back(offset_ps);
       (n.baseline ? baseline_offsets_ : offsets_).push_back(offset_ps);
+      if (n.slew_from_fs < 0) {
+        n.slew_from_fs = t;
+        n.slew_from_offset_ps = offset_ps;
+      } else if (t - n.slew_from_fs >= kSlewWindowFs) {
+        const double rate =
+            std::fabs(offset_ps - n.slew_from_offset_ps) * 1e3 / (double(t - n.slew_from_fs) * 1e-15);
+        n.max_slew_ns_per_s = std::max(n.max_slew_ns_per_s, rate * 1e-6);
+        n.slew_from_fs = t;
+        n.slew_from_offset_ps = offset_ps;
+      }
     }
     for (Holdover& h : holdovers_) {
       if (h.board != n.id || t < h.start_fs || t >= h.end_fs) continue;
       if (!h.started) {
         h.started = true;
         h.offset_at_start_ps = offset_ps;
-        // What the profile predicts: the frequency error frozen at the
-        // loss (true, against the parent) times the gap, plus the random
-        // walk's 3-sigma bound and the jitter of two edges.
-        const Node& p = *nodes_[size_t(n.parent)];
+        // The bound a data sheet and the servo's design give, never the
+        // truth: a locked loop can carry at most the frequency error its
+        // proportional path hides within the lock threshold
+        // (kp * threshold per servo interval); the oscillator adds its
+        // specified random walk (3 sigma, of both ends) and two edges'
+        // jitter. A board that was not locked has no bound.
         const double gap_s = double(h.end_fs - t) * 1e-15;
-        const double dy = n.osc->fractional_frequency() - p.osc->fractional_frequency();
-        h.predicted_ps =
-            std::fabs(dy) * gap_s * 1e12 + clock::holdover_walk_bound_fs(opt_.profile, gap_s) / 1000.0 +
-            6 * opt_.profile.oscillator.jitter_rms_fs / 1000.0 + double(n.cfg.phase_step_fs) / 1000.0;
+        const double interval_s = double(kUpdateCycles) * double(kPeriodFs) * 1e-15;
+        const double y_servo =
+            double(n.cfg_now.lock_thresh_ps) * 1e-12 * (double(n.cfg_now.kp_q16) / 65536.0) / interval_s;
+        h.frequency_bound_ppb = y_servo * 1e9;
+        h.predicted_ps = y_servo * gap_s * 1e12 +
+                         std::sqrt(2.0) * clock::holdover_walk_bound_fs(opt_.profile, gap_s) / 1000.0 +
+                         6 * opt_.profile.oscillator.jitter_rms_fs / 1000.0 +
+                         double(n.cfg.phase_step_fs) / 1000.0;
       }
       h.max_drift_ps = std::max(h.max_drift_ps, std::fabs(offset_ps - h.offset_at_start_ps));
     }
@@ -350,14 +381,17 @@ json SyncEngine::report() const {
   json holdover = json::array();
   double max_drift = 0;
   for (const Holdover& h : holdovers_) {
-    holdover.push_back({{"board", h.board},
-                        {"from_us", double(h.start_fs) * 1e-9},
-                        {"for_us", double(h.end_fs - h.start_fs) * 1e-9},
-                        {"max_drift_ps", h.max_drift_ps},
-                        {"predicted_max_ps", h.predicted_ps},
-                        {"within_prediction", h.started && h.max_drift_ps <= h.predicted_ps},
-                        {"relocked", h.relocked},
-                        {"relock_us", h.relock_us}});
+    holdover.push_back(
+        {{"board", h.board},
+         {"from_us", double(h.start_fs) * 1e-9},
+         {"for_us", double(h.end_fs - h.start_fs) * 1e-9},
+         {"max_drift_ps", h.max_drift_ps},
+         {"locked_at_loss", h.locked_at_loss},
+         {"frequency_bound_ppb", h.frequency_bound_ppb},
+         {"predicted_max_ps", h.predicted_ps},
+         {"within_prediction", h.started && h.locked_at_loss && h.max_drift_ps <= h.predicted_ps},
+         {"relocked", h.relocked},
+         {"relock_us", h.relock_us}});
     max_drift = std::max(max_drift, h.max_drift_ps);
   }
   json r = {{"topology", opt_.topology},
@@ -370,11 +404,19 @@ json SyncEngine::report() const {
             {"fibre_asymmetry_ps", nodes_.back()->fibre->asymmetry_fs() / 1000.0},
             {"profile", clock::to_json(opt_.profile)}};
   if (opt_.baseline) {
+    // The baseline's bias (the truncation of 4 ns timestamps, a function of
+    // where the fibre length falls within a cycle) and its noise apart: the
+    // ratio of the noise does not move with a few cm of fibre, a ratio of
+    // p99 does (29x to 168x over 0.2 m).
     r["baseline"] = {{"offset_ps", stats(baseline_offsets_)}};
     const json& a = r["offset_ps"];
     const json& b = r["baseline"]["offset_ps"];
-    if (a.contains("p99") && b.contains("p99") && a["p99"].get<double>() > 0)
-      r["baseline"]["p99_ratio"] = b["p99"].get<double>() / a["p99"].get<double>();
+    if (a.contains("std") && b.contains("std")) {
+      r["baseline"]["bias_ps"] = b["mean"];
+      r["baseline"]["noise_rms_ps"] = b["std"];
+      if (a["std"].get<double>() > 0)
+        r["baseline"]["noise_ratio"] = b["std"].get<double>() / a["std"].get<double>();
+    }
   }
   if (!holdovers_.empty()) r["holdover"] = {{"max_drift_ps", max_drift}, {"events", holdover}};
   return r;

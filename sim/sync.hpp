@@ -114,6 +114,8 @@ class SyncEngine {
     bool started = false;
     double max_drift_ps = 0;
     double predicted_ps = 0;
+    double frequency_bound_ppb = 0;                  // the frequency error the bound allows at the loss
+    bool loss_seen = false, locked_at_loss = false;  // the servo's LOCKED when the link went down
     bool relocked = false;
     double relock_us = -1;
   };

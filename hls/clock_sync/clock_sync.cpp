@@ -172,6 +172,9 @@ void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
     }
     s.mode = s.locked ? SyncMode::kLocked : (s.fine ? SyncMode::kFine : SyncMode::kTrack);
   }
+  // At the rail the oscillator cannot follow: flagged, never silent.
+  s.at_rail = s.freq_q40 < -l.pull_q40 || s.freq_q40 > l.pull_q40;
+  if (s.at_rail) s.errors |= hwdef::SYNC_ERROR_DAC_SATURATED_MASK;
   s.freq_q40 = clamp64(s.freq_q40, -l.pull_q40, l.pull_q40);
   s.prev_err_fs = err_fs;
   s.prev_valid = true;
@@ -287,7 +290,8 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
                (s.mode == SyncMode::kHoldover ? hwdef::SYNC_STATUS_HOLDOVER_MASK : 0u) |
                (in.ref_ok ? hwdef::SYNC_STATUS_REF_OK_MASK : 0u) |
                (s.slewing ? hwdef::SYNC_STATUS_SLEWING_MASK : 0u) |
-               (s.fine ? hwdef::SYNC_STATUS_DDMTD_ACTIVE_MASK : 0u);
+               (s.fine ? hwdef::SYNC_STATUS_DDMTD_ACTIVE_MASK : 0u) |
+               (s.at_rail && s.mode != SyncMode::kDisabled ? hwdef::SYNC_STATUS_DAC_AT_RAIL_MASK : 0u);
   out.errors = s.errors;
   out.offset_ps = saturate32(div_round(s.last_err_fs, kFsPerPs));
   out.rtt_ps = s.rtt_ps;

@@ -71,6 +71,7 @@ struct ClockSyncState {
   int64_t cycles = 0;                  // whole periods between lead - delay and offset
   // Servo.
   int64_t freq_q40 = 0;  // integral term: frequency correction
+  bool at_rail = false;  // the last update wanted more than the DAC's pull range
   bool prev_valid = false;
   int64_t prev_err_fs = 0;
   int64_t applied_since_prev_fs = 0;  // phase steps issued since the last sample

@@ -297,6 +297,10 @@ inline constexpr uint32_t SYNC_STATUS_SLEWING_MASK = 0x40u;
 inline constexpr uint32_t SYNC_STATUS_DDMTD_ACTIVE_LSB = 7u;
 inline constexpr uint32_t SYNC_STATUS_DDMTD_ACTIVE_WIDTH = 1u;
 inline constexpr uint32_t SYNC_STATUS_DDMTD_ACTIVE_MASK = 0x80u;
+// the frequency correction is held at the edge of SYNC_DAC_PULL_PPB: the oscillator cannot be pulled further
+inline constexpr uint32_t SYNC_STATUS_DAC_AT_RAIL_LSB = 8u;
+inline constexpr uint32_t SYNC_STATUS_DAC_AT_RAIL_WIDTH = 1u;
+inline constexpr uint32_t SYNC_STATUS_DAC_AT_RAIL_MASK = 0x100u;
 // sticky servo flags; write 1 to clear
 inline constexpr uint32_t REG_SYNC_ERROR = 264u;
 // a calibration or limit register was out of range and was clamped
@@ -323,6 +327,10 @@ inline constexpr uint32_t SYNC_ERROR_PHASE_SLIP_MASK = 0x10u;
 inline constexpr uint32_t SYNC_ERROR_TIME_STEPPED_LSB = 5u;
 inline constexpr uint32_t SYNC_ERROR_TIME_STEPPED_WIDTH = 1u;
 inline constexpr uint32_t SYNC_ERROR_TIME_STEPPED_MASK = 0x20u;
+// the servo wanted a frequency correction beyond SYNC_DAC_PULL_PPB (the DAC word held at its rail): the oscillator is outside its pull range or the loop is unstable
+inline constexpr uint32_t SYNC_ERROR_DAC_SATURATED_LSB = 6u;
+inline constexpr uint32_t SYNC_ERROR_DAC_SATURATED_WIDTH = 1u;
+inline constexpr uint32_t SYNC_ERROR_DAC_SATURATED_MASK = 0x40u;
 inline constexpr Flag SYNC_ERROR_FLAGS[] = {
     {0x1u, "CAL_CLAMPED", "a calibration or limit register was out of range and was clamped"},
     {0x2u, "BAD_EXCHANGE", "a two-way exchange was rejected (negative round trip, calibration larger than the measured round trip, or a one-way delay far from the filtered one: an exchange across a time step)"},
@@ -330,6 +338,7 @@ inline constexpr Flag SYNC_ERROR_FLAGS[] = {
     {0x8u, "REF_LOST", "the reference was lost (holdover entered)"},
     {0x10u, "PHASE_SLIP", "in FINE, the DDMTD-refined offset and the two-way offset disagreed by more than an eighth of a period: the DDMTD sample was dropped and the servo re-acquires from TRACK"},
     {0x20u, "TIME_STEPPED", "the coarse time set stepped board time (an offset beyond SYNC_TIME_STEP_MIN_PS before the first lock since enable)"},
+    {0x40u, "DAC_SATURATED", "the servo wanted a frequency correction beyond SYNC_DAC_PULL_PPB (the DAC word held at its rail): the oscillator is outside its pull range or the loop is unstable"},
 };
 // servo's estimate of local minus reference time, ps, signed (saturates)
 inline constexpr uint32_t REG_SYNC_OFFSET_PS = 268u;
