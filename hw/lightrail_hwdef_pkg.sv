@@ -308,6 +308,10 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] SYNC_ERROR_DAC_SATURATED_LSB = 32'd6;
   localparam logic [31:0] SYNC_ERROR_DAC_SATURATED_WIDTH = 32'd1;
   localparam logic [31:0] SYNC_ERROR_DAC_SATURATED_MASK = 32'h40;
+  // while locked the path delay or the DDMTD phase stepped by more than the lock threshold: within a quarter period the servo re-pointed its phase setpoint and slewed the board by the step (lock kept); beyond, or when the DDMTD and the exchange disagree, it re-acquired from TRACK
+  localparam logic [31:0] SYNC_ERROR_DELAY_STEP_LSB = 32'd7;
+  localparam logic [31:0] SYNC_ERROR_DELAY_STEP_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_ERROR_DELAY_STEP_MASK = 32'h80;
   // servo's estimate of local minus reference time, ps, signed (saturates)
   localparam logic [31:0] REG_SYNC_OFFSET_PS = 32'd268;
   // last round-trip delay (t2-t1)+(t4-t3), ps

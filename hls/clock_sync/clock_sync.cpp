@@ -100,6 +100,12 @@ bool take_exchange(ClockSyncState& s, const ClockSyncIn& in, const Limits& l) {
   s.outliers = 0;
   s.theta_fs = fwd_raw - fwd;
   s.rtt_ps = saturate_u32(rtt / kFsPerPs);
+  s.fwd_now_fs = fwd;
+  // Locked on the DDMTD, a delay this far off is a step of the path, not
+  // noise: filtering it in would walk the phase reference over 16 exchanges
+  // (the board chases the phase jump, then half of it back: a 2x overshoot).
+  // The step is taken whole once it has settled (clock_sync_step).
+  if (s.have_exchange && s.fine && s.locked && abs64(fwd - s.delay_ms_fs) > l.lock_thresh_fs) return true;
   // The one-way delay the DDMTD phase is referred to: from a round trip
   // averaged over 16 exchanges, so timestamp noise does not reach the phase.
   if (!s.have_exchange) s.delay_ms_fs = fwd;
@@ -115,10 +121,12 @@ void take_phase(ClockSyncState& s, uint32_t ddmtd_phase) {
   const int64_t lead_raw = div_round(((DDMTD_N - lag) % DDMTD_N) * kPeriodFs, DDMTD_N);
   if (!s.phase_init) {
     s.lead_fs = lead_raw;
+    s.phase_jump_fs = 0;
     s.phase_init = true;
   } else {
     const int64_t predicted = s.lead_fs + s.applied_since_phase_fs;
-    s.lead_fs = predicted + wrap_half_period(lead_raw - predicted);
+    s.phase_jump_fs = wrap_half_period(lead_raw - predicted);
+    s.lead_fs = predicted + s.phase_jump_fs;
   }
   s.applied_since_phase_fs = 0;
 }
@@ -131,8 +139,15 @@ void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
 
   // Proportional path: a phase correction, at most the slew bound.
   const int64_t p_max = l.slew_ns_per_s * dt / kPpbDenominator;
+  // A path step being slewed away goes straight to the phase steps (at most
+  // half the slew bound per sample, the rest left to the loop): the loop
+  // never sees it, so neither its integrator nor its lock is disturbed.
+  if (!s.fine) s.setpoint_fs = 0;
+  const int64_t ff = clamp64(-s.setpoint_fs, -p_max / 2, p_max / 2);
+  s.setpoint_fs += ff;
+  const int64_t p_room = p_max - abs64(ff);
   const int64_t p_want = -mul_q16(err_fs, l.kp);
-  const int64_t p = clamp64(p_want, -p_max, p_max);
+  const int64_t p = clamp64(p_want, -p_room, p_room);
   s.slewing = p != p_want;
   s.last_p_fs = p;
 
@@ -150,7 +165,7 @@ void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
   }
   if (!integrate) {
     if (s.prev_valid) {
-      const int64_t drift = clamp64(err_fs - s.prev_err_fs - s.applied_since_prev_fs,
+      const int64_t drift = clamp64(err_fs - s.prev_err_fs - (s.applied_since_prev_fs - s.ff_since_prev_fs),
                                     -kIntegratorErrorLimitFs, kIntegratorErrorLimitFs);
       s.freq_q40 -= ((drift * (int64_t{1} << kFreqFracBits)) / dt) >> kFllShift;
     }
@@ -179,10 +194,11 @@ void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
   s.prev_err_fs = err_fs;
   s.prev_valid = true;
   s.applied_since_prev_fs = 0;
+  s.ff_since_prev_fs = ff;
 
   // Whole MMCM steps; the remainder carries to the next sample so the mean
   // correction is exact (first-order noise shaping of the step size).
-  const int64_t want = p + s.step_residual_fs;
+  const int64_t want = p + ff + s.step_residual_fs;
   const int64_t steps = div_round(want, l.step_fs);
   s.step_residual_fs = want - steps * l.step_fs;
   s.steps_now += steps;
@@ -235,11 +251,22 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
     const bool ddmtd_silent = s.since_phase_fs > kDdmtdSilentFs;
     if (!in.cfg.use_ddmtd) s.fine = false;
 
-    const int64_t fine_err = s.lead_fs - s.delay_ms_fs + s.cycles * kPeriodFs;
+    // The DDMTD offset before the setpoint (what the exchange also sees).
+    const int64_t raw_err = s.lead_fs - s.delay_ms_fs + s.cycles * kPeriodFs;
+    const int64_t fine_err = raw_err - s.setpoint_fs;
+    // Locked, a jump of the path delay or of the phase holds the servo until
+    // both have settled (the two arrive up to a sample apart; taking either
+    // alone would chase a transient).
+    const bool both = s.fine && phase && exchange;
+    const bool path_moved =
+        both && abs64(s.fwd_now_fs - (s.hold_run > 0 ? s.hold_fwd_fs : s.delay_ms_fs)) > l.lock_thresh_fs;
+    const bool phase_jumped = both && abs64(s.phase_jump_fs) > l.lock_thresh_fs;
+    const bool hold = both && s.locked && (path_moved || phase_jumped) && s.hold_run < kPathHoldSamples;
+    const bool hold_ended = both && !hold && s.hold_run > 0;
     // In FINE the exchange overrules the DDMTD when the two contradict each
     // other (both carry the same calibration: a slip) or the DDMTD fell
     // silent (it pairs only a reference within a few ppm).
-    const bool slip = s.fine && phase && exchange && abs64(fine_err - s.theta_fs) > kPhaseSlipFs;
+    const bool slip = both && !hold && !hold_ended && abs64(raw_err - s.theta_fs) > kPhaseSlipFs;
     if (exchange && !s.ever_locked && abs64(s.theta_fs) >= kTimeStepMinFs) {
       // Coarse time set: whole clock cycles now, so board time stays on
       // the clock's edges and the DDMTD keeps meaning what it did; the
@@ -250,21 +277,62 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
       s.fine = false;
       s.prev_valid = false;
       s.since_sample_fs = 0;
+    } else if (hold) {
+      if (s.hold_run == 0) s.hold_lead_fs = s.lead_fs - s.phase_jump_fs;
+      s.hold_fwd_fs = s.fwd_now_fs;
+      ++s.hold_run;  // no sample: no steps, the frequency held
+    } else if (hold_ended) {
+      s.hold_run = 0;
+      const bool delay_moved = abs64(s.fwd_now_fs - s.delay_ms_fs) > l.lock_thresh_fs;
+      if (delay_moved) {
+        s.delay_ms_fs = s.fwd_now_fs;
+        s.errors |= hwdef::SYNC_ERROR_DELAY_STEP_MASK;
+      }
+      const int64_t err = s.lead_fs - s.delay_ms_fs + s.cycles * kPeriodFs;
+      // The exchange (fine timestamps, a few ps of noise) is the arbiter: a
+      // phase that moved by other than it says is a slip of the DDMTD (a
+      // lone outlier sample that came back within the hold is no move).
+      const bool agree = abs64(err - s.theta_fs) <= 2 * l.lock_thresh_fs;
+      if (!agree && !delay_moved) s.errors |= hwdef::SYNC_ERROR_PHASE_SLIP_MASK;
+      if (abs64(s.lead_fs - s.hold_lead_fs) >= kFineAcquireFs || !agree) {
+        // Beyond a quarter period the phase may have wrapped, or the DDMTD
+        // and the exchange disagree: re-acquire from the exchange.
+        s.fine = false;
+        s.phase_init = false;
+        s.setpoint_fs = 0;
+        s.prev_valid = false;  // the jump is no frequency error for the FLL
+        servo_sample(s, l, s.theta_fs);
+      } else {
+        // Re-point: the step, fed forward, moves the board; the loop
+        // carries on from the error it had.
+        s.setpoint_fs = err - s.last_err_fs;
+        servo_sample(s, l, s.last_err_fs);
+      }
     } else if (slip || (s.fine && !phase && exchange && ddmtd_silent)) {
       // Track the exchange and re-acquire the whole-period count.
       if (slip) s.errors |= hwdef::SYNC_ERROR_PHASE_SLIP_MASK;
       s.fine = false;
       s.phase_init = false;
+      s.setpoint_fs = 0;
+      s.hold_run = 0;
+      s.prev_valid = false;  // the jump is no frequency error for the FLL
       servo_sample(s, l, s.theta_fs);
     } else if (s.fine && phase) {
       servo_sample(s, l, fine_err);
     } else if (!s.fine && exchange) {
       // Hand over to the DDMTD once the two-way offset is well inside half
       // a period: it then names the whole-period count unambiguously.
-      if (phase && !s.slewing && abs64(s.theta_fs) < kFineAcquireFs) {
-        s.cycles = div_round(s.theta_fs - (s.lead_fs - s.delay_ms_fs), kPeriodFs);
+      // The DDMTD must then agree with the exchange (a phase that is off
+      // for good, a lost count, would otherwise be acquired as it is).
+      const int64_t cycles = div_round(s.theta_fs - (s.lead_fs - s.delay_ms_fs), kPeriodFs);
+      const int64_t acquired = s.lead_fs - s.delay_ms_fs + cycles * kPeriodFs;
+      if (phase && !s.slewing && abs64(s.theta_fs) < kFineAcquireFs &&
+          abs64(acquired - s.theta_fs) <= 2 * l.lock_thresh_fs) {
+        s.cycles = cycles;
         s.fine = true;
-        servo_sample(s, l, s.lead_fs - s.delay_ms_fs + s.cycles * kPeriodFs);
+        s.setpoint_fs = 0;
+        s.hold_run = 0;
+        servo_sample(s, l, acquired);
       } else {
         servo_sample(s, l, s.theta_fs);
       }

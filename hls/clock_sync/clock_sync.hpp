@@ -51,6 +51,11 @@ inline constexpr int64_t kExchangeOutlierFs = 4 * kPeriodFs;
 static_assert(2 * kExchangeOutlierFs < int64_t{hwdef::SYNC_TIME_STEP_MIN_PS} * 1000);
 inline constexpr uint32_t kOutliersBeforeReseed = 4;
 inline constexpr int64_t kTimeStepMinFs = int64_t{hwdef::SYNC_TIME_STEP_MIN_PS} * 1000;
+// A locked board whose path delay (from the exchange) or DDMTD phase jumps by
+// more than the lock threshold holds its servo for at most this many samples
+// until both have settled, then re-points its phase setpoint (the DDMTD
+// phase and the exchange arrive up to a sample apart).
+inline constexpr uint32_t kPathHoldSamples = 3;
 
 struct ClockSyncState {
   SyncMode mode = SyncMode::kDisabled;
@@ -69,6 +74,14 @@ struct ClockSyncState {
   bool fine = false;                   // cycle count acquired: error from DDMTD
   int64_t since_phase_fs = 0;          // local time since the last DDMTD phase
   int64_t cycles = 0;                  // whole periods between lead - delay and offset
+  int64_t phase_jump_fs = 0;           // lead motion at the last phase sample that the steps do not explain
+  // A step of the path delay or phase, while locked (see kPathHoldSamples).
+  int64_t fwd_now_fs = 0;        // one-way delay of the last exchange, unfiltered
+  uint32_t hold_run = 0;         // samples held so far
+  int64_t hold_fwd_fs = 0;       // one-way delay at the last held sample
+  int64_t hold_lead_fs = 0;      // lead before the hold
+  int64_t setpoint_fs = 0;       // step still to be slewed, fed forward (the loop's error is not disturbed)
+  int64_t ff_since_prev_fs = 0;  // of the phase steps since the last sample, the fed-forward part
   // Servo.
   int64_t freq_q40 = 0;  // integral term: frequency correction
   bool at_rail = false;  // the last update wanted more than the DAC's pull range

@@ -78,10 +78,10 @@ TEST(HlsSync, ReturnAfterLargeDriftSlewsAtTheBound) {
   EXPECT_LE(loop.max_slew_excess_ps, 0.0);
 }
 
-// A DDMTD sample a quarter period off (a false reference edge, a lost
-// count) while locked: flagged as a slip and dropped, the board keeps its
-// time, and the servo re-acquires FINE.
-TEST(HlsSync, APhaseSampleThatContradictsTheExchangeIsASlipNotAStep) {
+// A lone DDMTD sample a quarter or half period off (a false reference edge)
+// while locked: the servo holds for it, sees the phase come back, and drops
+// it: no step of the board, no flag, still locked.
+TEST(HlsSync, ALoneContradictingPhaseSampleIsHeldAndDropped) {
   for (const int32_t off : {1060, -1060, 2048}) {
     PlantConfig pc;
     pc.seed = 11;
@@ -89,18 +89,42 @@ TEST(HlsSync, APhaseSampleThatContradictsTheExchangeIsASlipNotAStep) {
     loop.run_us(2000);
     ASSERT_GT(loop.lock_us, 0);
     ASSERT_EQ(state_of(loop.out), uint32_t(SyncMode::kLocked));
+    const uint32_t errors_before = loop.out.errors;
     const double x0 = loop.plant.smooth_offset_ps();
     ClockSyncIn in = loop.plant.measure(loop.cfg, true);
     in.ddmtd_phase = uint32_t((int64_t(in.ddmtd_phase) + off + int64_t(hwdef::DDMTD_N)) % hwdef::DDMTD_N);
     clock_sync_step(loop.state, in, loop.out);
     loop.plant.apply_and_advance(loop.out, loop.cfg);
-    EXPECT_TRUE(loop.out.errors & hwdef::SYNC_ERROR_PHASE_SLIP_MASK) << off;
-    EXPECT_NE(state_of(loop.out), uint32_t(SyncMode::kFine)) << off;
+    EXPECT_EQ(loop.out.phase_steps, 0) << off;
     loop.run_us(100);
-    EXPECT_LT(std::fabs(loop.plant.smooth_offset_ps() - x0), 30.0) << off;
-    loop.run_us(1000);
+    EXPECT_EQ(loop.out.errors, errors_before) << off;
     EXPECT_EQ(state_of(loop.out), uint32_t(SyncMode::kLocked)) << off;
-    EXPECT_LT(std::fabs(loop.plant.smooth_offset_ps()), 30.0) << off;
+    EXPECT_LT(std::fabs(loop.plant.smooth_offset_ps() - x0), 30.0) << off;
+  }
+}
+
+// The DDMTD's phase moves a quarter period for good while the exchange says
+// the path did not (a lost whole-period count): a slip, flagged; the board
+// keeps its time on the exchange.
+TEST(HlsSync, APhaseThatStaysOffTheExchangeIsASlipNotAStep) {
+  for (const int32_t off : {1060, -1060}) {
+    PlantConfig pc;
+    pc.seed = 11;
+    Loop loop(pc);
+    loop.run_us(2000);
+    ASSERT_EQ(state_of(loop.out), uint32_t(SyncMode::kLocked));
+    const double x0 = loop.plant.smooth_offset_ps();
+    double worst = 0;
+    for (int i = 0; i < 60; ++i) {
+      ClockSyncIn in = loop.plant.measure(loop.cfg, true);
+      in.ddmtd_phase = uint32_t((int64_t(in.ddmtd_phase) + off + int64_t(hwdef::DDMTD_N)) % hwdef::DDMTD_N);
+      clock_sync_step(loop.state, in, loop.out);
+      loop.plant.apply_and_advance(loop.out, loop.cfg);
+      worst = std::max(worst, std::fabs(loop.plant.smooth_offset_ps() - x0));
+    }
+    EXPECT_TRUE(loop.out.errors & hwdef::SYNC_ERROR_PHASE_SLIP_MASK) << off;
+    EXPECT_FALSE(loop.out.errors & hwdef::SYNC_ERROR_DELAY_STEP_MASK) << off;
+    EXPECT_LT(worst, 30.0) << off;
   }
 }
 

@@ -91,6 +91,12 @@ class Plant {
   void shift_frequency(double dy) { y_osc_ += dy; }
   // A sudden offset of board time against the reference.
   void shift_time(double dx_ps) { x_ps_ += dx_ps; }
+  // A sudden change of the fibre's delay, per direction (a re-patched or
+  // re-routed link): the recovered clock and the exchange both see it.
+  void step_delay(double ms_ps, double sm_ps) {
+    c_.fibre_ms_ps += ms_ps;
+    c_.fibre_sm_ps += sm_ps;
+  }
 
  private:
   int64_t stamp(double t_ps) {

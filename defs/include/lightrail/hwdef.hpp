@@ -331,6 +331,10 @@ inline constexpr uint32_t SYNC_ERROR_TIME_STEPPED_MASK = 0x20u;
 inline constexpr uint32_t SYNC_ERROR_DAC_SATURATED_LSB = 6u;
 inline constexpr uint32_t SYNC_ERROR_DAC_SATURATED_WIDTH = 1u;
 inline constexpr uint32_t SYNC_ERROR_DAC_SATURATED_MASK = 0x40u;
+// while locked the path delay or the DDMTD phase stepped by more than the lock threshold: within a quarter period the servo re-pointed its phase setpoint and slewed the board by the step (lock kept); beyond, or when the DDMTD and the exchange disagree, it re-acquired from TRACK
+inline constexpr uint32_t SYNC_ERROR_DELAY_STEP_LSB = 7u;
+inline constexpr uint32_t SYNC_ERROR_DELAY_STEP_WIDTH = 1u;
+inline constexpr uint32_t SYNC_ERROR_DELAY_STEP_MASK = 0x80u;
 inline constexpr Flag SYNC_ERROR_FLAGS[] = {
     {0x1u, "CAL_CLAMPED", "a calibration or limit register was out of range and was clamped"},
     {0x2u, "BAD_EXCHANGE", "a two-way exchange was rejected (negative round trip, calibration larger than the measured round trip, or a one-way delay far from the filtered one: an exchange across a time step)"},
@@ -339,6 +343,7 @@ inline constexpr Flag SYNC_ERROR_FLAGS[] = {
     {0x10u, "PHASE_SLIP", "in FINE, the DDMTD-refined offset and the two-way offset disagreed by more than an eighth of a period: the DDMTD sample was dropped and the servo re-acquires from TRACK"},
     {0x20u, "TIME_STEPPED", "the coarse time set stepped board time (an offset beyond SYNC_TIME_STEP_MIN_PS before the first lock since enable)"},
     {0x40u, "DAC_SATURATED", "the servo wanted a frequency correction beyond SYNC_DAC_PULL_PPB (the DAC word held at its rail): the oscillator is outside its pull range or the loop is unstable"},
+    {0x80u, "DELAY_STEP", "while locked the path delay or the DDMTD phase stepped by more than the lock threshold: within a quarter period the servo re-pointed its phase setpoint and slewed the board by the step (lock kept); beyond, or when the DDMTD and the exchange disagree, it re-acquired from TRACK"},
 };
 // servo's estimate of local minus reference time, ps, signed (saturates)
 inline constexpr uint32_t REG_SYNC_OFFSET_PS = 268u;
