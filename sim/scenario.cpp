@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <boost/asio.hpp>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -53,13 +54,59 @@ void check_keys(const json& doc, const std::string& where, std::initializer_list
   }
 }
 
+// One change of a follower's link: exactly one of a delay step, a
+// temperature step or a temperature ramp (with its length), in one direction
+// or both, inside the measurement window.
+LinkChange parse_link_change(const json& r, const std::string& where, const Scenario& sc,
+                             int64_t measure_from_ps) {
+  if (!r.is_object()) bad(where, "must be an object");
+  check_keys(r, where,
+             {"board", "at_ps", "direction", "delay_step_ps", "temperature_step_k",
+              "temperature_ramp_k_per_s", "for_ps", "comment"});
+  LinkChange c;
+  c.board = int(positive(r, "board", where, 0, true));
+  if (c.board < 1 || c.board >= sc.boards)
+    bad(where + ".board", fmt::format("must be a follower, 1..{}", sc.boards - 1));
+  c.at_ps = int64_t(positive(r, "at_ps", where, 0, true));
+  if (c.at_ps < measure_from_ps || uint64_t(c.at_ps) >= sc.duration_ps)
+    bad(where + ".at_ps", "must be inside the measurement window, from sync.measure_from_ps to duration_ps");
+  const std::string dir = r.value("direction", std::string("both"));
+  if (dir != "forward" && dir != "backward" && dir != "both")
+    bad(where + ".direction", "must be \"forward\" (parent to board), \"backward\" or \"both\"");
+  c.forward = dir != "backward";
+  c.backward = dir != "forward";
+  // Limits: a re-patch of up to 2 m of fibre; a cable's temperature within
+  // +-50 K; a ramp no faster than a failed cooling fan (10 K/s).
+  const std::pair<const char*, double> kinds[] = {
+      {"delay_step_ps", 10000}, {"temperature_step_k", 50}, {"temperature_ramp_k_per_s", 10}};
+  int given = 0;
+  for (const auto& [k, limit] : kinds) {
+    if (!r.contains(k)) continue;
+    ++given;
+    const json& v = r[k];
+    if (!v.is_number() || !(std::fabs(v.get<double>()) <= limit) || v.get<double>() == 0)
+      bad(where + "." + k, fmt::format("must be a non-zero number within +-{}", limit));
+    c.kind = k;
+    c.value = v.get<double>();
+  }
+  if (given != 1)
+    bad(where, "needs exactly one of delay_step_ps, temperature_step_k, temperature_ramp_k_per_s");
+  if (c.kind == "temperature_ramp_k_per_s") {
+    c.for_ps = int64_t(positive(r, "for_ps", where, 0, true));
+    if (c.for_ps <= 0) bad(where + ".for_ps", "a ramp must last a positive time");
+  } else if (r.contains("for_ps")) {
+    bad(where + ".for_ps", "only a temperature ramp has a length");
+  }
+  return c;
+}
+
 SyncOptions parse_sync(const json& s, const Scenario& sc) {
   SyncOptions o;
   o.enabled = true;
   if (!s.is_object()) bad("sync", "must be an object");
   check_keys(s, "sync",
              {"topology", "baseline", "calibrate_asymmetry", "pps_period_ps", "measure_from_ps",
-              "boot_skew_ps", "profile", "ref_loss"});
+              "boot_skew_ps", "profile", "ref_loss", "link_changes"});
   if (sc.boards < 2) bad("boards", "clock distribution needs at least 2 boards");
   o.topology = s.value("topology", o.topology);
   if (o.topology != "star" && o.topology != "chain") bad("sync.topology", "must be \"star\" or \"chain\"");
@@ -98,7 +145,62 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
       o.ref_loss.push_back(loss);
     }
   }
+  if (s.contains("link_changes")) {
+    if (!s["link_changes"].is_array()) bad("sync.link_changes", "must be an array");
+    for (size_t i = 0; i < s["link_changes"].size(); ++i)
+      o.link_changes.push_back(parse_link_change(
+          s["link_changes"][i], fmt::format("sync.link_changes[{}]", i), sc, o.measure_from_ps));
+  }
   return o;
+}
+
+// What the scenario expects of every link change (expect.link_change_*).
+void check_link_changes(const json& changes, const json& e, json& unmet) {
+  for (const json& c : changes) {
+    const std::string what = fmt::format("sync: link change of board {} at {:.0f} us", c["board"].get<int>(),
+                                         c["at_us"].get<double>());
+    const bool keep = e.value("link_change_lock_kept", true);
+    if (e.contains("link_change_lock_kept") && c["lock_kept"].get<bool>() != keep)
+      unmet.push_back(what +
+                      (keep ? fmt::format(": lock lost {:.1f} us after it", c["unlocked_at_us"].get<double>())
+                            : ": lock kept where a re-acquire was expected"));
+    if (!keep && e.contains("relock_us_max") &&
+        !(c["relock_us"].get<double>() >= 0 &&
+          c["relock_us"].get<double>() <= e["relock_us_max"].get<double>()))
+      unmet.push_back(fmt::format("{}: re-locked after {} us (at most {})", what, c["relock_us"].dump(),
+                                  e["relock_us_max"].get<double>()));
+    for (const json& flag : e.value("link_change_flags", json::array())) {
+      bool raised = false;
+      for (const json& f : c["flags_raised"]) raised = raised || f == flag;
+      if (!raised)
+        unmet.push_back(fmt::format("{}: {} not raised (raised {})", what, flag.get<std::string>(),
+                                    c["flags_raised"].dump()));
+    }
+    const bool judge = e.contains("link_change_recovery_us_max") ||
+                       e.contains("link_change_overshoot_ps_max") ||
+                       e.contains("link_change_shift_error_ps_max");
+    if (!judge) continue;
+    if (!c["judged"].get<bool>()) {
+      unmet.push_back(
+          what + ": too close to the run's end or start to judge (needs 100 us before and 200 us after)");
+      continue;
+    }
+    if (!c["settled"].get<bool>()) unmet.push_back(what + ": never settled within its window");
+    auto need_max = [&](const char* key, const char* field, const char* unit) {
+      if (!e.contains(key)) return;
+      const double have = std::fabs(c[field].get<double>()), limit = e[key].get<double>();
+      if (!(have <= limit))
+        unmet.push_back(fmt::format("{}: {} {:.4g} {} (at most {:.4g})", what, field, have, unit, limit));
+    };
+    need_max("link_change_recovery_us_max", "recovery_us", "us");
+    need_max("link_change_overshoot_ps_max", "overshoot_ps", "ps");
+    if (e.contains("link_change_shift_error_ps_max")) {
+      const double err = c["measured_shift_ps"].get<double>() - c["model_shift_ps"].get<double>();
+      if (!(std::fabs(err) <= e["link_change_shift_error_ps_max"].get<double>()))
+        unmet.push_back(fmt::format("{}: settled {:.4g} ps off the two-way model's shift of {:.4g} ps", what,
+                                    err, c["model_shift_ps"].get<double>()));
+    }
+  }
 }
 
 }  // namespace
@@ -173,12 +275,46 @@ Scenario load_scenario(const std::string& path) {
     if (doc.contains("expect")) {
       sc.expect = doc["expect"];
       if (!sc.expect.is_object()) bad("expect", "must be an object");
-      check_keys(
-          sc.expect, "expect",
-          {"swaps", "rejected_banks", "min_steps", "min_switch_events", "sync_p99_ps_max", "sync_rms_ps_max",
-           "lock_time_us_max", "baseline_noise_ratio_min", "slew_ns_per_s_max", "sync_mean_ps",
-           "last_hop_p99_ps_max", "holdover_within_prediction", "relock_us_max", "slot_skew_p99_ps_max",
-           "stops", "min_stops_mid_retune", "min_board_timed_boundaries", "swap_generations"});
+      check_keys(sc.expect, "expect",
+                 {"swaps",
+                  "rejected_banks",
+                  "min_steps",
+                  "min_switch_events",
+                  "sync_p99_ps_max",
+                  "sync_rms_ps_max",
+                  "lock_time_us_max",
+                  "baseline_noise_ratio_min",
+                  "slew_ns_per_s_max",
+                  "sync_mean_ps",
+                  "last_hop_p99_ps_max",
+                  "holdover_within_prediction",
+                  "relock_us_max",
+                  "slot_skew_p99_ps_max",
+                  "stops",
+                  "min_stops_mid_retune",
+                  "min_board_timed_boundaries",
+                  "swap_generations",
+                  "link_change_lock_kept",
+                  "link_change_recovery_us_max",
+                  "link_change_overshoot_ps_max",
+                  "link_change_shift_error_ps_max",
+                  "link_change_flags"});
+      for (const char* k : {"link_change_recovery_us_max", "link_change_overshoot_ps_max",
+                            "link_change_shift_error_ps_max", "relock_us_max"})
+        if (sc.expect.contains(k) && !(sc.expect[k].is_number() && sc.expect[k].get<double>() >= 0))
+          bad(std::string("expect.") + k, "must be a non-negative number");
+      if (sc.expect.contains("link_change_lock_kept") && !sc.expect["link_change_lock_kept"].is_boolean())
+        bad("expect.link_change_lock_kept", "must be true or false");
+      if (sc.expect.contains("link_change_flags")) {
+        const json& f = sc.expect["link_change_flags"];
+        if (!f.is_array()) bad("expect.link_change_flags", "must be an array of SYNC_ERROR flag names");
+        for (size_t i = 0; i < f.size(); ++i) {
+          bool known = false;
+          for (const hwdef::Flag& flag : hwdef::SYNC_ERROR_FLAGS) known = known || f[i] == flag.name;
+          if (!known)
+            bad(fmt::format("expect.link_change_flags[{}]", i), "not a SYNC_ERROR flag: " + f[i].dump());
+        }
+      }
       if (sc.expect.contains("swap_generations")) {
         const json& g = sc.expect["swap_generations"];
         bool ok = g.is_array();
@@ -667,6 +803,12 @@ json run_scenario(const Scenario& sc) {
             if (l.board == board && t_us >= double(l.at_ps) * 1e-6 &&
                 t_us < double(l.at_ps + l.for_ps) * 1e-6 + relock_allow_us)
               return true;
+          // A change of the link the scenario expects to cost the lock.
+          if (!e.value("link_change_lock_kept", true))
+            for (const LinkChange& c : sc.sync.link_changes)
+              if (c.board == board && t_us >= double(c.at_ps) * 1e-6 &&
+                  t_us < double(c.at_ps) * 1e-6 + relock_allow_us)
+                return true;
           return false;
         };
         // Unlocked spans from the LOCKED changes, clipped to the window.
@@ -742,6 +884,15 @@ json run_scenario(const Scenario& sc) {
                 "sync: board {} drifted {:.4g} ps in holdover (predicted at most {:.4g})",
                 h["board"].get<int>(), h["max_drift_ps"].get<double>(), h["predicted_max_ps"].get<double>()));
     }
+    // Board time never goes backwards once a board has locked, whatever the
+    // scenario expects.
+    for (const json& b : sy["boards"])
+      if (b["board_time_backwards"].get<uint64_t>() > 0)
+        unmet.push_back(
+            fmt::format("sync: board {}'s time went backwards {} times after lock (first at {:.1f} us)",
+                        b["board"].get<int>(), b["board_time_backwards"].get<uint64_t>(),
+                        b["first_backwards_us"].get<double>()));
+    if (sy.contains("link_changes")) check_link_changes(sy["link_changes"], e, unmet);
     if (e.contains("relock_us_max") && sy.contains("holdover"))
       for (const json& h : sy["holdover"]["events"])
         if (!h["relocked"].get<bool>() || h["relock_us"].get<double>() > e["relock_us_max"].get<double>())

@@ -20,6 +20,12 @@ constexpr uint64_t kUpdateCycles = hwdef::DDMTD_N + 1;  // one servo update per 
 constexpr int64_t kExchangeGapFs = 1000000000;          // the follower answers 1 us after the Sync arrives
 constexpr int64_t kSlewWindowFs =
     int64_t(kUpdateCycles) * kPeriodFs;  // slew: offset change over >= one servo interval
+// A link change is judged against the offset over this long before it, and
+// its final offset over this long at the end of its window.
+constexpr int64_t kChangeBeforeFs = 100000000000;
+constexpr int64_t kChangeFinalFs = 100000000000;
+constexpr size_t kTracePoints = 500;
+constexpr double kRecoveryBandMinPs = 20;  // recovered: within max(this, 4 sigma before) of the final offset
 
 // SYNC_ERROR flags by name, as the register map calls them.
 json flag_names(uint32_t errors) {
@@ -54,6 +60,9 @@ json stats(std::vector<double> v) {
 }  // namespace
 
 constexpr size_t kLockEventsKept = 64;
+// How far back the exchange may reach into a parent's edge history.
+constexpr double kHistoryReachFs =
+    double(EdgeHistory::kEdges - 16) * double(kPeriodFs) - 2.0 * kExchangeGapFs;
 
 struct SyncEngine::Node {
   int id = 0, parent = -1;
@@ -84,6 +93,11 @@ struct SyncEngine::Node {
   double max_slew_ns_per_s = 0;
   int64_t slew_from_fs = -1;
   double slew_from_offset_ps = 0;
+  // The board's counter after its previous edge: once locked it never goes
+  // back (a coarse time step backwards would break every timestamp).
+  uint64_t last_ticks = 0;
+  uint64_t time_backwards = 0;
+  double first_backwards_us = -1;
   std::deque<std::pair<uint64_t, int64_t>> pps;  // waiting for the grandmaster's
   std::vector<double> offsets;                   // ps, while locked after measure_from
 };
@@ -114,12 +128,12 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
     n->osc = std::make_unique<clock::Oscillator>(oc);
     n->fibre = std::make_unique<clock::Fibre>(fc);
     // How long the exchange reaches back must fit the edge history.
-    const double history_fs = double(EdgeHistory::kEdges - 16) * double(kPeriodFs) - 2.0 * kExchangeGapFs;
-    if (n->parent >= 0 && 3 * n->fibre->mean_delay_fs() > history_fs)
+    if (n->parent >= 0 && 3 * n->fibre->mean_delay_fs() > kHistoryReachFs)
       throw std::invalid_argument(fmt::format(
           "sync.profile.fibre.length_m: {} m is longer than the co-simulation keeps clock history for "
           "(at most {:.0f} m at this group index)",
-          o.profile.fibre.length_m, o.profile.fibre.length_m * history_fs / (3 * n->fibre->mean_delay_fs())));
+          o.profile.fibre.length_m,
+          o.profile.fibre.length_m * kHistoryReachFs / (3 * n->fibre->mean_delay_fs())));
     n->cfg.enable = n->parent >= 0;
     n->cfg.use_ddmtd = !n->baseline;
     // A PTP-only loop never gets within the DDMTD's lock threshold.
@@ -135,6 +149,61 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
           fmt::format("sync.ref_loss.board: {} is not a follower (1..{})", r.board, boards - 1));
     holdovers_.push_back({r.board, r.at_ps * 1000, (r.at_ps + r.for_ps) * 1000});
   }
+  add_link_changes(fc);
+}
+
+// Each change goes onto the board's fibre and its PTP-only copy's, so the
+// baseline sees the same link.
+void SyncEngine::add_link_changes(const clock::FibreConfig& fc) {
+  const double ps_per_k = fc.tcd_ps_per_km_k * fc.length_m / 1000.0;
+  for (size_t i = 0; i < opt_.link_changes.size(); ++i) {
+    const LinkChange& c = opt_.link_changes[i];
+    const std::string where = fmt::format("sync.link_changes[{}]", i);
+    if (c.board <= 0 || c.board >= boards_)
+      throw std::invalid_argument(
+          fmt::format("{}.board: {} is not a follower (1..{})", where, c.board, boards_ - 1));
+    clock::DelayChange d;
+    d.at_fs = c.at_ps * 1000;
+    d.forward = c.forward;
+    d.backward = c.backward;
+    if (c.kind == "delay_step_ps") {
+      d.step_fs = c.value * 1000;
+    } else if (c.kind == "temperature_step_k") {
+      d.step_fs = c.value * ps_per_k * 1000;
+    } else if (c.kind == "temperature_ramp_k_per_s") {
+      d.ramp_fs_per_s = c.value * ps_per_k * 1000;
+      d.ramp_for_fs = c.for_ps * 1000;
+    } else {
+      throw std::invalid_argument(where + ": unknown kind " + c.kind);
+    }
+    std::vector<int> targets{c.board};
+    if (opt_.baseline) targets.push_back(c.board + boards_ - 1);
+    for (int b : targets) {
+      clock::Fibre& f = *nodes_[size_t(b)]->fibre;
+      try {
+        f.add_change(d);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(fmt::format("{}.{}: {}", where, c.kind, e.what()));
+      }
+      if (3 * f.max_delay_fs() > kHistoryReachFs)
+        throw std::invalid_argument(fmt::format(
+            "{}.{}: the link's delay reaches {:.0f} ns, longer than the co-simulation keeps clock history "
+            "for ({:.0f} ns)",
+            where, c.kind, f.max_delay_fs() * 1e-6, kHistoryReachFs / 3 * 1e-6));
+    }
+    ChangeRecord r;
+    r.spec = c;
+    r.at_fs = d.at_fs;
+    r.until_fs = INT64_MAX;
+    const double total_fs = d.step_fs + d.ramp_fs_per_s * (double(d.ramp_for_fs) * 1e-15);
+    r.forward_ps = c.forward ? total_fs / 1000 : 0;
+    r.backward_ps = c.backward ? total_fs / 1000 : 0;
+    changes_.push_back(r);
+  }
+  // A change is judged up to the next change of the same board.
+  for (ChangeRecord& a : changes_)
+    for (const ChangeRecord& b : changes_)
+      if (b.spec.board == a.spec.board && b.at_fs > a.at_fs) a.until_fs = std::min(a.until_fs, b.at_fs);
 }
 
 SyncEngine::~SyncEngine() = default;
@@ -186,6 +255,10 @@ bool SyncEngine::ref_ok(const Node& n, int64_t now) const {
 void SyncEngine::on_edge(int b, int64_t edge_fs, uint64_t ticks) {
   Node& n = *nodes_[size_t(b)];
   n.history.push(edge_fs, ticks);
+  if (n.lock_us >= 0 && ticks <= n.last_ticks) {
+    if (n.time_backwards++ == 0) n.first_backwards_us = double(edge_fs) * 1e-9;
+  }
+  n.last_ticks = ticks;
   ++n.edges;
   if (n.last_edge_fs > 0) n.period_fs = edge_fs - n.last_edge_fs;
   n.last_edge_fs = edge_fs;
@@ -223,6 +296,11 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
   in.cfg = n.port ? n.port->sync_config() : n.cfg;
   n.cfg_now = in.cfg;
   if (n.port) in.clear_errors = n.port->take_sync_clear();
+  for (ChangeRecord& c : changes_)
+    if (c.spec.board == n.id && now >= c.at_fs && !c.seen) {
+      c.seen = true;
+      c.errors_before = n.out.errors;
+    }
   // Local time from the clock's cycles, not board time: a coarse time step
   // is no elapsed time.
   in.elapsed_fs = int64_t(n.edges - n.edges_at_update) * kPeriodFs;
@@ -274,6 +352,16 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
     else
       ++n.lock_events_dropped;
   }
+  for (ChangeRecord& c : changes_) {
+    if (c.spec.board != n.id || !c.seen || now >= c.until_fs) continue;
+    c.errors_after |= n.out.errors;
+    if (!locked && !c.lock_lost) {
+      c.lock_lost = true;
+      c.unlocked_at_us = double(now - c.at_fs) * 1e-9;
+    } else if (locked && c.lock_lost && c.relock_us < 0) {
+      c.relock_us = double(now - c.at_fs) * 1e-9;
+    }
+  }
   for (Holdover& h : holdovers_)
     if (h.board == n.id && now >= h.end_fs && !h.relocked &&
         (n.out.status & hwdef::SYNC_STATUS_LOCKED_MASK)) {
@@ -301,6 +389,9 @@ void SyncEngine::record_pps(int b, uint64_t index, int64_t fs) {
         n.slew_from_offset_ps = offset_ps;
       }
     }
+    for (ChangeRecord& c : changes_)
+      if (c.spec.board == n.id && t >= c.at_fs - kChangeBeforeFs && t < c.until_fs)
+        c.offsets.emplace_back(t, offset_ps);
     for (Holdover& h : holdovers_) {
       if (h.board != n.id || t < h.start_fs || t >= h.end_fs) continue;
       if (!h.started) {
@@ -376,6 +467,8 @@ json SyncEngine::report() const {
          {"ddmtd_phases", n->ddmtd_phases},
          {"servo_errors", flag_names(n->out.errors)},
          {"max_slew_ns_per_s", n->max_slew_ns_per_s},
+         {"board_time_backwards", n->time_backwards},
+         {"first_backwards_us", n->first_backwards_us},
          {"oscillator_ppm", n->osc->fractional_frequency() * 1e6}});
   }
   json holdover = json::array();
@@ -419,7 +512,92 @@ json SyncEngine::report() const {
     }
   }
   if (!holdovers_.empty()) r["holdover"] = {{"max_drift_ps", max_drift}, {"events", holdover}};
+  if (!changes_.empty()) r["link_changes"] = changes_report();
   return r;
+}
+
+// Each change judged from the PPS truth: the offset before it, where it
+// settles (the last kChangeFinalFs of its window) against what the two-way
+// model predicts (a one-way change dF - dB moves the offset by -(dF - dB)/2,
+// the half the exchange cannot see), the largest excursion, overshoot
+// beyond the final offset after that peak, and the time until the offset
+// stays within the recovery band.
+json SyncEngine::changes_report() const {
+  json out = json::array();
+  for (const ChangeRecord& c : changes_) {
+    double before_sum = 0, before_sq = 0;
+    size_t before_n = 0, final_n = 0;
+    double final_sum = 0;
+    const int64_t last_t = c.offsets.empty() ? c.at_fs : c.offsets.back().first;
+    for (const auto& [t, off] : c.offsets) {
+      if (t < c.at_fs) {
+        before_sum += off;
+        before_sq += off * off;
+        ++before_n;
+      } else if (t > last_t - kChangeFinalFs) {
+        final_sum += off;
+        ++final_n;
+      }
+    }
+    json j = {{"board", c.spec.board},
+              {"at_us", double(c.at_fs) * 1e-9},
+              {"direction", c.spec.forward && c.spec.backward ? "both"
+                            : c.spec.forward                  ? "forward"
+                                                              : "backward"},
+              {c.spec.kind, c.spec.value},
+              {"forward_change_ps", c.forward_ps},
+              {"backward_change_ps", c.backward_ps},
+              {"model_shift_ps", -(c.forward_ps - c.backward_ps) / 2},
+              {"lock_kept", c.seen && !c.lock_lost},
+              {"unlocked_at_us", c.unlocked_at_us},
+              {"relock_us", c.relock_us},
+              {"flags_raised", flag_names(c.errors_after & ~c.errors_before)}};
+    if (c.spec.kind == "temperature_ramp_k_per_s") j["for_us"] = double(c.spec.for_ps) * 1e-6;
+    if (before_n == 0 || final_n == 0 || last_t - c.at_fs < 2 * kChangeFinalFs) {
+      j["judged"] = false;  // too little before or after it in the run
+      out.push_back(j);
+      continue;
+    }
+    const double before = before_sum / double(before_n);
+    const double before_std = std::sqrt(std::max(0.0, before_sq / double(before_n) - before * before));
+    const double final_offset = final_sum / double(final_n);
+    const double band = std::max(kRecoveryBandMinPs, 4 * before_std);
+    double peak = 0, peak_abs = 0;
+    size_t peak_i = 0;
+    int64_t last_out_t = -1;
+    for (size_t i = 0; i < c.offsets.size(); ++i) {
+      const auto& [t, off] = c.offsets[i];
+      if (t < c.at_fs) continue;
+      peak_abs = std::max(peak_abs, std::fabs(off));
+      if (std::fabs(off - final_offset) > std::fabs(peak)) {
+        peak = off - final_offset;
+        peak_i = i;
+      }
+      if (std::fabs(off - final_offset) > band) last_out_t = t;
+    }
+    double overshoot = 0;
+    for (size_t i = peak_i; i < c.offsets.size(); ++i)
+      overshoot = std::max(overshoot, -(peak >= 0 ? 1.0 : -1.0) * (c.offsets[i].second - final_offset));
+    j["judged"] = true;
+    j["offset_before_ps"] = before;
+    j["offset_before_std_ps"] = before_std;
+    j["offset_final_ps"] = final_offset;
+    j["measured_shift_ps"] = final_offset - before;
+    j["peak_excursion_ps"] = peak;
+    j["peak_abs_offset_ps"] = peak_abs;
+    j["overshoot_ps"] = overshoot;
+    j["recovery_band_ps"] = band;
+    j["recovery_us"] = last_out_t < 0 ? 0.0 : double(last_out_t - c.at_fs) * 1e-9;
+    j["settled"] = last_out_t < last_t - kChangeFinalFs;
+    // The response itself, at most kTracePoints samples (us from the change, ps).
+    json trace = json::array();
+    const size_t every = std::max<size_t>(1, c.offsets.size() / kTracePoints);
+    for (size_t i = 0; i < c.offsets.size(); i += every)
+      trace.push_back({double(c.offsets[i].first - c.at_fs) * 1e-9, c.offsets[i].second});
+    j["trace_us_ps"] = trace;
+    out.push_back(j);
+  }
+  return out;
 }
 
 }  // namespace lightrail::sim

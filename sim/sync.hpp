@@ -56,6 +56,18 @@ struct RefLoss {
   int64_t at_ps, for_ps;
 };
 
+// A change of one follower's link to its parent mid-run: a step of its
+// delay, or a step or ramp of its temperature (through the profile's thermal
+// coefficient), in one direction or both (docs/cosim.md).
+struct LinkChange {
+  int board;
+  int64_t at_ps;
+  bool forward = true, backward = true;
+  std::string kind;  // "delay_step_ps", "temperature_step_k" or "temperature_ramp_k_per_s"
+  double value = 0;
+  int64_t for_ps = 0;  // a ramp's length
+};
+
 struct SyncOptions {
   bool enabled = false;
   std::string topology = "star";  // star: every follower on board 0; chain: board k on k-1
@@ -66,6 +78,7 @@ struct SyncOptions {
   int64_t measure_from_ps = 2000000000;  // statistics from here on (the 2 ms lock deadline)
   int64_t boot_skew_ps = 40000000;       // every board powers up somewhere within this of t = 0
   std::vector<RefLoss> ref_loss;
+  std::vector<LinkChange> link_changes;
 };
 
 class SyncEngine {
@@ -100,6 +113,7 @@ class SyncEngine {
   void servo_update(Node& n, int64_t now_fs, bool phase_valid, uint32_t phase);
   bool ref_ok(const Node& n, int64_t now_fs) const;
   void record_pps(int b, uint64_t index, int64_t fs);
+  void add_link_changes(const clock::FibreConfig& fc);
 
   SyncOptions opt_;
   int boards_;
@@ -120,6 +134,18 @@ class SyncEngine {
     double relock_us = -1;
   };
   std::vector<Holdover> holdovers_;
+  // What each link change did to its board, judged from the truth.
+  struct ChangeRecord {
+    LinkChange spec;
+    int64_t at_fs, until_fs;  // to the next change of the same board, or the end
+    double forward_ps = 0, backward_ps = 0;
+    std::vector<std::pair<int64_t, double>> offsets;  // (fs, ps) from kChangeBeforeFs before the change
+    bool seen = false, lock_lost = false;
+    double unlocked_at_us = -1, relock_us = -1;  // after the change
+    uint32_t errors_before = 0, errors_after = 0;
+  };
+  std::vector<ChangeRecord> changes_;
+  nlohmann::json changes_report() const;
 };
 
 }  // namespace lightrail::sim

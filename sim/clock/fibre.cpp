@@ -1,5 +1,6 @@
 #include "clock/fibre.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -46,8 +47,50 @@ Fibre::Fibre(const FibreConfig& config) : config_((validate(config), config)) {
 
 double Fibre::drift_fs(int64_t t_fs) const { return drift_fs_per_s_ * (static_cast<double>(t_fs) * 1e-15); }
 
-int64_t Fibre::forward_delay_fs(int64_t t_fs) const { return std::llround(forward0_fs_ + drift_fs(t_fs)); }
+double Fibre::change_fs(int64_t t_fs, bool forward) const {
+  double d = 0;
+  for (const DelayChange& c : changes_) {
+    if (t_fs < c.at_fs || !(forward ? c.forward : c.backward)) continue;
+    const int64_t ramped = c.ramp_for_fs > 0 ? std::min(t_fs - c.at_fs, c.ramp_for_fs) : 0;
+    d += c.step_fs + c.ramp_fs_per_s * (double(ramped) * 1e-15);
+  }
+  return d;
+}
 
-int64_t Fibre::backward_delay_fs(int64_t t_fs) const { return std::llround(backward0_fs_ + drift_fs(t_fs)); }
+namespace {
+// The most (sign > 0) or least (sign < 0) one direction's changes can add.
+double extreme_change(const std::vector<DelayChange>& changes, bool forward, double sign) {
+  double sum = 0;
+  for (const DelayChange& c : changes) {
+    if (!(forward ? c.forward : c.backward)) continue;
+    const double ramp = c.ramp_fs_per_s * (double(c.ramp_for_fs) * 1e-15);
+    sum += std::max(0.0, sign * c.step_fs) + std::max(0.0, sign * ramp);
+  }
+  return sign * sum;
+}
+}  // namespace
+
+double Fibre::max_delay_fs() const {
+  return std::max(forward0_fs_ + extreme_change(changes_, true, 1),
+                  backward0_fs_ + extreme_change(changes_, false, 1));
+}
+
+void Fibre::add_change(const DelayChange& change) {
+  std::vector<DelayChange> all = changes_;
+  all.push_back(change);
+  // Conservative: every shortening at once, with the drift at its start.
+  if (forward0_fs_ + extreme_change(all, true, -1) < 0.0 ||
+      backward0_fs_ + extreme_change(all, false, -1) < 0.0)
+    throw std::invalid_argument("shortens the fibre's delay below zero");
+  changes_ = std::move(all);
+}
+
+int64_t Fibre::forward_delay_fs(int64_t t_fs) const {
+  return std::llround(forward0_fs_ + drift_fs(t_fs) + change_fs(t_fs, true));
+}
+
+int64_t Fibre::backward_delay_fs(int64_t t_fs) const {
+  return std::llround(backward0_fs_ + drift_fs(t_fs) + change_fs(t_fs, false));
+}
 
 }  // namespace lightrail::sim::clock

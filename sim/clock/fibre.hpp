@@ -1,10 +1,13 @@
 // One bidirectional fibre link between two boards: forward (master to
-// follower) and backward delays in fs, their asymmetry, and an optional slow
-// drift from a temperature ramp. Delays are evaluated at the time a signal
-// is launched; the model is pure (no state), so any process may ask.
+// follower) and backward delays in fs, their asymmetry, an optional slow
+// drift from a temperature ramp common to every link, and this link's own
+// changes (steps and ramps, per direction). Delays are evaluated at the time
+// a signal is launched; once built the model is pure (no state), so any
+// process may ask.
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace lightrail::sim::clock {
 
@@ -25,6 +28,17 @@ struct FibreConfig {
   double temperature_ramp_k_per_s = 0.0;
 };
 
+// A change of one link's delay from at_fs on, in one direction or both: a
+// step, and a linear ramp lasting ramp_for_fs (a re-patched fibre, a
+// temperature change of one cable).
+struct DelayChange {
+  int64_t at_fs = 0;
+  bool forward = true, backward = true;
+  double step_fs = 0;
+  double ramp_fs_per_s = 0;
+  int64_t ramp_for_fs = 0;
+};
+
 // Throws std::invalid_argument naming the field ("fibre.length_m: ...").
 void validate(const FibreConfig& config);
 
@@ -41,6 +55,13 @@ class Fibre {
   double asymmetry_fs() const { return forward0_fs_ - backward0_fs_; }  // forward - backward
   // Delay change (both directions alike) at time t from the temperature ramp.
   double drift_fs(int64_t t_fs) const;
+  // This link's own change of delay in one direction at time t.
+  double change_fs(int64_t t_fs, bool forward) const;
+  // The most either direction's delay reaches over the changes (fs); the
+  // least is checked when a change is added (never negative).
+  double max_delay_fs() const;
+  // Throws std::invalid_argument when the change would make a delay negative.
+  void add_change(const DelayChange& change);
   const FibreConfig& config() const { return config_; }
 
  private:
@@ -49,6 +70,7 @@ class Fibre {
   double forward0_fs_;
   double backward0_fs_;
   double drift_fs_per_s_;
+  std::vector<DelayChange> changes_;
 };
 
 }  // namespace lightrail::sim::clock

@@ -68,6 +68,47 @@ TEST(Fibre, TemperatureRampDriftsBothDirectionsAlike) {
   EXPECT_NEAR(Fibre(c).forward_delay_fs(t) - Fibre(c).forward_delay_fs(0), -66000, 1);
 }
 
+TEST(Fibre, ALinkChangeMovesOnlyItsDirectionsFromItsTime) {
+  FibreConfig c;
+  c.length_m = 100.0;
+  Fibre f(c);
+  const int64_t t0 = kSecondFs / 1000;  // 1 ms
+  DelayChange step;
+  step.at_fs = t0;
+  step.forward = true;
+  step.backward = false;
+  step.step_fs = 2e6;  // +2 ns one way
+  f.add_change(step);
+  EXPECT_EQ(f.forward_delay_fs(t0 - 1), f.forward_delay_fs(0));
+  EXPECT_EQ(f.forward_delay_fs(t0) - f.forward_delay_fs(0), 2000000);
+  EXPECT_EQ(f.backward_delay_fs(t0), f.backward_delay_fs(0));
+  // A ramp in both directions lasts its length, then stays where it got.
+  DelayChange ramp;
+  ramp.at_fs = 2 * t0;
+  ramp.ramp_fs_per_s = 1e9;  // 1 ps per us
+  ramp.ramp_for_fs = t0;     // for 1 ms: +1 ns
+  f.add_change(ramp);
+  EXPECT_NEAR(f.backward_delay_fs(2 * t0 + t0 / 2) - f.backward_delay_fs(0), 500000, 1);
+  EXPECT_NEAR(f.backward_delay_fs(10 * t0) - f.backward_delay_fs(0), 1000000, 1);
+  EXPECT_NEAR(f.forward_delay_fs(10 * t0) - f.forward_delay_fs(0), 3000000, 1);
+  EXPECT_NEAR(f.max_delay_fs(), f.forward_delay_fs(0) + 3e6, 1);
+}
+
+TEST(Fibre, AChangeThatWouldMakeADelayNegativeIsRefused) {
+  FibreConfig c;
+  c.length_m = 1.0;  // ~4.9 ns
+  Fibre f(c);
+  DelayChange d;
+  d.step_fs = -3e6;
+  f.add_change(d);  // 4.9 - 3 ns: fine
+  const int64_t before = f.forward_delay_fs(0);
+  DelayChange more = d;
+  more.at_fs = kSecondFs;  // later, but the two add up
+  EXPECT_THROW(f.add_change(more), std::invalid_argument);
+  // Refused means not applied.
+  EXPECT_EQ(f.forward_delay_fs(2 * kSecondFs), before);
+}
+
 TEST(Fibre, BadConfigurationNamesTheField) {
   const auto message = [](FibreConfig c) {
     try {
