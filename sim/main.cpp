@@ -312,7 +312,7 @@ int sc_main(int argc, char** argv) {
       ->check(CLI::Range(1000, 100000000));
   b->add_option("--sync-us", bo.sync_us, "simulated time of each clock-distribution figure")
       ->transform(kDecimal)
-      ->check(CLI::Range(10, 100000));
+      ->check(CLI::Range(10, 2000000));
   b->add_option("--sync-boards", bo.sync_boards, "only the clock-distribution figure for this many boards")
       ->transform(kDecimal)
       ->check(CLI::Range(2, 64));
@@ -372,7 +372,28 @@ int sc_main(int argc, char** argv) {
       return rep["ok"].get<bool>() ? kPass : kFail;
     }
     if (bo.sync_boards > 0) {
-      std::cout << run_sync_bench(bo.sync_boards, bo.sync_us).dump() << "\n";
+      const json res = run_sync_bench(bo.sync_boards, bo.sync_us);
+      if (as_json) {
+        std::cout << res.dump() << "\n";
+      } else {
+        const json& st = res["offset_ps"];
+        std::cout << fmt::format(
+            "clock distribution, {} boards, {:.0f} us simulated in {:.1f} s wall ({:.0f} us/s); lock {:.0f} "
+            "us, "
+            "locked over the window: {}\n",
+            res["boards"].get<int>(), res["sim_us"].get<double>(), res["wall_s"].get<double>(),
+            res["sim_us_per_wall_s"].get<double>(),
+            res["lock_time_us"].is_number() ? res["lock_time_us"].get<double>() : -1.0,
+            res["locked_over_window"].get<bool>() ? "yes" : "NO");
+        if (st.value("samples", 0) > 0)
+          std::cout << fmt::format(
+              "  |offset| to the grandmaster from {:.0f} us on, {} PPS edges: mean {:.2f} ps, std {:.2f} ps, "
+              "RMS "
+              "{:.2f} ps, p99 {:.2f} ps, max {:.2f} ps\n",
+              res["measure_from_us"].get<double>(), st["samples"].get<uint64_t>(), st["mean"].get<double>(),
+              st["std"].get<double>(), st["rms"].get<double>(), st["p99"].get<double>(),
+              st["max_abs"].get<double>());
+      }
       return 0;
     }
     bo.self = argv[0];

@@ -106,7 +106,7 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
   if (!s.is_object()) bad("sync", "must be an object");
   check_keys(s, "sync",
              {"topology", "baseline", "calibrate_asymmetry", "pps_period_ps", "measure_from_ps",
-              "boot_skew_ps", "profile", "ref_loss", "link_changes"});
+              "boot_skew_ps", "profile", "ref_loss", "link_changes", "exchange_rate_hz"});
   if (sc.boards < 2) bad("boards", "clock distribution needs at least 2 boards");
   o.topology = s.value("topology", o.topology);
   if (o.topology != "star" && o.topology != "chain") bad("sync.topology", "must be \"star\" or \"chain\"");
@@ -123,6 +123,13 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
   o.boot_skew_ps = int64_t(positive(s, "boot_skew_ps", "sync", uint64_t(o.boot_skew_ps), false));
   if (o.boot_skew_ps > 1000000000)
     bad("sync.boot_skew_ps", "must be 0..1000000000 ps (each board idles that long before it runs)");
+  if (s.contains("exchange_rate_hz")) {
+    const json& v = s["exchange_rate_hz"];
+    // From one a second (PTP's default Sync interval) to one per servo update.
+    if (!v.is_number() || !(v.get<double>() >= 1 && v.get<double>() <= 61035))
+      bad("sync.exchange_rate_hz", "must be a number of exchanges per second, 1..61035");
+    o.exchange_rate_hz = v.get<double>();
+  }
   if (s.contains("profile")) {
     try {
       o.profile = clock::load_profile(s["profile"], "sync.profile");

@@ -88,6 +88,8 @@ struct SyncEngine::Node {
   std::vector<std::pair<double, bool>> lock_events;
   uint64_t lock_events_dropped = 0;
   int64_t last_update_fs = 0, locked_in_window_fs = 0, window_fs = 0;
+  int64_t next_exchange_fs = 0;  // at a set exchange rate: the next update that gets one
+  uint64_t exchanges = 0;
   // Slew measured from the truth: the change of the PPS offset against the
   // grandmaster over at least one servo interval, ns/s.
   double max_slew_ns_per_s = 0;
@@ -306,6 +308,13 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
   in.elapsed_fs = int64_t(n.edges - n.edges_at_update) * kPeriodFs;
   n.edges_at_update = n.edges;
   in.ref_ok = ref_ok(n, now);
+  // At a set exchange rate only some updates carry an exchange; the DDMTD
+  // phase comes with every beat regardless.
+  bool exchange_due = true;
+  if (opt_.exchange_rate_hz > 0) {
+    exchange_due = now >= n.next_exchange_fs;
+    if (exchange_due) n.next_exchange_fs = now + int64_t(1e15 / opt_.exchange_rate_hz);
+  }
   if (in.ref_ok) {
     const int64_t d_fwd = n.fibre->forward_delay_fs(now), d_bwd = n.fibre->backward_delay_fs(now);
     in.phase_valid = phase_valid;
@@ -315,9 +324,11 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
     const int64_t T3 = now - d_bwd - kExchangeGapFs / 2, T2 = T3 - kExchangeGapFs, T1 = T2 - d_fwd,
                   T4 = T3 + d_bwd;
     const bool fine = !n.baseline;
-    in.exchange_valid =
-        p.history.board_time_fs(T1, fine, &in.t1_fs) && n.history.board_time_fs(T2, fine, &in.t2_fs) &&
-        n.history.board_time_fs(T3, fine, &in.t3_fs) && p.history.board_time_fs(T4, fine, &in.t4_fs);
+    in.exchange_valid = exchange_due && p.history.board_time_fs(T1, fine, &in.t1_fs) &&
+                        n.history.board_time_fs(T2, fine, &in.t2_fs) &&
+                        n.history.board_time_fs(T3, fine, &in.t3_fs) &&
+                        p.history.board_time_fs(T4, fine, &in.t4_fs);
+    if (in.exchange_valid) ++n.exchanges;
     if (fine && in.exchange_valid) {
       // DDMTD-refined timestamps resolve period/N, not a femtosecond.
       const int64_t q = kPeriodFs / int64_t(hwdef::DDMTD_N);
@@ -465,6 +476,7 @@ json SyncEngine::report() const {
          {"rtt_ps", n->out.rtt_ps},
          {"dac", n->out.dac_word},
          {"ddmtd_phases", n->ddmtd_phases},
+         {"exchanges", n->exchanges},
          {"servo_errors", flag_names(n->out.errors)},
          {"max_slew_ns_per_s", n->max_slew_ns_per_s},
          {"board_time_backwards", n->time_backwards},
@@ -487,15 +499,18 @@ json SyncEngine::report() const {
          {"relock_us", h.relock_us}});
     max_drift = std::max(max_drift, h.max_drift_ps);
   }
-  json r = {{"topology", opt_.topology},
-            {"measure_from_ps", opt_.measure_from_ps},
-            {"offset_ps", stats(offsets_)},
-            {"lock_time_us", all_locked ? json(lock_us) : json(nullptr)},
-            {"every_follower_locked_over_window", all_locked_over_window},
-            {"boards", boards},
-            {"asymmetry_calibrated", opt_.calibrate_asymmetry},
-            {"fibre_asymmetry_ps", nodes_.back()->fibre->asymmetry_fs() / 1000.0},
-            {"profile", clock::to_json(opt_.profile)}};
+  json r = {
+      {"topology", opt_.topology},
+      {"exchange_rate_hz",
+       opt_.exchange_rate_hz > 0 ? opt_.exchange_rate_hz : 1e15 / double(int64_t(kUpdateCycles) * kPeriodFs)},
+      {"measure_from_ps", opt_.measure_from_ps},
+      {"offset_ps", stats(offsets_)},
+      {"lock_time_us", all_locked ? json(lock_us) : json(nullptr)},
+      {"every_follower_locked_over_window", all_locked_over_window},
+      {"boards", boards},
+      {"asymmetry_calibrated", opt_.calibrate_asymmetry},
+      {"fibre_asymmetry_ps", nodes_.back()->fibre->asymmetry_fs() / 1000.0},
+      {"profile", clock::to_json(opt_.profile)}};
   if (opt_.baseline) {
     // The baseline's bias (the truncation of 4 ns timestamps, a function of
     // where the fibre length falls within a cycle) and its noise apart: the
