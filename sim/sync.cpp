@@ -78,7 +78,9 @@ struct SyncEngine::Node {
   uint64_t cycles = 0;                      // since the last servo call (PTP-only copies: since start)
   uint64_t edges = 0, edges_at_update = 0;  // of the board's clock
   int64_t last_edge_fs = 0, period_fs = kPeriodFs;  // of the board's clock
-  int64_t dmtd_edge_fs = 0;                         // the next helper edge
+  int64_t dmtd_edge_fs = 0;                         // the next helper edge (jitter included)
+  int64_t dmtd_ideal_fs = 0;                        // the same without the helper's jitter
+  clock::Rng noise{1};                              // helper, CDR, sampler and timestamp noise
   uint64_t ddmtd_phases = 0;                        // phases the top's DDMTD reported
   uint32_t dac_loaded = ~0u;                        // the last DAC word sent to osc_ctrl
   double lock_us = -1;
@@ -128,6 +130,7 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
       oc.start_fs = int64_t(boot.next_u64() % uint64_t(o.boot_skew_ps)) * 1000;
     }
     n->osc = std::make_unique<clock::Oscillator>(oc);
+    n->noise = clock::Rng(oc.seed ^ 0x6A09E667F3BCC909ull);
     n->fibre = std::make_unique<clock::Fibre>(fc);
     // How long the exchange reaches back must fit the edge history.
     if (n->parent >= 0 && 3 * n->fibre->mean_delay_fs() > kHistoryReachFs)
@@ -142,7 +145,9 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
     if (n->baseline) n->cfg.lock_thresh_ps = 2000;
     n->cfg.cal_asym_ps = o.calibrate_asymmetry ? int32_t(std::lround(n->fibre->asymmetry_fs() / 1000.0)) : 0;
     n->cfg.phase_step_fs = uint32_t(std::lround(n->osc->phase_step_fs()));
-    n->cfg.dac_pull_ppb = uint32_t(std::lround(o.profile.oscillator.pull_range_ppm * 1000));
+    // What the servo is told; the oscillator pulls (1 + pull_gain_error) of it.
+    n->cfg.dac_pull_ppb = uint32_t(
+        std::lround(o.profile.oscillator.pull_range_ppm * 1000 / (1 + o.profile.oscillator.pull_gain_error)));
     nodes_.push_back(std::move(n));
   }
   for (const RefLoss& r : o.ref_loss) {
@@ -224,7 +229,7 @@ bool SyncEngine::has_ddmtd(int b) const {
 // The helper PLL runs off the board's oscillator: N/(N+1) of its frequency.
 int64_t SyncEngine::next_dmtd_edge_fs(int b) {
   Node& n = *nodes_[size_t(b)];
-  if (n.dmtd_edge_fs == 0) n.dmtd_edge_fs = n.osc->next_edge_fs() + kPeriodFs / 3;
+  if (n.dmtd_edge_fs == 0) n.dmtd_edge_fs = n.dmtd_ideal_fs = n.osc->next_edge_fs() + kPeriodFs / 3;
   return n.dmtd_edge_fs;
 }
 
@@ -233,18 +238,38 @@ void SyncEngine::on_dmtd_edge(int b, int64_t t) {
   const Node& p = *nodes_[size_t(n.parent)];
   // A PLL tracks the oscillator's frequency, not its edge-to-edge jitter,
   // and sits before the MMCM, so phase steps do not move the helper.
+  // Its own jitter is white about that grid (profile.ddmtd.helper_jitter_fs).
+  const clock::DdmtdProfile& dp = opt_.profile.ddmtd;
   const double period = n.osc->nominal_period_fs() / (1.0 + n.osc->fractional_frequency());
-  n.dmtd_edge_fs = t + int64_t(std::llround(period * double(hwdef::DDMTD_N + 1) / double(hwdef::DDMTD_N)));
+  n.dmtd_ideal_fs += int64_t(std::llround(period * double(hwdef::DDMTD_N + 1) / double(hwdef::DDMTD_N)));
+  n.dmtd_edge_fs =
+      std::max(t + 1, n.dmtd_ideal_fs + int64_t(std::llround(dp.helper_jitter_fs * n.noise.normal())));
   if (!n.port) return;
   // Levels at t, high for the first half of each period: the recovered
-  // reference is the parent's clock one fibre later (stuck low while the
-  // link is down); the local clock is the board's own.
+  // reference is the parent's clock one fibre later with the CDR's jitter
+  // (stuck low while the link is down); the local clock is the board's own.
+  // A sampler within half the aperture of an edge of its input resolves at
+  // random (metastability, settled by the synchroniser after it).
+  // The level near the transition closest to `since_edge` (the time since
+  // the last rising edge, one period `period` long), that transition moved
+  // by `jitter_fs`: a rise is high after it, a fall low after it.
+  auto level = [&](int64_t since_edge, int64_t period, int64_t jitter_fs) {
+    const int64_t half = period / 2;
+    const bool near_fall = since_edge >= half / 2 && since_edge < half + half / 2;
+    const int64_t d = (near_fall           ? since_edge - half
+                       : since_edge < half ? since_edge
+                                           : since_edge - period) -
+                      jitter_fs;
+    if (std::llabs(d) < int64_t(dp.aperture_fs / 2)) return (n.noise.next_u64() & 1) != 0;
+    return near_fall ? d < 0 : d >= 0;
+  };
   int64_t e;
   uint64_t ticks;
   const int64_t at_parent = t - n.fibre->forward_delay_fs(t);
   const bool ref =
-      ref_ok(n, t) && p.history.edge_before(at_parent, &e, &ticks) && at_parent - e < kPeriodFs / 2;
-  const bool local = n.history.edge_before(t, &e, &ticks) && t - e < n.period_fs / 2;
+      ref_ok(n, t) && p.history.edge_before(at_parent, &e, &ticks) &&
+      level(at_parent - e, kPeriodFs, int64_t(std::llround(dp.cdr_jitter_fs * n.noise.normal())));
+  const bool local = n.history.edge_before(t, &e, &ticks) && level(t - e, n.period_fs, 0);
   n.port->dmtd_edge(ref, local);
 }
 
@@ -330,6 +355,12 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
                         p.history.board_time_fs(T4, fine, &in.t4_fs);
     if (in.exchange_valid) ++n.exchanges;
     if (fine && in.exchange_valid) {
+      // A receive timestamp is refined by the receiver's DDMTD phase, so it
+      // carries that DDMTD's noise: the helper's and the CDR's jitter.
+      const clock::DdmtdProfile& dp = opt_.profile.ddmtd;
+      const double sigma = std::hypot(dp.helper_jitter_fs, dp.cdr_jitter_fs);
+      in.t2_fs += int64_t(std::llround(sigma * n.noise.normal()));
+      in.t4_fs += int64_t(std::llround(sigma * n.noise.normal()));
       // DDMTD-refined timestamps resolve period/N, not a femtosecond.
       const int64_t q = kPeriodFs / int64_t(hwdef::DDMTD_N);
       for (int64_t* t : {&in.t1_fs, &in.t2_fs, &in.t3_fs, &in.t4_fs}) *t -= *t % q;

@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "lightrail/errors.hpp"
 #include "lightrail/hwdef.hpp"
@@ -71,6 +72,25 @@ void check(const ImpairmentProfile& p, const std::string& where) {
     os << p.oscillator.nominal_hz << " is outside [1e6, 2e9] (or 0: the board's system clock)";
     fail(where + ".oscillator.nominal_hz", os.str());
   }
+  if (!(p.oscillator.pull_gain_error >= -0.5 && p.oscillator.pull_gain_error <= 0.5)) {
+    std::ostringstream os;
+    os << p.oscillator.pull_gain_error << " is outside [-0.5, 0.5]";
+    fail(where + ".oscillator.pull_gain_error", os.str());
+  }
+  // Each jitter at most a twentieth of the period (edges stay in order).
+  const double jitter_max = hwdef::CLK_PERIOD_PS * 1000.0 / 20;
+  for (const auto& [name, v] : {std::pair<const char*, double>{"helper_jitter_fs", p.ddmtd.helper_jitter_fs},
+                                {"cdr_jitter_fs", p.ddmtd.cdr_jitter_fs}})
+    if (!(v >= 0 && v <= jitter_max)) {
+      std::ostringstream os;
+      os << v << " is outside [0, " << jitter_max << "]";
+      fail(where + ".ddmtd." + name, os.str());
+    }
+  if (!(p.ddmtd.aperture_fs >= 0 && p.ddmtd.aperture_fs <= hwdef::CLK_PERIOD_PS * 1000.0 / 4)) {
+    std::ostringstream os;
+    os << p.ddmtd.aperture_fs << " is outside [0, " << hwdef::CLK_PERIOD_PS * 1000.0 / 4 << "]";
+    fail(where + ".ddmtd.aperture_fs", os.str());
+  }
   try {
     OscillatorConfig osc = oscillator_for_board(p, 0);
     osc.offset_ppm = p.oscillator.offset_ppm_spread;  // the worst board
@@ -98,7 +118,12 @@ ImpairmentProfile load_profile(const json& j, const std::string& where, const Im
       {"nominal_hz", field(o.nominal_hz)},           {"offset_ppm_spread", field(o.offset_ppm_spread)},
       {"pull_range_ppm", field(o.pull_range_ppm)},   {"dac_bits", field(o.dac_bits)},
       {"jitter_rms_fs", field(o.jitter_rms_fs)},     {"rw_adev_1s", field(o.rw_adev_1s)},
-      {"rw_update_edges", field(o.rw_update_edges)}, {"vco_hz", field(o.vco_hz)}};
+      {"rw_update_edges", field(o.rw_update_edges)}, {"vco_hz", field(o.vco_hz)},
+      {"pull_gain_error", field(o.pull_gain_error)}};
+  DdmtdProfile& d = p.ddmtd;
+  const Setters ddmtd = {{"helper_jitter_fs", field(d.helper_jitter_fs)},
+                         {"cdr_jitter_fs", field(d.cdr_jitter_fs)},
+                         {"aperture_fs", field(d.aperture_fs)}};
   const Setters fibre = {{"length_m", field(f.length_m)},
                          {"group_index", field(f.group_index)},
                          {"alpha", field(f.alpha)},
@@ -107,7 +132,8 @@ ImpairmentProfile load_profile(const json& j, const std::string& where, const Im
                          {"temperature_ramp_k_per_s", field(f.temperature_ramp_k_per_s)}};
   const Setters top = {{"seed", field(p.seed)},
                        {"oscillator", [&](const json& v, const std::string& w) { apply(v, w, oscillator); }},
-                       {"fibre", [&](const json& v, const std::string& w) { apply(v, w, fibre); }}};
+                       {"fibre", [&](const json& v, const std::string& w) { apply(v, w, fibre); }},
+                       {"ddmtd", [&](const json& v, const std::string& w) { apply(v, w, ddmtd); }}};
   apply(j, where, top);
   check(p, where);
   return p;
@@ -135,7 +161,12 @@ json to_json(const ImpairmentProfile& p) {
                 {"jitter_rms_fs", o.jitter_rms_fs},
                 {"rw_adev_1s", o.rw_adev_1s},
                 {"rw_update_edges", o.rw_update_edges},
-                {"vco_hz", o.vco_hz}}},
+                {"vco_hz", o.vco_hz},
+                {"pull_gain_error", o.pull_gain_error}}},
+              {"ddmtd",
+               {{"helper_jitter_fs", p.ddmtd.helper_jitter_fs},
+                {"cdr_jitter_fs", p.ddmtd.cdr_jitter_fs},
+                {"aperture_fs", p.ddmtd.aperture_fs}}},
               {"fibre",
                {{"length_m", f.length_m},
                 {"group_index", f.group_index},

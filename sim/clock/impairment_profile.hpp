@@ -5,10 +5,11 @@
 //   {"seed": 7,
 //    "oscillator": {"offset_ppm_spread": 20, "pull_range_ppm": 50, "dac_bits": 16,
 //                   "jitter_rms_fs": 1000, "rw_adev_1s": 1e-9, "rw_update_edges": 256,
-//                   "vco_hz": 1.5e9},
+//                   "vco_hz": 1.5e9, "pull_gain_error": 0.15},
 //    "fibre": {"length_m": 1000, "group_index": 1.4682, "alpha": 2.6e-4,
 //              "asymmetry_fs": 0, "tcd_ps_per_km_k": 33,
-//              "temperature_ramp_k_per_s": 0}}
+//              "temperature_ramp_k_per_s": 0},
+//    "ddmtd": {"helper_jitter_fs": 1000, "cdr_jitter_fs": 3000, "aperture_fs": 10000}}
 //
 // Unknown fields, wrong types and absurd values are errors naming the field
 // ("profile.oscillator.pull_range_ppm: ..."); a failed load changes nothing.
@@ -32,6 +33,16 @@ struct OscillatorProfile {
   double rw_adev_1s = 1e-9;
   int rw_update_edges = 256;
   double vco_hz = 1.5e9;
+  // The oscillator's true pull over the range the servo is told
+  // (SYNC_DAC_PULL_PPB): real tuning gain is known to +-10-20%.
+  double pull_gain_error = 0.15;
+};
+
+// The clocks the DDMTD compares and samples with, as real parts make them.
+struct DdmtdProfile {
+  double helper_jitter_fs = 1000.0;  // the helper's own PLL/oscillator: white, per helper edge
+  double cdr_jitter_fs = 3000.0;     // the recovered reference (CDR/SerDes): white, per recovered edge
+  double aperture_fs = 10000.0;      // a sampler this close to an edge of its input resolves at random
 };
 
 struct FibreProfile {
@@ -47,6 +58,7 @@ struct ImpairmentProfile {
   uint64_t seed = 1;
   OscillatorProfile oscillator;
   FibreProfile fibre;
+  DdmtdProfile ddmtd;
 };
 
 // The defaults above, checked.

@@ -32,6 +32,10 @@ TEST(ImpairmentProfile, ReferenceDefaultsAreTheDocumentedValues) {
   EXPECT_EQ(p.fibre.group_index, 1.4682);
   EXPECT_EQ(p.fibre.alpha, 2.6e-4);
   EXPECT_EQ(p.fibre.tcd_ps_per_km_k, 33.0);
+  EXPECT_EQ(p.oscillator.pull_gain_error, 0.15);
+  EXPECT_EQ(p.ddmtd.helper_jitter_fs, 1000.0);
+  EXPECT_EQ(p.ddmtd.cdr_jitter_fs, 3000.0);
+  EXPECT_EQ(p.ddmtd.aperture_fs, 10000.0);
   // The pull range covers every board's static error, or no servo could lock.
   EXPECT_GT(p.oscillator.pull_range_ppm, p.oscillator.offset_ppm_spread);
 }
@@ -79,7 +83,11 @@ TEST(ImpairmentProfile, AbsurdValuesAreNamed) {
         Case{R"({"oscillator": {"nominal_hz": 5}})", "profile.oscillator.nominal_hz"},
         Case{R"({"fibre": {"length_m": -3}})", "profile.fibre.length_m"},
         Case{R"({"fibre": {"group_index": 14.68}})", "profile.fibre.group_index"},
-        Case{R"({"fibre": {"alpha": 0.5}})", "profile.fibre.alpha"}}) {
+        Case{R"({"fibre": {"alpha": 0.5}})", "profile.fibre.alpha"},
+        Case{R"({"oscillator": {"pull_gain_error": 2}})", "profile.oscillator.pull_gain_error"},
+        Case{R"({"ddmtd": {"helper_jitter_fs": -1}})", "profile.ddmtd.helper_jitter_fs"},
+        Case{R"({"ddmtd": {"cdr_jitter_fs": 1e300}})", "profile.ddmtd.cdr_jitter_fs"},
+        Case{R"({"ddmtd": {"aperture_fs": 2e6}})", "profile.ddmtd.aperture_fs"}}) {
     const std::string e = load_error(json::parse(c.json));
     EXPECT_EQ(e.rfind(std::string(c.field) + ": ", 0), 0u) << c.json << " -> " << e;
   }
