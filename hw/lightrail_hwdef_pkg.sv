@@ -46,6 +46,8 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] DDMTD_TAG_BITS = 32'd12;
   // DDMTD helper clock = system clock * N/(N+1): phase resolution CLK_PERIOD_PS/N (~0.98 ps), one phase sample per N+1 system cycles (~16.4 us)
   localparam logic [31:0] DDMTD_N = 32'd4096;
+  // longest chain of boundary clocks (hops from the grandmaster) the servo is designed for: the offset's spread grows about 1.16x per hop beyond some 8 hops (docs/clock-sync.md), so a longer chain is refused rather than run
+  localparam logic [31:0] SYNC_MAX_CHAIN_HOPS = 32'd16;
   // width of the oscillator (VCXO) DAC word; mid-scale is the nominal frequency
   localparam logic [31:0] SYNC_DAC_BITS = 32'd16;
   // largest fixed (transceiver) delay a SYNC_CAL_DELAY_* register accepts, ps; larger values are clamped and flagged

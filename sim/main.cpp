@@ -147,6 +147,15 @@ void print_summary(const json& r) {
       std::cout << fmt::format("; step-boundary skew across boards p99 {:.1f} ps",
                                num(sy, "slot_skew_ps_p99"));
     std::cout << "\n";
+    if (sy.contains("hops")) {
+      std::cout << "  per hop p99 / std ps:";
+      for (const auto& h : sy["hops"])
+        std::cout << fmt::format(" {}: {:.1f}/{:.1f}", h["hop"].get<int>(), h["p99"].get<double>(),
+                                 h["std"].get<double>());
+      if (sy.contains("std_growth_per_hop"))
+        std::cout << fmt::format("; spread grows {:.3f}x per hop", sy["std_growth_per_hop"].get<double>());
+      std::cout << "\n";
+    }
   }
   for (const auto& u : r.value("unmet_expectations", json::array()))
     std::cout << "  expected: " << u.get<std::string>() << "\n";

@@ -104,13 +104,19 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
   SyncOptions o;
   o.enabled = true;
   if (!s.is_object()) bad("sync", "must be an object");
-  check_keys(s, "sync",
-             {"topology", "baseline", "calibrate_asymmetry", "pps_period_ps", "measure_from_ps",
-              "boot_skew_ps", "profile", "ref_loss", "link_changes", "exchange_rate_hz"});
+  check_keys(
+      s, "sync",
+      {"topology", "baseline", "calibrate_asymmetry", "pps_period_ps", "measure_from_ps", "boot_skew_ps",
+       "profile", "ref_loss", "link_changes", "exchange_rate_hz", "wait_for_parent_lock"});
   if (sc.boards < 2) bad("boards", "clock distribution needs at least 2 boards");
   o.topology = s.value("topology", o.topology);
   if (o.topology != "star" && o.topology != "chain") bad("sync.topology", "must be \"star\" or \"chain\"");
   if (o.topology == "chain" && sc.boards < 4) bad("boards", "a chain of 3 hops needs at least 4 boards");
+  if (o.topology == "chain" && sc.boards - 1 > int(hwdef::SYNC_MAX_CHAIN_HOPS))
+    bad("boards",
+        fmt::format("a chain of {} hops is longer than the {} (SYNC_MAX_CHAIN_HOPS) the servo is designed "
+                    "for: the offset's spread grows about 1.16x per hop (docs/clock-sync.md)",
+                    sc.boards - 1, hwdef::SYNC_MAX_CHAIN_HOPS));
   o.baseline = s.value("baseline", o.baseline);
   o.calibrate_asymmetry = s.value("calibrate_asymmetry", o.calibrate_asymmetry);
   o.pps_period_ps = int64_t(positive(s, "pps_period_ps", "sync", uint64_t(o.pps_period_ps), false));
@@ -123,6 +129,10 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
   o.boot_skew_ps = int64_t(positive(s, "boot_skew_ps", "sync", uint64_t(o.boot_skew_ps), false));
   if (o.boot_skew_ps > 1000000000)
     bad("sync.boot_skew_ps", "must be 0..1000000000 ps (each board idles that long before it runs)");
+  if (s.contains("wait_for_parent_lock")) {
+    if (!s["wait_for_parent_lock"].is_boolean()) bad("sync.wait_for_parent_lock", "must be true or false");
+    o.wait_for_parent_lock = s["wait_for_parent_lock"].get<bool>();
+  }
   if (s.contains("exchange_rate_hz")) {
     const json& v = s["exchange_rate_hz"];
     // From one a second (PTP's default Sync interval) to one per servo update.

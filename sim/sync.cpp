@@ -332,7 +332,10 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
   // is no elapsed time.
   in.elapsed_fs = int64_t(n.edges - n.edges_at_update) * kPeriodFs;
   n.edges_at_update = n.edges;
-  in.ref_ok = ref_ok(n, now);
+  // A boundary clock follows its parent only once the parent says (in its
+  // exchange frames) that it is locked itself: following a parent that is
+  // still acquiring passes its transient down the chain, amplified.
+  in.ref_ok = ref_ok(n, now) && (p.parent < 0 || p.locked || !opt_.wait_for_parent_lock);
   // At a set exchange rate only some updates carry an exchange; the DDMTD
   // phase comes with every beat regardless.
   bool exchange_due = true;
@@ -559,6 +562,23 @@ json SyncEngine::report() const {
   }
   if (!holdovers_.empty()) r["holdover"] = {{"max_drift_ps", max_drift}, {"events", holdover}};
   if (!changes_.empty()) r["link_changes"] = changes_report();
+  if (opt_.topology == "chain") {
+    // Per hop, and how the spread grows from hop to hop (geometric mean of
+    // the ratio over the chain): below 1 per hop is no jitter peaking.
+    json hops = json::array();
+    double first_std = 0, last_std = 0;
+    int counted = 0;
+    for (const auto& n : nodes_) {
+      if (n->parent < 0 || n->baseline || n->offsets.empty()) continue;
+      const json st = stats(n->offsets);
+      hops.push_back({{"hop", n->id}, {"p99", st["p99"]}, {"std", st["std"]}, {"mean", st["mean"]}});
+      if (counted++ == 0) first_std = st["std"].get<double>();
+      last_std = st["std"].get<double>();
+    }
+    r["hops"] = hops;
+    if (counted > 1 && first_std > 0)
+      r["std_growth_per_hop"] = std::pow(last_std / first_std, 1.0 / double(counted - 1));
+  }
   return r;
 }
 

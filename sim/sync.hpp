@@ -80,6 +80,7 @@ struct SyncOptions {
   // Two-way exchanges per second; 0: one with every servo update (every
   // DDMTD beat, 61,035/s). White Rabbit's PTP runs about 1-16/s.
   double exchange_rate_hz = 0;
+  bool wait_for_parent_lock = true;  // a chain's boundary clock follows only a locked parent
   std::vector<RefLoss> ref_loss;
   std::vector<LinkChange> link_changes;
 };

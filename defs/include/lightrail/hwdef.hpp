@@ -57,6 +57,8 @@ inline constexpr uint32_t AXI_ADDR_BITS = 18u;
 inline constexpr uint32_t DDMTD_TAG_BITS = 12u;
 // DDMTD helper clock = system clock * N/(N+1): phase resolution CLK_PERIOD_PS/N (~0.98 ps), one phase sample per N+1 system cycles (~16.4 us)
 inline constexpr uint32_t DDMTD_N = 4096u;
+// longest chain of boundary clocks (hops from the grandmaster) the servo is designed for: the offset's spread grows about 1.16x per hop beyond some 8 hops (docs/clock-sync.md), so a longer chain is refused rather than run
+inline constexpr uint32_t SYNC_MAX_CHAIN_HOPS = 16u;
 // width of the oscillator (VCXO) DAC word; mid-scale is the nominal frequency
 inline constexpr uint32_t SYNC_DAC_BITS = 16u;
 // largest fixed (transceiver) delay a SYNC_CAL_DELAY_* register accepts, ps; larger values are clamped and flagged
