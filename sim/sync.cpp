@@ -145,6 +145,9 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
     if (n->baseline) n->cfg.lock_thresh_ps = 2000;
     n->cfg.cal_asym_ps = o.calibrate_asymmetry ? int32_t(std::lround(n->fibre->asymmetry_fs() / 1000.0)) : 0;
     n->cfg.phase_step_fs = uint32_t(std::lround(n->osc->phase_step_fs()));
+    // A boundary clock behind another one filters harder (less peaking).
+    if (n->parent >= 0 && nodes_.size() > size_t(n->parent) && nodes_[size_t(n->parent)]->parent >= 0)
+      n->cfg.ki_q16 = hwdef::SYNC_CASCADE_KI_Q16;
     // What the servo is told; the oscillator pulls (1 + pull_gain_error) of it.
     n->cfg.dac_pull_ppb = uint32_t(
         std::lround(o.profile.oscillator.pull_range_ppm * 1000 / (1 + o.profile.oscillator.pull_gain_error)));
@@ -563,21 +566,25 @@ json SyncEngine::report() const {
   if (!holdovers_.empty()) r["holdover"] = {{"max_drift_ps", max_drift}, {"events", holdover}};
   if (!changes_.empty()) r["link_changes"] = changes_report();
   if (opt_.topology == "chain") {
-    // Per hop, and how the spread grows from hop to hop (geometric mean of
-    // the ratio over the chain): below 1 per hop is no jitter peaking.
+    // Per hop, and how the spread grows from hop to hop: exp of the
+    // least-squares slope of log(std) over the hop number (robust to one
+    // noisy hop at either end); below 1 per hop is no jitter peaking.
     json hops = json::array();
-    double first_std = 0, last_std = 0;
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
     int counted = 0;
     for (const auto& n : nodes_) {
       if (n->parent < 0 || n->baseline || n->offsets.empty()) continue;
       const json st = stats(n->offsets);
       hops.push_back({{"hop", n->id}, {"p99", st["p99"]}, {"std", st["std"]}, {"mean", st["mean"]}});
-      if (counted++ == 0) first_std = st["std"].get<double>();
-      last_std = st["std"].get<double>();
+      const double std_ps = st["std"].get<double>();
+      if (std_ps <= 0) continue;
+      const double x = n->id, y = std::log(std_ps);
+      sx += x, sy += y, sxx += x * x, sxy += x * y;
+      ++counted;
     }
     r["hops"] = hops;
-    if (counted > 1 && first_std > 0)
-      r["std_growth_per_hop"] = std::pow(last_std / first_std, 1.0 / double(counted - 1));
+    if (counted > 1)
+      r["std_growth_per_hop"] = std::exp((counted * sxy - sx * sy) / (counted * sxx - sx * sx));
   }
   return r;
 }
