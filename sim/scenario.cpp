@@ -136,8 +136,12 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
   if (s.contains("exchange_rate_hz")) {
     const json& v = s["exchange_rate_hz"];
     // From one a second (PTP's default Sync interval) to one per servo update.
-    if (!v.is_number() || !(v.get<double>() >= 1 && v.get<double>() <= 61035))
-      bad("sync.exchange_rate_hz", "must be a number of exchanges per second, 1..61035");
+    // At most one per servo update: one DDMTD beat of DDMTD_N + 1 cycles.
+    const double per_update_hz = 1e12 / (double(hwdef::CLK_PERIOD_PS) * double(hwdef::DDMTD_N + 1));
+    if (!v.is_number() || !(v.get<double>() >= 1 && v.get<double>() <= per_update_hz))
+      bad("sync.exchange_rate_hz",
+          fmt::format("must be a number of exchanges per second, 1..{:.0f} (one per servo update)",
+                      per_update_hz));
     o.exchange_rate_hz = v.get<double>();
   }
   if (s.contains("profile")) {

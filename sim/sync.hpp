@@ -78,7 +78,7 @@ struct SyncOptions {
   int64_t measure_from_ps = 2000000000;  // statistics from here on (the 2 ms lock deadline)
   int64_t boot_skew_ps = 40000000;       // every board powers up somewhere within this of t = 0
   // Two-way exchanges per second; 0: one with every servo update (every
-  // DDMTD beat, 61,035/s). White Rabbit's PTP runs about 1-16/s.
+  // DDMTD beat, 61,020/s). White Rabbit's PTP runs about 1-16/s.
   double exchange_rate_hz = 0;
   bool wait_for_parent_lock = true;  // a chain's boundary clock follows only a locked parent
   std::vector<RefLoss> ref_loss;
