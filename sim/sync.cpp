@@ -83,6 +83,7 @@ struct SyncEngine::Node {
   clock::Rng noise{1};                              // helper, CDR, sampler and timestamp noise
   uint64_t ddmtd_phases = 0;                        // phases the top's DDMTD reported
   uint32_t dac_loaded = ~0u;                        // the last DAC word sent to osc_ctrl
+  double cal_error_fs = 0;                          // SYNC_CAL_ASYM minus the true asymmetry
   double lock_us = -1;
   // Every change of the servo's LOCKED flag (at us, locked), the first
   // kLockEventsKept; and the time locked from measure_from on.
@@ -143,7 +144,12 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
     n->cfg.use_ddmtd = !n->baseline;
     // A PTP-only loop never gets within the DDMTD's lock threshold.
     if (n->baseline) n->cfg.lock_thresh_ps = 2000;
-    n->cfg.cal_asym_ps = o.calibrate_asymmetry ? int32_t(std::lround(n->fibre->asymmetry_fs() / 1000.0)) : 0;
+    // Calibration is a measurement: what is written is off by the profile's
+    // calibration error (the same for a board and its PTP-only copy).
+    n->cal_error_fs = o.calibrate_asymmetry ? clock::asymmetry_calibration_error_fs(o.profile, mirror) : 0.0;
+    n->cfg.cal_asym_ps = o.calibrate_asymmetry
+                             ? int32_t(std::lround((n->fibre->asymmetry_fs() + n->cal_error_fs) / 1000.0))
+                             : 0;
     n->cfg.phase_step_fs = uint32_t(std::lround(n->osc->phase_step_fs()));
     // A boundary clock behind another one filters harder (less peaking).
     if (n->parent >= 0 && nodes_.size() > size_t(n->parent) && nodes_[size_t(n->parent)]->parent >= 0)
@@ -448,16 +454,16 @@ void SyncEngine::record_pps(int b, uint64_t index, int64_t fs) {
         // The bound a data sheet and the servo's design give, never the
         // truth: a locked loop can carry at most the frequency error its
         // proportional path hides within the lock threshold
-        // (kp * threshold per servo interval); the oscillator adds its
-        // specified random walk (3 sigma, of both ends) and two edges'
-        // jitter. A board that was not locked has no bound.
+        // (kp * threshold per servo interval); the oscillators add their
+        // specified instability (3 sigma, both ends: random walk, flicker,
+        // temperature, ageing) and two edges' jitter. A board that was not
+        // locked has no bound.
         const double gap_s = double(h.end_fs - t) * 1e-15;
         const double interval_s = double(kUpdateCycles) * double(kPeriodFs) * 1e-15;
         const double y_servo =
             double(n.cfg_now.lock_thresh_ps) * 1e-12 * (double(n.cfg_now.kp_q16) / 65536.0) / interval_s;
         h.frequency_bound_ppb = y_servo * 1e9;
-        h.predicted_ps = y_servo * gap_s * 1e12 +
-                         std::sqrt(2.0) * clock::holdover_walk_bound_fs(opt_.profile, gap_s) / 1000.0 +
+        h.predicted_ps = y_servo * gap_s * 1e12 + clock::holdover_bound_fs(opt_.profile, gap_s) / 1000.0 +
                          6 * opt_.profile.oscillator.jitter_rms_fs / 1000.0 +
                          double(n.cfg.phase_step_fs) / 1000.0;
       }
@@ -518,7 +524,10 @@ json SyncEngine::report() const {
          {"max_slew_ns_per_s", n->max_slew_ns_per_s},
          {"board_time_backwards", n->time_backwards},
          {"first_backwards_us", n->first_backwards_us},
-         {"oscillator_ppm", n->osc->fractional_frequency() * 1e6}});
+         {"oscillator_ppm", n->osc->fractional_frequency() * 1e6},
+         // Calibrated asymmetry too large by e leaves the board e/2 ahead.
+         {"asymmetry_calibration_error_ps", n->cal_error_fs / 1000.0},
+         {"offset_from_calibration_ps", n->cal_error_fs / 2000.0}});
   }
   json holdover = json::array();
   double max_drift = 0;

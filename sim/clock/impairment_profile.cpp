@@ -77,6 +77,16 @@ void check(const ImpairmentProfile& p, const std::string& where) {
     os << p.oscillator.pull_gain_error << " is outside [-0.5, 0.5]";
     fail(where + ".oscillator.pull_gain_error", os.str());
   }
+  if (!(p.oscillator.dac_settling_us >= 0 && p.oscillator.dac_settling_us <= 1000)) {
+    std::ostringstream os;
+    os << p.oscillator.dac_settling_us << " is outside [0, 1000]";
+    fail(where + ".oscillator.dac_settling_us", os.str());
+  }
+  if (!(p.calibration.asymmetry_error_ps >= 0 && p.calibration.asymmetry_error_ps <= 10000)) {
+    std::ostringstream os;
+    os << p.calibration.asymmetry_error_ps << " is outside [0, 10000]";
+    fail(where + ".calibration.asymmetry_error_ps", os.str());
+  }
   // Each jitter at most a twentieth of the period (edges stay in order).
   const double jitter_max = hwdef::CLK_PERIOD_PS * 1000.0 / 20;
   for (const auto& [name, v] : {std::pair<const char*, double>{"helper_jitter_fs", p.ddmtd.helper_jitter_fs},
@@ -114,12 +124,24 @@ ImpairmentProfile load_profile(const json& j, const std::string& where, const Im
   ImpairmentProfile p = base;  // a failed load leaves the caller's profile as it was
   OscillatorProfile& o = p.oscillator;
   FibreProfile& f = p.fibre;
-  const Setters oscillator = {
-      {"nominal_hz", field(o.nominal_hz)},           {"offset_ppm_spread", field(o.offset_ppm_spread)},
-      {"pull_range_ppm", field(o.pull_range_ppm)},   {"dac_bits", field(o.dac_bits)},
-      {"jitter_rms_fs", field(o.jitter_rms_fs)},     {"rw_adev_1s", field(o.rw_adev_1s)},
-      {"rw_update_edges", field(o.rw_update_edges)}, {"vco_hz", field(o.vco_hz)},
-      {"pull_gain_error", field(o.pull_gain_error)}};
+  const Setters oscillator = {{"nominal_hz", field(o.nominal_hz)},
+                              {"offset_ppm_spread", field(o.offset_ppm_spread)},
+                              {"pull_range_ppm", field(o.pull_range_ppm)},
+                              {"dac_bits", field(o.dac_bits)},
+                              {"jitter_rms_fs", field(o.jitter_rms_fs)},
+                              {"rw_adev_1s", field(o.rw_adev_1s)},
+                              {"rw_update_edges", field(o.rw_update_edges)},
+                              {"vco_hz", field(o.vco_hz)},
+                              {"pull_gain_error", field(o.pull_gain_error)},
+                              {"flicker_adev", field(o.flicker_adev)},
+                              {"tempco_ppb_per_k", field(o.tempco_ppb_per_k)},
+                              {"temperature_ramp_k_per_s", field(o.temperature_ramp_k_per_s)},
+                              {"ageing_ppb_per_day", field(o.ageing_ppb_per_day)},
+                              {"pull_nonlinearity", field(o.pull_nonlinearity)},
+                              {"dac_inl_lsb", field(o.dac_inl_lsb)},
+                              {"dac_dnl_lsb", field(o.dac_dnl_lsb)},
+                              {"dac_settling_us", field(o.dac_settling_us)}};
+  const Setters calibration = {{"asymmetry_error_ps", field(p.calibration.asymmetry_error_ps)}};
   DdmtdProfile& d = p.ddmtd;
   const Setters ddmtd = {{"helper_jitter_fs", field(d.helper_jitter_fs)},
                          {"cdr_jitter_fs", field(d.cdr_jitter_fs)},
@@ -130,10 +152,12 @@ ImpairmentProfile load_profile(const json& j, const std::string& where, const Im
                          {"asymmetry_fs", field(f.asymmetry_fs)},
                          {"tcd_ps_per_km_k", field(f.tcd_ps_per_km_k)},
                          {"temperature_ramp_k_per_s", field(f.temperature_ramp_k_per_s)}};
-  const Setters top = {{"seed", field(p.seed)},
-                       {"oscillator", [&](const json& v, const std::string& w) { apply(v, w, oscillator); }},
-                       {"fibre", [&](const json& v, const std::string& w) { apply(v, w, fibre); }},
-                       {"ddmtd", [&](const json& v, const std::string& w) { apply(v, w, ddmtd); }}};
+  const Setters top = {
+      {"seed", field(p.seed)},
+      {"oscillator", [&](const json& v, const std::string& w) { apply(v, w, oscillator); }},
+      {"fibre", [&](const json& v, const std::string& w) { apply(v, w, fibre); }},
+      {"ddmtd", [&](const json& v, const std::string& w) { apply(v, w, ddmtd); }},
+      {"calibration", [&](const json& v, const std::string& w) { apply(v, w, calibration); }}};
   apply(j, where, top);
   check(p, where);
   return p;
@@ -162,7 +186,16 @@ json to_json(const ImpairmentProfile& p) {
                 {"rw_adev_1s", o.rw_adev_1s},
                 {"rw_update_edges", o.rw_update_edges},
                 {"vco_hz", o.vco_hz},
-                {"pull_gain_error", o.pull_gain_error}}},
+                {"pull_gain_error", o.pull_gain_error},
+                {"flicker_adev", o.flicker_adev},
+                {"tempco_ppb_per_k", o.tempco_ppb_per_k},
+                {"temperature_ramp_k_per_s", o.temperature_ramp_k_per_s},
+                {"ageing_ppb_per_day", o.ageing_ppb_per_day},
+                {"pull_nonlinearity", o.pull_nonlinearity},
+                {"dac_inl_lsb", o.dac_inl_lsb},
+                {"dac_dnl_lsb", o.dac_dnl_lsb},
+                {"dac_settling_us", o.dac_settling_us}}},
+              {"calibration", {{"asymmetry_error_ps", p.calibration.asymmetry_error_ps}}},
               {"ddmtd",
                {{"helper_jitter_fs", p.ddmtd.helper_jitter_fs},
                 {"cdr_jitter_fs", p.ddmtd.cdr_jitter_fs},
@@ -191,6 +224,15 @@ OscillatorConfig oscillator_for_board(const ImpairmentProfile& p, int board) {
   c.rw_update_edges = p.oscillator.rw_update_edges;
   c.vco_hz = p.oscillator.vco_hz;
   c.seed = rng.next_u64();
+  // Drawn after the older fields, so those stay what they were.
+  c.flicker_adev = p.oscillator.flicker_adev;
+  c.tempco_ppb_per_k = p.oscillator.tempco_ppb_per_k * (2.0 * rng.uniform() - 1.0);
+  c.temperature_ramp_k_per_s = p.oscillator.temperature_ramp_k_per_s;
+  c.ageing_ppb_per_day = p.oscillator.ageing_ppb_per_day * (2.0 * rng.uniform() - 1.0);
+  c.pull_nonlinearity = p.oscillator.pull_nonlinearity;
+  c.dac_inl_lsb = p.oscillator.dac_inl_lsb;
+  c.dac_dnl_lsb = p.oscillator.dac_dnl_lsb;
+  c.dac_settling_fs = p.oscillator.dac_settling_us * 1e9;
   return c;
 }
 
@@ -205,8 +247,19 @@ FibreConfig fibre_config(const ImpairmentProfile& p) {
   return c;
 }
 
-double holdover_walk_bound_fs(const ImpairmentProfile& p, double duration_s, double k_sigma) {
-  return k_sigma * p.oscillator.rw_adev_1s * std::pow(duration_s, 1.5) * 1e15;
+double asymmetry_calibration_error_fs(const ImpairmentProfile& p, int board) {
+  Rng rng(p.seed * 0xA0761D6478BD642Full ^ (static_cast<uint64_t>(board) + 1) * 0xE7037ED1A0B428DBull);
+  return p.calibration.asymmetry_error_ps * 1000.0 * rng.normal();
+}
+
+double holdover_bound_fs(const ImpairmentProfile& p, double duration_s, double k_sigma) {
+  const OscillatorProfile& o = p.oscillator;
+  const double walk = o.rw_adev_1s * std::pow(duration_s, 1.5);
+  const double flicker = o.flicker_adev * duration_s / std::sqrt(2.0 * std::log(2.0));
+  const double ramp = std::fabs(o.tempco_ppb_per_k * o.temperature_ramp_k_per_s) * 1e-9 +
+                      std::fabs(o.ageing_ppb_per_day) * 1e-9 / 86400.0;
+  return (std::sqrt(2.0) * k_sigma * std::hypot(walk, flicker) + 2.0 * ramp * duration_s * duration_s / 2.0) *
+         1e15;
 }
 
 }  // namespace lightrail::sim::clock

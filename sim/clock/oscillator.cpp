@@ -33,6 +33,15 @@ void validate(const OscillatorConfig& c) {
   check_range("rw_update_edges", c.rw_update_edges, 1, 1000000);
   // UltraScale+ MMCM VCO range (DS923/DS931: MMCM_FVCOMIN/MAX).
   check_range("vco_hz", c.vco_hz, 800e6, 1600e6);
+  check_range("flicker_adev", c.flicker_adev, 0.0, 1e-6);
+  check_range("tempco_ppb_per_k", c.tempco_ppb_per_k, -10000.0, 10000.0);
+  check_range("temperature_ramp_k_per_s", c.temperature_ramp_k_per_s, -100.0, 100.0);
+  check_range("ageing_ppb_per_day", c.ageing_ppb_per_day, -1000.0, 1000.0);
+  // Beyond 1/3 the cubic curve would fold back (slope 1 - 2 k at the ends).
+  check_range("pull_nonlinearity", c.pull_nonlinearity, -0.3, 0.3);
+  check_range("dac_inl_lsb", c.dac_inl_lsb, -1e6, 1e6);
+  check_range("dac_dnl_lsb", c.dac_dnl_lsb, 0.0, 1e6);
+  check_range("dac_settling_fs", c.dac_settling_fs, 0.0, 1e12);
   if (c.start_fs < 0) fail("start_fs", "must not be negative");
 }
 
@@ -49,15 +58,61 @@ Oscillator::Oscillator(const OscillatorConfig& config)
       whole_fs_(config.start_fs),
       countdown_(config.rw_update_edges),
       ideal_whole_fs_(config.start_fs) {
+  y_offset_ = config.offset_ppm * 1e-6;
+  if (config.dac_settling_fs > 0) settle_ = -std::expm1(-period0_fs_ / config.dac_settling_fs);
+  // Flicker FM: processes of variance s^2 with one time constant per decade
+  // sum to S_y(f) ~ s^2 / (ln 10 f) between the poles, i.e. h_-1 = s^2 / ln 10,
+  // and flicker FM has sigma_y^2 = 2 ln 2 h_-1 at every tau.
+  const double dt = config.rw_update_edges * period0_fs_ * 1e-15;
+  const double s = config.flicker_adev * std::sqrt(std::log(10.0) / (2.0 * std::log(2.0)));
+  for (int k = 0; k < kFlickerPoles; ++k) {
+    const double tau = 1e-5 * std::pow(10.0, k);
+    flicker_a_[k] = std::exp(-dt / tau);
+    flicker_b_[k] = s * std::sqrt(1.0 - flicker_a_[k] * flicker_a_[k]);
+    flicker_x_[k] = config.flicker_adev > 0 ? s * rng_.normal() : 0.0;  // start stationary
+  }
+  slow_ = walk_step_ > 0 || config.flicker_adev > 0 ||
+          config.tempco_ppb_per_k * config.temperature_ramp_k_per_s != 0 || config.ageing_ppb_per_day != 0;
+  for (double x : flicker_x_) y_slow_ += x;
   apply_dac(config.dac_word);
+  y_dac_ = y_dac_target_;  // powered up settled
+}
+
+double Oscillator::pull_of(int64_t word) const {
+  if (word < 0) word = 0;
+  if (word > static_cast<int64_t>(dac_max_)) word = dac_max_;
+  const double u = static_cast<double>(word) / dac_max_;
+  // DAC: an end-point bow plus a fixed error per code (a hash of the code,
+  // so no table and the same DAC on every run).
+  uint64_t h = static_cast<uint64_t>(word) * 0x9E3779B97F4A7C15ull;
+  h = (h ^ (h >> 29)) * 0xBF58476D1CE4E5B9ull;
+  const double dnl = config_.dac_dnl_lsb * (2.0 * static_cast<double>(h >> 11) / 9007199254740992.0 - 1.0);
+  const double code = static_cast<double>(word) + config_.dac_inl_lsb * 4.0 * u * (1.0 - u) + dnl;
+  const double x = 2.0 * code / dac_max_ - 1.0;
+  // VCXO tuning curve: x + k (x - x^3) peaks at k 2/(3 sqrt 3) = pull_nonlinearity.
+  const double k = config_.pull_nonlinearity * 1.5 * std::sqrt(3.0);
+  return config_.pull_range_ppm * 1e-6 * (x + k * (x - x * x * x));
 }
 
 void Oscillator::apply_dac(int64_t word) {
   if (word < 0) word = 0;
   if (word > static_cast<int64_t>(dac_max_)) word = dac_max_;
   dac_word_ = static_cast<uint32_t>(word);
-  const double pull = config_.pull_range_ppm * (2.0 * dac_word_ / dac_max_ - 1.0);
-  y_static_ = (config_.offset_ppm + pull) * 1e-6;
+  y_dac_target_ = pull_of(word);
+  if (config_.dac_settling_fs <= 0) y_dac_ = y_dac_target_;
+}
+
+void Oscillator::step_slow() {
+  if (walk_step_ > 0.0) y_walk_ += walk_step_ * rng_.normal();
+  double flicker = 0;
+  if (config_.flicker_adev > 0)
+    for (int k = 0; k < kFlickerPoles; ++k) {
+      flicker_x_[k] = flicker_a_[k] * flicker_x_[k] + flicker_b_[k] * rng_.normal();
+      flicker += flicker_x_[k];
+    }
+  const double t_s = static_cast<double>(++slow_steps_) * config_.rw_update_edges * period0_fs_ * 1e-15;
+  y_slow_ = y_walk_ + flicker + config_.tempco_ppb_per_k * 1e-9 * config_.temperature_ramp_k_per_s * t_s +
+            config_.ageing_ppb_per_day * 1e-9 * t_s / 86400.0;
 }
 
 void Oscillator::set_dac(int64_t word) { apply_dac(word); }
@@ -80,11 +135,15 @@ int64_t Oscillator::next_edge_fs() {
   last_error_fs_ = static_cast<double>(whole_fs_ - ideal_whole_fs_) + (frac_fs_ - ideal_frac_fs_) + shift_fs_;
   ++edges_;
 
-  if (walk_step_ > 0.0 && --countdown_ == 0) {
-    y_walk_ += walk_step_ * rng_.normal();
+  if (slow_ && --countdown_ == 0) {
+    step_slow();
     countdown_ = config_.rw_update_edges;
   }
-  frac_fs_ += period0_fs_ / (1.0 + y_static_ + y_walk_);
+  if (y_dac_ != y_dac_target_) {
+    y_dac_ += settle_ * (y_dac_target_ - y_dac_);
+    if (std::fabs(y_dac_target_ - y_dac_) < 1e-15) y_dac_ = y_dac_target_;
+  }
+  frac_fs_ += period0_fs_ / (1.0 + y_offset_ + y_dac_ + y_slow_);
   const double whole = std::floor(frac_fs_);
   whole_fs_ += static_cast<int64_t>(whole);
   frac_fs_ -= whole;

@@ -141,12 +141,62 @@ TEST(ImpairmentProfile, BoardsGetDistinctReproducibleOscillatorsInsideTheSpread)
   EXPECT_NE(oscillator_for_board(other, 0).offset_ppm, oscillator_for_board(p, 0).offset_ppm);
 }
 
-TEST(ImpairmentProfile, HoldoverBoundFollowsTheRandomWalk) {
+TEST(ImpairmentProfile, HoldoverBoundCoversEveryTermOfTheOscillators) {
   ImpairmentProfile p = reference_profile();
   p.oscillator.rw_adev_1s = 1e-9;
-  // 3 sigma over 1 ms: 3 * 1e-9 * (1e-3)^1.5 s = 9.5e-14 s = 95 fs.
-  EXPECT_NEAR(holdover_walk_bound_fs(p, 1e-3), 94.87, 0.01);
-  EXPECT_NEAR(holdover_walk_bound_fs(p, 4e-3) / holdover_walk_bound_fs(p, 1e-3), 8.0, 1e-9);
+  p.oscillator.flicker_adev = 0;
+  p.oscillator.ageing_ppb_per_day = 0;
+  // Random walk, 3 sigma over 1 ms, two boards: sqrt 2 * 3 * 1e-9 * (1e-3)^1.5 s.
+  EXPECT_NEAR(holdover_bound_fs(p, 1e-3), 134.16, 0.01);
+  EXPECT_NEAR(holdover_bound_fs(p, 4e-3) / holdover_bound_fs(p, 1e-3), 8.0, 1e-9);
+  p.oscillator.rw_adev_1s = 0;
+  p.oscillator.flicker_adev = 3e-10;  // grows as T: sqrt 2 * 3 * 3e-10 * T / sqrt(2 ln 2)
+  EXPECT_NEAR(holdover_bound_fs(p, 1e-3), 1081.0, 0.1);
+  p.oscillator.flicker_adev = 0;
+  p.oscillator.temperature_ramp_k_per_s = 1;  // slopes +-32 ppb/K: at worst 64 ppb/s apart
+  EXPECT_NEAR(holdover_bound_fs(p, 1e-3), 32.0, 1e-6);
+  p.oscillator.temperature_ramp_k_per_s = 0;
+  p.oscillator.ageing_ppb_per_day = 86400;  // 1 ppb/s each, 2 ppb/s apart
+  EXPECT_NEAR(holdover_bound_fs(p, 1e-3), 1.0, 1e-9);
+}
+
+TEST(ImpairmentProfile, AFreeRunningPairDriftsWithinTheBoundOnlyWithItsTemperatureTerm) {
+  // Two boards in a warming rack (exaggerated: 100 K/s), their crystals'
+  // slopes drawn from +-32 ppb/K: the time between them bends away by
+  // a T^2 / 2, within the bound that counts the temperature and beyond
+  // the one that does not.
+  ImpairmentProfile p = reference_profile();
+  p.oscillator.offset_ppm_spread = 0;
+  p.oscillator.jitter_rms_fs = 0;
+  p.oscillator.temperature_ramp_k_per_s = 100;
+  Oscillator a(oscillator_for_board(p, 0)), b(oscillator_for_board(p, 1));
+  const double slope_apart = std::fabs(a.config().tempco_ppb_per_k - b.config().tempco_ppb_per_k);
+  ASSERT_GT(slope_apart, 8.0);  // this seed's two crystals differ
+  const double T = 5e-3;
+  for (int i = 0; i < 1250000; ++i) {
+    a.next_edge_fs();
+    b.next_edge_fs();
+  }
+  const double drift_fs = std::fabs(a.time_error_fs() - b.time_error_fs());
+  EXPECT_NEAR(drift_fs, slope_apart * 1e-9 * 100 * T * T / 2 * 1e15, 0.2 * drift_fs + 3000);
+  EXPECT_LE(drift_fs, holdover_bound_fs(p, T));
+  ImpairmentProfile without = p;
+  without.oscillator.temperature_ramp_k_per_s = 0;
+  EXPECT_GT(drift_fs, holdover_bound_fs(without, T));
+}
+
+TEST(ImpairmentProfile, AsymmetryCalibrationErrorIsDrawnPerBoard) {
+  ImpairmentProfile p = reference_profile();
+  p.calibration.asymmetry_error_ps = 0;
+  EXPECT_EQ(asymmetry_calibration_error_fs(p, 1), 0.0);
+  p.calibration.asymmetry_error_ps = 20;
+  double sq = 0;
+  for (int b = 1; b <= 400; ++b) sq += std::pow(asymmetry_calibration_error_fs(p, b), 2);
+  EXPECT_NEAR(std::sqrt(sq / 400) / 20000, 1.0, 0.15);
+  EXPECT_EQ(asymmetry_calibration_error_fs(p, 3), asymmetry_calibration_error_fs(p, 3));
+  EXPECT_NE(asymmetry_calibration_error_fs(p, 3), asymmetry_calibration_error_fs(p, 4));
+  EXPECT_THROW(load_profile(nlohmann::json{{"calibration", {{"asymmetry_error_ps", -1}}}}),
+               std::invalid_argument);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -148,6 +149,113 @@ TEST(Oscillator, RandomWalkMovesThePhaseButJitterDoesNot) {
   for (int i = 0; i < 100000; ++i) osc.next_edge_fs();
   EXPECT_NE(osc.time_error_fs(), 0.0);
   EXPECT_NE(osc.fractional_frequency(), 0.0);
+}
+
+// Allan deviation of the fractional frequency, averaged over `m` slow steps.
+double adev_at(const std::vector<double>& y, size_t m) {
+  std::vector<double> avg;
+  for (size_t i = 0; i + m <= y.size(); i += m) {
+    double s = 0;
+    for (size_t j = 0; j < m; ++j) s += y[i + j];
+    avg.push_back(s / double(m));
+  }
+  double sum = 0;
+  for (size_t i = 1; i < avg.size(); ++i) sum += std::pow(avg[i] - avg[i - 1], 2);
+  return std::sqrt(sum / (2.0 * double(avg.size() - 1)));
+}
+
+TEST(Oscillator, FlickerFrequencyNoiseHasAFlatAllanDeviation) {
+  // The floor holds at every tau between the poles (10 us .. 10 s); white or
+  // random-walk FM would fall or rise by sqrt(10) per decade.
+  const double floor = 1e-9;
+  const int update = 4096;  // 16.4 us per slow step
+  std::vector<double> taus_adev[3];
+  for (uint64_t seed : {1, 2, 3}) {
+    OscillatorConfig c = quiet();
+    c.flicker_adev = floor;
+    c.rw_update_edges = update;
+    c.seed = seed;
+    Oscillator osc(c);
+    std::vector<double> y;
+    for (int step = 0; step < 24000; ++step) {  // 0.39 s
+      for (int i = 0; i < update; ++i) osc.next_edge_fs();
+      y.push_back(osc.fractional_frequency());
+    }
+    const size_t ms[3] = {6, 61, 610};  // 98 us, 1 ms, 10 ms
+    for (int k = 0; k < 3; ++k) taus_adev[k].push_back(adev_at(y, ms[k]));
+  }
+  for (int k = 0; k < 3; ++k) {
+    double mean = 0;
+    for (double a : taus_adev[k]) mean += a / 3;
+    EXPECT_NEAR(mean / floor, 1.0, 0.25) << "tau index " << k;
+  }
+}
+
+TEST(Oscillator, TemperatureAndAgeingDriftTheFrequencyLinearly) {
+  OscillatorConfig c = quiet();
+  c.tempco_ppb_per_k = -40.0;
+  c.temperature_ramp_k_per_s = 5.0;
+  Oscillator osc(c);
+  for (int i = 0; i < 2500000; ++i) osc.next_edge_fs();  // 10 ms: 0.05 K
+  EXPECT_NEAR(osc.fractional_frequency() / (-40e-9 * 5.0 * 0.01), 1.0, 1e-3);
+  c = quiet();
+  c.ageing_ppb_per_day = 864.0;  // 1e-5 ppb per ms
+  Oscillator aged(c);
+  for (int i = 0; i < 2500000; ++i) aged.next_edge_fs();
+  EXPECT_NEAR(aged.fractional_frequency() / (864e-9 * 0.01 / 86400.0), 1.0, 1e-3);
+}
+
+TEST(Oscillator, TuningCurveAndDacAreNotLinear) {
+  OscillatorConfig c = quiet();
+  c.pull_range_ppm = 50.0;
+  c.dac_bits = 16;
+  Oscillator linear(c);
+  const int64_t full = 65535;
+  c.pull_nonlinearity = 0.1;
+  Oscillator curved(c);
+  // End points stay; in between the curve is off the line by up to 10% of
+  // the range (at x = +-1/sqrt 3), and steeper at mid-scale.
+  EXPECT_DOUBLE_EQ(curved.pull_of(full), 50e-6);
+  EXPECT_DOUBLE_EQ(curved.pull_of(0), -50e-6);
+  double worst = 0;
+  for (int64_t w = 0; w <= full; w += 7)
+    worst = std::max(worst, std::fabs(curved.pull_of(w) - linear.pull_of(w)));
+  EXPECT_NEAR(worst / 50e-6, 0.1, 1e-3);
+  const double slope_mid = curved.pull_of(32768 + 100) - curved.pull_of(32768 - 100);
+  const double slope_lin = linear.pull_of(32768 + 100) - linear.pull_of(32768 - 100);
+  EXPECT_NEAR(slope_mid / slope_lin, 1.0 + 0.15 * std::sqrt(3.0) * 1.0, 0.01);
+
+  c = quiet();
+  c.pull_range_ppm = 50.0;
+  c.dac_inl_lsb = 4.0;
+  c.dac_dnl_lsb = 1.0;
+  Oscillator dac(c);
+  const double lsb = 100e-6 / double(full);
+  // Bow of 4 LSB at mid-scale, every code within +-1 LSB of the bow, and the
+  // per-code error is not one constant.
+  double lo = 1, hi = -1;
+  for (int64_t w = 32000; w < 33500; ++w) {
+    const double bow = 4.0 * 4.0 * (double(w) / full) * (1.0 - double(w) / full);
+    const double err = (dac.pull_of(w) - linear.pull_of(w)) / lsb - bow;
+    ASSERT_LE(std::fabs(err), 1.0 + 1e-6) << w;
+    lo = std::min(lo, err);
+    hi = std::max(hi, err);
+  }
+  EXPECT_GT(hi - lo, 1.5);
+}
+
+TEST(Oscillator, DacWordSettlesWithItsTimeConstant) {
+  OscillatorConfig c = quiet();
+  c.pull_range_ppm = 50.0;
+  c.dac_settling_fs = 4e9;  // 4 us: 1000 edges
+  Oscillator osc(c);
+  osc.next_edge_fs();
+  EXPECT_NEAR(osc.fractional_frequency(), 0.0, 1e-9);  // powered up settled at mid-scale (half an LSB)
+  osc.set_dac(65535);
+  for (int i = 0; i < 1000; ++i) osc.next_edge_fs();
+  EXPECT_NEAR(osc.fractional_frequency() / 50e-6, 1.0 - std::exp(-1.0), 0.01);
+  for (int i = 0; i < 20000; ++i) osc.next_edge_fs();
+  EXPECT_NEAR(osc.fractional_frequency() / 50e-6, 1.0, 1e-6);
 }
 
 TEST(Oscillator, PhaseStepIsOneFiftySixthOfTheVcoPeriod) {
