@@ -10,6 +10,9 @@
 # The installed package calls the shared one lightrail::<EXPORT_NAME> and the
 # static one lightrail::<EXPORT_NAME>_static (packaging/CMakeLists.txt).
 # Usage requirements go on all three with lightrail_library_link().
+# Each library adds itself to the global properties LIGHTRAIL_INSTALLED_LIBRARIES
+# (targets), LIGHTRAIL_SHARED_LIBRARY_DIRS and LIGHTRAIL_PUBLIC_INCLUDE_DIRS,
+# which packaging/CMakeLists.txt installs: a new library needs no second list.
 function(lightrail_library name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "EXPORT_NAME" "SOURCES")
   add_library(${name}_objects OBJECT ${arg_SOURCES})
@@ -23,6 +26,8 @@ function(lightrail_library name)
     VERSION ${PROJECT_VERSION}
     SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
   add_library(lightrail::${arg_EXPORT_NAME} ALIAS ${name})
+  set_property(GLOBAL APPEND PROPERTY LIGHTRAIL_INSTALLED_LIBRARIES ${name} ${name}_shared)
+  set_property(GLOBAL APPEND PROPERTY LIGHTRAIL_SHARED_LIBRARY_DIRS ${CMAKE_CURRENT_BINARY_DIR})
 endfunction()
 
 # lightrail_library_link(NAME ...): target_link_libraries(... same arguments)
@@ -40,4 +45,5 @@ function(lightrail_library_include name dir)
   foreach(t ${name}_objects ${name} ${name}_shared)
     target_include_directories(${t} PUBLIC $<BUILD_INTERFACE:${dir}> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   endforeach()
+  set_property(GLOBAL APPEND PROPERTY LIGHTRAIL_PUBLIC_INCLUDE_DIRS ${dir})
 endfunction()
