@@ -63,7 +63,13 @@ hits=$(grep -rlF -e "$build" -e "$src" -e /work/ "$x$libdir/cmake" "$x$libdir/pk
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
 needs=()
-owner() { dpkg -S "$1" 2> /dev/null | head -1 | sed 's/[:,].*//' || true; }
+# owner PATH: the package that installed PATH (empty when none did).
+owner() {
+  local out
+  out=$(dpkg -S "$1" 2> /dev/null) || return 0
+  out=${out%%$'\n'*}
+  echo "${out%%[:,]*}"
+}
 for elf in "$x"/usr/bin/* "$x$libdir"/*.so."$version"; do
   linked=$(LD_LIBRARY_PATH=$x$libdir ldd "$elf")
   for path in $(awk '$2 == "=>" && $3 ~ /^\// { print $3 }' <<< "$linked"); do

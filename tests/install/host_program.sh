@@ -75,7 +75,8 @@ tail -1 "$work/serve.log"
 # pkg-config alone: flags, a one-file program, linked against the .so files.
 pc=$(find "$prefix" -name lightrail.pc)
 [ -n "$pc" ] || fail "lightrail.pc is not installed"
-export PKG_CONFIG_PATH=$(dirname "$pc")
+PKG_CONFIG_PATH=$(dirname "$pc")
+export PKG_CONFIG_PATH
 [ "$(pkg-config --modversion lightrail)" = "$version" ] || fail "lightrail.pc says $(pkg-config --modversion lightrail)"
 flags=$(pkg-config --cflags --libs lightrail)
 echo "pkg-config --cflags --libs lightrail: $flags"
