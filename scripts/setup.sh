@@ -8,9 +8,11 @@ cd "$(dirname "$0")/.."
 # targets (docs/fuzzing.md); libclang-rt-dev is only recommended by clang.
 # python3 plays a silent listener in a server test and runs the daemon's Python
 # client test; libboost-dev has Boost.Beast (the daemon's HTTP, header-only).
+# dpkg-dev (dpkg-shlibdeps) and file let `cpack -G DEB` work out the
+# package's run-time dependencies (test install.deb_package).
 packages=(cmake make g++ pkg-config verilator libsystemc-dev libboost-dev iverilog yosys
           nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libgtest-dev libbenchmark-dev
-          clang libclang-rt-dev python3)
+          clang libclang-rt-dev python3 dpkg-dev file)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
