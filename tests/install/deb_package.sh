@@ -32,6 +32,7 @@ libdir=${pc_entry%/pkgconfig/lightrail.pc}
 libdir=${libdir#.}
 has ./usr/bin/lightrail
 has ./usr/bin/lightrail-cosim
+has ./usr/bin/lightraild
 for lib in driver planner; do
   name=liblightrail_$lib
   has ".$libdir/$name.a"
@@ -115,4 +116,5 @@ flags=$(pkg-config --cflags --libs lightrail)
 "$cxx" -std=c++17 "$consumer/consumer.cpp" $flags -o "$work/pc_consumer" || fail "pkg-config build failed"
 LD_LIBRARY_PATH=$x$libdir "$work/pc_consumer" || fail "the consumer built with pkg-config failed"
 "$x/usr/bin/lightrail-cosim" --help > /dev/null || fail "the packaged lightrail-cosim does not run"
+"$x/usr/bin/lightraild" --help > /dev/null || fail "the packaged lightraild does not run"
 echo "PASS"
