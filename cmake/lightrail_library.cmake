@@ -22,9 +22,14 @@ function(lightrail_library name)
   add_library(${name}_shared SHARED $<TARGET_OBJECTS:${name}_objects>)
   set_target_properties(${name}_shared PROPERTIES
     OUTPUT_NAME ${name}
-    EXPORT_NAME ${arg_EXPORT_NAME}
-    VERSION ${PROJECT_VERSION}
-    SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
+    EXPORT_NAME ${arg_EXPORT_NAME})
+  # A project that takes the libraries without a version (tests/fuzz) never
+  # builds or installs the shared one.
+  if(PROJECT_VERSION)
+    set_target_properties(${name}_shared PROPERTIES
+      VERSION ${PROJECT_VERSION}
+      SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
+  endif()
   add_library(lightrail::${arg_EXPORT_NAME} ALIAS ${name})
   set_property(GLOBAL APPEND PROPERTY LIGHTRAIL_INSTALLED_LIBRARIES ${name} ${name}_shared)
   set_property(GLOBAL APPEND PROPERTY LIGHTRAIL_SHARED_LIBRARY_DIRS ${CMAKE_CURRENT_BINARY_DIR})
