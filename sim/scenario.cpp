@@ -46,6 +46,14 @@ uint64_t positive(const json& doc, const std::string& key, const std::string& wh
   return v.get<uint64_t>();
 }
 
+// A follower's index, checked before it is narrowed to int.
+int follower(const json& r, const std::string& where, const Scenario& sc) {
+  const uint64_t b = positive(r, "board", where, 0, true);
+  if (b < 1 || b >= uint64_t(sc.boards))
+    bad(where + ".board", fmt::format("must be a follower, 1..{}", sc.boards - 1));
+  return int(b);
+}
+
 void check_keys(const json& doc, const std::string& where, std::initializer_list<const char*> keys) {
   for (const auto& [k, v] : doc.items()) {
     bool known = false;
@@ -64,9 +72,7 @@ LinkChange parse_link_change(const json& r, const std::string& where, const Scen
              {"board", "at_ps", "direction", "delay_step_ps", "temperature_step_k",
               "temperature_ramp_k_per_s", "for_ps", "comment"});
   LinkChange c;
-  c.board = int(positive(r, "board", where, 0, true));
-  if (c.board < 1 || c.board >= sc.boards)
-    bad(where + ".board", fmt::format("must be a follower, 1..{}", sc.boards - 1));
+  c.board = follower(r, where, sc);
   c.at_ps = int64_t(positive(r, "at_ps", where, 0, true));
   if (c.at_ps < measure_from_ps || uint64_t(c.at_ps) >= sc.duration_ps)
     bad(where + ".at_ps", "must be inside the measurement window, from sync.measure_from_ps to duration_ps");
@@ -104,10 +110,10 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
   SyncOptions o;
   o.enabled = true;
   if (!s.is_object()) bad("sync", "must be an object");
-  check_keys(
-      s, "sync",
-      {"topology", "baseline", "calibrate_asymmetry", "pps_period_ps", "measure_from_ps", "boot_skew_ps",
-       "profile", "ref_loss", "link_changes", "exchange_rate_hz", "wait_for_parent_lock"});
+  check_keys(s, "sync",
+             {"topology", "baseline", "calibrate_asymmetry", "pps_period_ps", "measure_from_ps",
+              "boot_skew_ps", "profile", "ref_loss", "link_changes", "exchange_rate_hz",
+              "wait_for_parent_lock", "cdr_relocks", "bitslide_compensation"});
   if (sc.boards < 2) bad("boards", "clock distribution needs at least 2 boards");
   o.topology = s.value("topology", o.topology);
   if (o.topology != "star" && o.topology != "chain") bad("sync.topology", "must be \"star\" or \"chain\"");
@@ -157,13 +163,37 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
       const json& r = s["ref_loss"][i];
       const std::string where = fmt::format("sync.ref_loss[{}]", i);
       check_keys(r, where, {"board", "at_ps", "for_ps"});
-      RefLoss loss{int(positive(r, "board", where, 0, true)), int64_t(positive(r, "at_ps", where, 0, true)),
-                   int64_t(positive(r, "for_ps", where, 0, true))};
-      if (loss.board < 1 || loss.board >= sc.boards)
-        bad(where + ".board", fmt::format("must be a follower, 1..{}", sc.boards - 1));
-      if (loss.for_ps <= 0 || uint64_t(loss.at_ps + loss.for_ps) > sc.duration_ps)
+      const uint64_t at = positive(r, "at_ps", where, 0, true), len = positive(r, "for_ps", where, 0, true);
+      RefLoss loss{follower(r, where, sc), int64_t(at), int64_t(len)};
+      if (len == 0 || at > sc.duration_ps || len > sc.duration_ps - at)
         bad(where + ".for_ps", "the outage must be positive and end by duration_ps (it may last to the end)");
       o.ref_loss.push_back(loss);
+    }
+  }
+  if (s.contains("bitslide_compensation")) {
+    if (!s["bitslide_compensation"].is_boolean()) bad("sync.bitslide_compensation", "must be true or false");
+    o.bitslide_compensation = s["bitslide_compensation"].get<bool>();
+  }
+  if (s.contains("cdr_relocks")) {
+    if (!s["cdr_relocks"].is_array()) bad("sync.cdr_relocks", "must be an array");
+    for (size_t i = 0; i < s["cdr_relocks"].size(); ++i) {
+      const json& r = s["cdr_relocks"][i];
+      const std::string where = fmt::format("sync.cdr_relocks[{}]", i);
+      if (!r.is_object()) bad(where, "must be an object");
+      check_keys(r, where, {"board", "at_ps", "down_ps", "slide_ui", "comment"});
+      const int board = follower(r, where, sc);
+      const uint64_t at = positive(r, "at_ps", where, 0, true);
+      const uint64_t down = positive(r, "down_ps", where, 20000000, false);  // 20 us without light
+      const uint64_t slide = positive(r, "slide_ui", where, 0, true);
+      if (at < uint64_t(o.measure_from_ps) || at >= sc.duration_ps)
+        bad(where + ".at_ps",
+            "must be inside the measurement window, from sync.measure_from_ps to duration_ps");
+      if (down == 0 || down > sc.duration_ps - at)
+        bad(where + ".down_ps", "the outage must be positive and end by duration_ps");
+      if (slide >= hwdef::SYNC_LINK_WORD_BITS)
+        bad(where + ".slide_ui", fmt::format("must be 0..{} (a bit of the link's {}-bit word)",
+                                             hwdef::SYNC_LINK_WORD_BITS - 1, hwdef::SYNC_LINK_WORD_BITS));
+      o.cdr_relocks.push_back({board, int64_t(at), int64_t(down), int(slide)});
     }
   }
   if (s.contains("link_changes")) {
@@ -824,6 +854,10 @@ json run_scenario(const Scenario& sc) {
           for (const RefLoss& l : sc.sync.ref_loss)
             if (l.board == board && t_us >= double(l.at_ps) * 1e-6 &&
                 t_us < double(l.at_ps + l.for_ps) * 1e-6 + relock_allow_us)
+              return true;
+          for (const CdrRelock& r : sc.sync.cdr_relocks)
+            if (r.board == board && t_us >= double(r.at_ps) * 1e-6 &&
+                t_us < double(r.at_ps + r.down_ps) * 1e-6 + relock_allow_us)
               return true;
           // A change of the link the scenario expects to cost the lock.
           if (!e.value("link_change_lock_kept", true))

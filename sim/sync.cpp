@@ -105,6 +105,7 @@ struct SyncEngine::Node {
   double first_backwards_us = -1;
   std::deque<std::pair<uint64_t, int64_t>> pps;  // waiting for the grandmaster's
   std::vector<double> offsets;                   // ps, while locked after measure_from
+  std::vector<std::pair<int64_t, int>> relocks;  // (fs the receiver locked again, its bitslide in UI)
 };
 
 SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boards) {
@@ -165,16 +166,67 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
           fmt::format("sync.ref_loss.board: {} is not a follower (1..{})", r.board, boards - 1));
     holdovers_.push_back({r.board, r.at_ps * 1000, (r.at_ps + r.for_ps) * 1000});
   }
-  add_link_changes(fc);
+  add_link_changes(fc, opt_.link_changes, "sync.link_changes",
+                   std::vector<double>(opt_.link_changes.size(), 0.0));
+  add_cdr_relocks(fc);
+}
+
+// A relock is an outage of the link (a reference loss, judged as one) and,
+// when the receiver locks again, a step of the forward path by the change of
+// the bitslide; the servo learns the new slide only with compensation on.
+void SyncEngine::add_cdr_relocks(const clock::FibreConfig& fc) {
+  constexpr int64_t kUiFs = kPeriodFs / int64_t(hwdef::SYNC_LINK_WORD_BITS);
+  std::vector<LinkChange> steps;
+  std::vector<double> compensated;
+  std::map<int, int> slide;  // per board, after the relocks so far
+  std::vector<size_t> order(opt_.cdr_relocks.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return opt_.cdr_relocks[a].at_ps < opt_.cdr_relocks[b].at_ps; });
+  for (size_t i : order) {
+    const CdrRelock& r = opt_.cdr_relocks[i];
+    const std::string where = fmt::format("sync.cdr_relocks[{}]", i);
+    if (r.board <= 0 || r.board >= boards_)
+      throw std::invalid_argument(
+          fmt::format("{}.board: {} is not a follower (1..{})", where, r.board, boards_ - 1));
+    if (r.slide_ui < 0 || r.slide_ui >= int(hwdef::SYNC_LINK_WORD_BITS))
+      throw std::invalid_argument(fmt::format("{}.slide_ui: {} is outside 0..{} (SYNC_LINK_WORD_BITS - 1)",
+                                              where, r.slide_ui, hwdef::SYNC_LINK_WORD_BITS - 1));
+    holdovers_.push_back({r.board, r.at_ps * 1000, (r.at_ps + r.down_ps) * 1000});
+    for (int b : {r.board, opt_.baseline ? r.board + boards_ - 1 : -1})
+      if (b >= 0) nodes_[size_t(b)]->relocks.emplace_back((r.at_ps + r.down_ps) * 1000, r.slide_ui);
+    LinkChange c;
+    c.board = r.board;
+    c.at_ps = r.at_ps;
+    c.forward = true;
+    c.backward = false;
+    c.kind = "cdr_relock_slide_ui";
+    c.value = r.slide_ui;
+    const double step_fs = double(r.slide_ui - slide[r.board]) * double(kUiFs);
+    c.step_fs = step_fs;
+    slide[r.board] = r.slide_ui;
+    steps.push_back(c);
+    compensated.push_back(opt_.bitslide_compensation ? step_fs / 1000 : 0.0);
+  }
+  add_link_changes(fc, steps, "sync.cdr_relocks", compensated);
+}
+
+// The bitslide of n's receiver at now: the last relock's, once it locked.
+int SyncEngine::slide_at(const Node& n, int64_t now) const {
+  int s = 0;
+  for (const auto& [at, k] : n.relocks)
+    if (now >= at) s = k;
+  return s;
 }
 
 // Each change goes onto the board's fibre and its PTP-only copy's, so the
 // baseline sees the same link.
-void SyncEngine::add_link_changes(const clock::FibreConfig& fc) {
+void SyncEngine::add_link_changes(const clock::FibreConfig& fc, const std::vector<LinkChange>& changes,
+                                  const std::string& list, const std::vector<double>& compensated_ps) {
   const double ps_per_k = fc.tcd_ps_per_km_k * fc.length_m / 1000.0;
-  for (size_t i = 0; i < opt_.link_changes.size(); ++i) {
-    const LinkChange& c = opt_.link_changes[i];
-    const std::string where = fmt::format("sync.link_changes[{}]", i);
+  for (size_t i = 0; i < changes.size(); ++i) {
+    const LinkChange& c = changes[i];
+    const std::string where = fmt::format("{}[{}]", list, i);
     if (c.board <= 0 || c.board >= boards_)
       throw std::invalid_argument(
           fmt::format("{}.board: {} is not a follower (1..{})", where, c.board, boards_ - 1));
@@ -184,6 +236,8 @@ void SyncEngine::add_link_changes(const clock::FibreConfig& fc) {
     d.backward = c.backward;
     if (c.kind == "delay_step_ps") {
       d.step_fs = c.value * 1000;
+    } else if (c.kind == "cdr_relock_slide_ui") {
+      d.step_fs = c.step_fs;
     } else if (c.kind == "temperature_step_k") {
       d.step_fs = c.value * ps_per_k * 1000;
     } else if (c.kind == "temperature_ramp_k_per_s") {
@@ -214,9 +268,10 @@ void SyncEngine::add_link_changes(const clock::FibreConfig& fc) {
     const double total_fs = d.step_fs + d.ramp_fs_per_s * (double(d.ramp_for_fs) * 1e-15);
     r.forward_ps = c.forward ? total_fs / 1000 : 0;
     r.backward_ps = c.backward ? total_fs / 1000 : 0;
+    r.compensated_ps = compensated_ps[i];
     changes_.push_back(r);
   }
-  // A change is judged up to the next change of the same board.
+  // A change is judged up to the next change of the same board (of either list).
   for (ChangeRecord& a : changes_)
     for (const ChangeRecord& b : changes_)
       if (b.spec.board == a.spec.board && b.at_fs > a.at_fs) a.until_fs = std::min(a.until_fs, b.at_fs);
@@ -352,6 +407,7 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
     exchange_due = now >= n.next_exchange_fs;
     if (exchange_due) n.next_exchange_fs = now + int64_t(1e15 / opt_.exchange_rate_hz);
   }
+  if (opt_.bitslide_compensation) in.rx_bitslide_ui = uint32_t(slide_at(n, now));
   if (in.ref_ok) {
     const int64_t d_fwd = n.fibre->forward_delay_fs(now), d_bwd = n.fibre->backward_delay_fs(now);
     in.phase_valid = phase_valid;
@@ -629,12 +685,13 @@ json SyncEngine::changes_report() const {
               {c.spec.kind, c.spec.value},
               {"forward_change_ps", c.forward_ps},
               {"backward_change_ps", c.backward_ps},
-              {"model_shift_ps", -(c.forward_ps - c.backward_ps) / 2},
+              {"model_shift_ps", -(c.forward_ps - c.backward_ps - c.compensated_ps) / 2},
               {"lock_kept", c.seen && !c.lock_lost},
               {"unlocked_at_us", c.unlocked_at_us},
               {"relock_us", c.relock_us},
               {"flags_raised", flag_names(c.errors_after & ~c.errors_before)}};
     if (c.spec.kind == "temperature_ramp_k_per_s") j["for_us"] = double(c.spec.for_ps) * 1e-6;
+    if (c.spec.kind == "cdr_relock_slide_ui") j["bitslide_compensated_ps"] = c.compensated_ps;
     if (before_n == 0 || final_n == 0 || last_t - c.at_fs < 2 * kChangeFinalFs) {
       j["judged"] = false;  // too little before or after it in the run
       out.push_back(j);

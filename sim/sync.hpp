@@ -63,9 +63,23 @@ struct LinkChange {
   int board;
   int64_t at_ps;
   bool forward = true, backward = true;
-  std::string kind;  // "delay_step_ps", "temperature_step_k" or "temperature_ramp_k_per_s"
+  // "delay_step_ps", "temperature_step_k" or "temperature_ramp_k_per_s";
+  // internally also "cdr_relock_slide_ui" (a CdrRelock: value the new
+  // slide, step_fs the forward step from the previous one).
+  std::string kind;
   double value = 0;
+  double step_fs = 0;
   int64_t for_ps = 0;  // a ramp's length
+};
+
+// A relock of one follower's link receiver: the link is down for down_ps
+// from at_ps, and the receiver locks again with its word boundary on
+// another bit (White Rabbit's bitslide), which delays the recovered clock
+// and every receive timestamp by slide_ui unit intervals (docs/cosim.md).
+struct CdrRelock {
+  int board;
+  int64_t at_ps, down_ps;
+  int slide_ui;  // 0..SYNC_LINK_WORD_BITS-1; the boot lock is at 0 (what calibration saw)
 };
 
 struct SyncOptions {
@@ -83,6 +97,10 @@ struct SyncOptions {
   bool wait_for_parent_lock = true;  // a chain's boundary clock follows only a locked parent
   std::vector<RefLoss> ref_loss;
   std::vector<LinkChange> link_changes;
+  std::vector<CdrRelock> cdr_relocks;
+  // The receiver's bitslide goes to the servo (rx_bitslide_ui), which counts
+  // it as receive delay, as White Rabbit does; off: the servo is never told.
+  bool bitslide_compensation = true;
 };
 
 class SyncEngine {
@@ -117,7 +135,10 @@ class SyncEngine {
   void servo_update(Node& n, int64_t now_fs, bool phase_valid, uint32_t phase);
   bool ref_ok(const Node& n, int64_t now_fs) const;
   void record_pps(int b, uint64_t index, int64_t fs);
-  void add_link_changes(const clock::FibreConfig& fc);
+  void add_link_changes(const clock::FibreConfig& fc, const std::vector<LinkChange>& changes,
+                        const std::string& where, const std::vector<double>& compensated_ps);
+  void add_cdr_relocks(const clock::FibreConfig& fc);
+  int slide_at(const Node& n, int64_t now_fs) const;
 
   SyncOptions opt_;
   int boards_;
@@ -143,6 +164,7 @@ class SyncEngine {
     LinkChange spec;
     int64_t at_fs, until_fs;  // to the next change of the same board, or the end
     double forward_ps = 0, backward_ps = 0;
+    double compensated_ps = 0;  // of the forward change, what the servo is told (a compensated bitslide)
     std::vector<std::pair<int64_t, double>> offsets;  // (fs, ps) from kChangeBeforeFs before the change
     bool seen = false, lock_lost = false;
     double unlocked_at_us = -1, relock_us = -1;  // after the change

@@ -19,6 +19,7 @@ constexpr int64_t kFsPerPs = 1000;
 constexpr int64_t kPpbDenominator = 1000000000;  // ppb and ns/s per unit
 constexpr int64_t kDacMid = int64_t{1} << (SYNC_DAC_BITS - 1);
 constexpr int64_t kDacMax = (int64_t{1} << SYNC_DAC_BITS) - 1;
+constexpr int64_t kLinkUiFs = kPeriodFs / hwdef::SYNC_LINK_WORD_BITS;  // one bit of the sync link
 
 int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
 
@@ -60,10 +61,11 @@ struct Limits {
   int64_t step_fs;
 };
 
-Limits checked(const ClockSyncConfig& c, uint32_t& errors) {
+Limits checked(const ClockSyncConfig& c, uint32_t rx_bitslide_ui, uint32_t& errors) {
   Limits l{};
   const int64_t dmax = hwdef::SYNC_CAL_DELAY_MAX_PS, amax = hwdef::SYNC_CAL_ASYM_MAX_PS;
-  l.cal_ms_fs = clamp_flagged(c.cal_delay_ms_ps, 0, dmax, errors) * kFsPerPs;
+  const int64_t slide = clamp_flagged(rx_bitslide_ui, 0, hwdef::SYNC_LINK_WORD_BITS - 1, errors);
+  l.cal_ms_fs = clamp_flagged(c.cal_delay_ms_ps, 0, dmax, errors) * kFsPerPs + slide * kLinkUiFs;
   l.cal_sm_fs = clamp_flagged(c.cal_delay_sm_ps, 0, dmax, errors) * kFsPerPs;
   l.asym_fs = clamp_flagged(c.cal_asym_ps, -amax, amax, errors) * kFsPerPs;
   l.kp = clamp_flagged(c.kp_q16, 0, 65536, errors);
@@ -208,7 +210,7 @@ void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
 
 void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out) {
   s.errors &= ~in.clear_errors;
-  const Limits l = checked(in.cfg, s.errors);
+  const Limits l = checked(in.cfg, in.rx_bitslide_ui, s.errors);
   s.steps_now = 0;
   s.time_step_now = 0;
 
@@ -218,7 +220,9 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
     s.errors = errors;
   } else if (!in.ref_ok) {
     // HOLDOVER: keep the learnt frequency, issue no steps; every phase and
-    // exchange reference is stale once the link returns.
+    // exchange reference is stale once the link returns, the path delay too
+    // (the receiver may lock on another bit, the fibre may be re-patched):
+    // the first exchange after it seeds the delay filter afresh.
     if (s.mode != SyncMode::kDisabled && s.mode != SyncMode::kFreeRun && s.mode != SyncMode::kHoldover) {
       s.mode = SyncMode::kHoldover;
       s.errors |= hwdef::SYNC_ERROR_REF_LOST_MASK;
@@ -233,6 +237,8 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
     s.phase_init = false;
     s.prev_valid = false;
     s.since_sample_fs = 0;
+    s.have_exchange = false;
+    s.outliers = 0;
   } else {
     if (s.mode == SyncMode::kDisabled || s.mode == SyncMode::kFreeRun || s.mode == SyncMode::kHoldover) {
       s.mode = SyncMode::kCoarse;  // until the first sample says otherwise

@@ -49,6 +49,12 @@ struct ClockSyncIn {
   // CLK_PERIOD_PS / DDMTD_N (hw/ddmtd.sv's phase output).
   bool phase_valid = false;
   uint32_t ddmtd_phase = 0;
+  // Where the link receiver's last lock put the word boundary, in unit
+  // intervals (CLK_PERIOD_PS / SYNC_LINK_WORD_BITS), 0..SYNC_LINK_WORD_BITS-1:
+  // the transceiver's comma aligner reports it. It delays the recovered
+  // clock and every receive timestamp alike, so it counts as receive delay
+  // on top of SYNC_CAL_DELAY_MS_PS (which is calibrated at slide 0).
+  uint32_t rx_bitslide_ui = 0;
   uint32_t clear_errors = 0;  // pulse: SYNC_ERROR bits to clear
 };
 

@@ -46,6 +46,20 @@ TEST(HlsSync, UncalibratedFixedDelaysShowAsHalfTheirDifference) {
   EXPECT_NEAR(locked_mean_offset(pc, cal), 0, 10);
 }
 
+// A receiver relock lands the word boundary k unit intervals late: the
+// recovered clock and the stamps both arrive k UI later, which looks like
+// forward asymmetry (-k UI / 2) unless the transceiver's slide is reported.
+TEST(HlsSync, AReportedReceiverBitslideIsAddedToTheReceiveDelay) {
+  const double ui = double(hwdef::CLK_PERIOD_PS) / hwdef::SYNC_LINK_WORD_BITS;
+  PlantConfig pc;
+  pc.rx_bitslide_ui = 7;
+  pc.report_bitslide = false;
+  ClockSyncConfig cal;
+  EXPECT_NEAR(locked_mean_offset(pc, cal), -7 * ui / 2, 10);
+  pc.report_bitslide = true;
+  EXPECT_NEAR(locked_mean_offset(pc, cal), 0, 10);
+}
+
 ClockSyncOut one_call(const ClockSyncConfig& cfg, ClockSyncState& st) {
   PlantConfig pc;
   Plant plant(pc);
@@ -86,6 +100,17 @@ TEST(HlsSync, OutOfRangeCalibrationIsClampedAndFlagged) {
     clock_sync_step(st, in, out);
     EXPECT_FALSE(out.errors & hwdef::SYNC_ERROR_CAL_CLAMPED_MASK);
   }
+
+  // A slide beyond the word cannot come from the transceiver.
+  ClockSyncConfig cfg;
+  cfg.enable = true;
+  PlantConfig pc;
+  pc.rx_bitslide_ui = hwdef::SYNC_LINK_WORD_BITS;
+  Plant plant(pc);
+  ClockSyncState st;
+  ClockSyncOut out;
+  clock_sync_step(st, plant.measure(cfg, true), out);
+  EXPECT_TRUE(out.errors & hwdef::SYNC_ERROR_CAL_CLAMPED_MASK);
 }
 
 // Fixed delays larger than the measured round trip cannot be right: the

@@ -23,8 +23,12 @@ struct PlantConfig {
   double timestamp_quantum_ps = 1;    // 4000: PTP-style cycle timestamps
   double fibre_ms_ps = 5000000;       // 1 km
   double fibre_sm_ps = 5000000;
-  double fixed_ms_ps = 0;       // reference TX + board RX
-  double fixed_sm_ps = 0;       // board TX + reference RX
+  double fixed_ms_ps = 0;  // reference TX + board RX
+  double fixed_sm_ps = 0;  // board TX + reference RX
+  // Where the receiver's word boundary landed at lock: the recovered clock
+  // and the received stamps arrive this many unit intervals later.
+  uint32_t rx_bitslide_ui = 0;
+  bool report_bitslide = true;  // the transceiver tells the servo the slide
   uint32_t exchange_every = 1;  // updates per two-way exchange
   uint64_t seed = 1;
 };
@@ -46,7 +50,10 @@ class Plant {
     in.ref_ok = ref_ok;
     jitter_ps_ = c_.white_jitter_ps * gauss_(rng_);
     if (!ref_ok) return in;
-    const double T = hwdef::CLK_PERIOD_PS, d_ms = c_.fixed_ms_ps + c_.fibre_ms_ps;
+    if (c_.report_bitslide) in.rx_bitslide_ui = c_.rx_bitslide_ui;
+    const double T = hwdef::CLK_PERIOD_PS;
+    const double ui = T / hwdef::SYNC_LINK_WORD_BITS;
+    const double d_ms = c_.fixed_ms_ps + c_.fibre_ms_ps + c_.rx_bitslide_ui * ui;
     // hw/ddmtd.sv: how far the local clock lags the recovered reference.
     double lag = std::fmod(-(true_offset_ps() + d_ms), T);
     if (lag < 0) lag += T;
