@@ -96,6 +96,7 @@ class Parser {
         }
       }
     }
+    resolve_sync_tree(spec);
     return spec;
   }
 
@@ -187,7 +188,10 @@ class Parser {
         fail(at, fmt::format("must be an object, not {}", json_type_name(b)));
         continue;
       }
-      reject_unknown(b, at, {"name", "uri", "rail", "first_switch_port", "switch_ports"});
+      reject_unknown(b, at, {"name", "uri", "rail", "first_switch_port", "switch_ports", "sync_parent"});
+      if (b.contains("sync_parent")) {
+        if (auto n = string(b["sync_parent"], json_path(at, "sync_parent"))) parents_.emplace_back(i, *n);
+      }
       FabricBoard board;
       bool ok = true;
       if (!b.contains("name")) {
@@ -254,6 +258,71 @@ class Parser {
     // Indices name boards in messages from here on; a hole would shift them.
     if (spec.boards.size() != boards.size()) spec.boards.clear();
   }
+
+  // sync_parent names a board; every board follows the sync master unless it
+  // names another; the chains must end at the master within
+  // SYNC_MAX_CHAIN_HOPS: a longer cascade of boundary clocks is refused, not
+  // run beyond what the servo is verified for (docs/clock-sync.md).
+  void resolve_sync_tree(FabricSpec& spec) {
+    if (!parents_.empty() && !spec.sync_master) {
+      fail(json_path(json_path("boards", parents_.front().first), "sync_parent"),
+           "a sync_parent needs a sync_master at the root of the tree");
+      return;
+    }
+    if (!spec.sync_master || spec.boards.empty()) return;  // a board entry failed: indices are not known
+    const size_t master = *spec.sync_master;
+    for (size_t i = 0; i < spec.boards.size(); ++i)
+      spec.boards[i].sync_parent = i == master ? std::nullopt : std::optional<size_t>(master);
+    bool ok = true;
+    for (const auto& [i, name] : parents_) {
+      const std::string where = json_path(json_path("boards", i), "sync_parent");
+      const auto parent = spec.board_index(name);
+      if (!parent) {
+        fail(where, fmt::format("{} names no board of this fabric", quote_text(name)));
+        ok = false;
+      } else if (i == master) {
+        fail(where, fmt::format("the sync master follows no board (it is the root of the tree), not {}",
+                                quote_text(name)));
+        ok = false;
+      } else if (*parent == i) {
+        fail(where, "a board cannot follow its own clock");
+        ok = false;
+      } else {
+        spec.boards[i].sync_parent = parent;
+      }
+    }
+    if (!ok) return;
+    for (size_t i = 0; i < spec.boards.size(); ++i) {
+      // Walk towards the master, at most one hop beyond the limit (a hostile
+      // file's 10,000-board chain costs no more than a legal one).
+      const size_t limit = hwdef::SYNC_MAX_CHAIN_HOPS + 1;
+      std::vector<size_t> path{i};
+      size_t at = i;
+      while (at != master && path.size() <= limit) {
+        at = *spec.boards[at].sync_parent;
+        path.push_back(at);
+      }
+      if (at == master && path.size() - 1 <= hwdef::SYNC_MAX_CHAIN_HOPS) continue;
+      const std::string where = json_path(json_path("boards", i), "sync_parent");
+      const std::set<size_t> seen(path.begin(), path.end());
+      if (seen.size() < path.size()) {
+        std::string loop;
+        for (size_t k = 0; k < path.size() && k <= 4; ++k)
+          loop += (k ? " -> " : "") + printable(spec.boards[path[k]].name);
+        fail(where, fmt::format("the chain never reaches the sync master {} (a loop: {} ...)",
+                                quote_text(spec.boards[master].name), loop));
+        return;  // every board of the loop would say the same
+      }
+      const std::string hops =
+          at == master ? std::to_string(path.size() - 1) : "more than " + std::to_string(limit);
+      fail(where, fmt::format("{} is {} hops from the sync master {}, more than the {} (SYNC_MAX_CHAIN_HOPS) "
+                              "the servo is verified for",
+                              quote_text(spec.boards[i].name), hops, quote_text(spec.boards[master].name),
+                              hwdef::SYNC_MAX_CHAIN_HOPS));
+    }
+  }
+
+  std::vector<std::pair<size_t, std::string>> parents_;  // board entry -> the sync_parent it names
 
   static std::string port_where(const json& b, const std::string& at, size_t p) {
     return b.contains("switch_ports") ? json_path(json_path(at, "switch_ports"), p)
@@ -325,6 +394,17 @@ const FabricRail& FabricSpec::rail(int r) const {
   throw std::out_of_range(fmt::format("fabric {}: rail {} is not defined", printable(name), r));
 }
 
+std::optional<uint32_t> FabricSpec::sync_hops(size_t board) const {
+  if (!sync_master || board >= boards.size()) return std::nullopt;
+  uint32_t hops = 0;
+  for (size_t at = board; at != *sync_master; ++hops) {
+    const auto& parent = boards[at].sync_parent;
+    at = parent ? *parent : *sync_master;           // a spec built in code may leave it unset: the master
+    if (hops > boards.size()) return std::nullopt;  // a loop (only in a spec built in code)
+  }
+  return hops;
+}
+
 std::optional<size_t> FabricSpec::board_index(const std::string& board_name) const {
   for (size_t i = 0; i < boards.size(); ++i) {
     if (boards[i].name == board_name) return i;
@@ -367,6 +447,9 @@ nlohmann::json to_json(const FabricSpec& spec) {
       while (!ports.empty() && ports.back() == kDark) ports.pop_back();
       out["switch_ports"] = ports;
     }
+    // Only what differs from the default (follow the sync master).
+    if (b.sync_parent && b.sync_parent != spec.sync_master && *b.sync_parent < spec.boards.size())
+      out["sync_parent"] = spec.boards[*b.sync_parent].name;
     boards.push_back(std::move(out));
   }
   json doc = {{"name", spec.name},

@@ -133,6 +133,78 @@ TEST(FabricFile, NamesEveryProblem) {
   expect("trigger_margin_us", "out of range");
 }
 
+// A chain of boundary clocks: board k follows board k-1, b0 the master.
+json chain_of(int boards) {
+  json list = json::array();
+  for (int k = 0; k < boards; ++k) {
+    json b = {{"name", "b" + std::to_string(k)},
+              {"uri", "sim://127.0.0.1:7000/" + std::to_string(k)},
+              {"rail", 0},
+              {"first_switch_port", 16 * k}};
+    if (k > 1) b["sync_parent"] = "b" + std::to_string(k - 1);
+    list.push_back(b);
+  }
+  return {{"rails", {{{"rail", 0}, {"switch", "ocs"}, {"radix", 16 * boards}}}},
+          {"boards", list},
+          {"sync_master", "b0"}};
+}
+
+TEST(FabricFile, SyncTreeUpToTheLongestVerifiedChainRoundTrips) {
+  const int longest = int(hw::SYNC_MAX_CHAIN_HOPS);
+  const FabricSpec spec = fabric_from_json(chain_of(longest + 1));
+  EXPECT_EQ(spec.sync_hops(0), std::optional<uint32_t>(0));
+  EXPECT_EQ(spec.sync_hops(1), std::optional<uint32_t>(1));
+  EXPECT_EQ(spec.sync_hops(longest), std::optional<uint32_t>(longest));
+  EXPECT_EQ(spec.boards[0].sync_parent, std::nullopt);
+  EXPECT_EQ(spec.boards[1].sync_parent, std::optional<size_t>(0));  // the default: the master
+  EXPECT_EQ(spec.boards[5].sync_parent, std::optional<size_t>(4));
+  const json out = to_json(spec);
+  EXPECT_FALSE(out["boards"][1].contains("sync_parent"));
+  EXPECT_EQ(out["boards"][5]["sync_parent"], "b4");
+  EXPECT_EQ(to_json(fabric_from_json(out)), out);
+}
+
+TEST(FabricFile, RefusesASyncChainLongerThanVerifiedAndBrokenTrees) {
+  const int longest = int(hw::SYNC_MAX_CHAIN_HOPS);
+  std::vector<Problem> problems = format_problems(chain_of(longest + 2));
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0].where, "boards[" + std::to_string(longest + 1) + "].sync_parent");
+  EXPECT_NE(
+      problems[0].message.find("17 hops from the sync master \"b0\", more than the 16 (SYNC_MAX_CHAIN_HOPS)"),
+      std::string::npos)
+      << problems[0].message;
+
+  // Far beyond: named without walking the whole chain.
+  problems = format_problems(chain_of(40));
+  ASSERT_EQ(problems.size(), 40u - 17u);
+  EXPECT_NE(problems.back().message.find("is more than 17 hops"), std::string::npos)
+      << problems.back().message;
+
+  json loop = chain_of(4);
+  loop["boards"][2]["sync_parent"] = "b3";  // b2 <-> b3
+  problems = format_problems(loop);
+  ASSERT_FALSE(problems.empty());
+  EXPECT_EQ(problems[0].where, "boards[2].sync_parent");
+  EXPECT_NE(problems[0].message.find("never reaches the sync master"), std::string::npos)
+      << problems[0].message;
+
+  json bad = chain_of(4);
+  bad["boards"][0]["sync_parent"] = "b1";  // the master follows no one
+  bad["boards"][2]["sync_parent"] = "b2";  // itself
+  bad["boards"][3]["sync_parent"] = "nobody";
+  problems = format_problems(bad);
+  ASSERT_EQ(problems.size(), 3u);
+  EXPECT_EQ(problems[0].where, "boards[0].sync_parent");
+  EXPECT_NE(problems[1].message.find("own clock"), std::string::npos);
+  EXPECT_NE(problems[2].message.find("\"nobody\""), std::string::npos);
+
+  json orphan = chain_of(3);
+  orphan.erase("sync_master");
+  problems = format_problems(orphan);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].message.find("needs a sync_master"), std::string::npos);
+}
+
 TEST(FabricFile, RefusesEmptyAndAbsurd) {
   json doc = four_on_awgr();
   doc["boards"] = json::array();

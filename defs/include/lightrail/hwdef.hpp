@@ -57,7 +57,7 @@ inline constexpr uint32_t AXI_ADDR_BITS = 18u;
 inline constexpr uint32_t DDMTD_TAG_BITS = 12u;
 // DDMTD helper clock = system clock * N/(N+1): phase resolution CLK_PERIOD_PS/N (~0.98 ps), one phase sample per N+1 system cycles (~16.4 us)
 inline constexpr uint32_t DDMTD_N = 4096u;
-// longest chain of boundary clocks (hops from the grandmaster) the servo is verified for (measured by sim.sync.chain16, figures in docs/clock-sync.md); a longer chain is refused (by the co-simulation's scenario) rather than run unverified
+// longest chain of boundary clocks (hops from the grandmaster) the servo is verified for (measured by sim.sync.chain16, figures in docs/clock-sync.md); a longer chain is refused (the co-simulation's scenario and the driver's fabric file, its sync_parent tree) rather than run unverified
 inline constexpr uint32_t SYNC_MAX_CHAIN_HOPS = 16u;
 // SYNC_KI for a boundary clock whose parent is itself a boundary clock (1/256, with KP = 1/4 a heavily overdamped loop): the default peaks about 1.3 dB per hop, which compounds along a chain (docs/clock-sync.md); the first hop keeps the default, which tracks the grandmaster faster and holds over better
 inline constexpr uint32_t SYNC_CASCADE_KI_Q16 = 256u;

@@ -33,6 +33,10 @@ struct FabricBoard {
   int rail = 0;
   // switch_ports[p]: the switch port board port p feeds; kDark: not cabled.
   std::vector<int> switch_ports;
+  // The board whose clock this one follows (a boundary clock's parent);
+  // nullopt: the sync master itself (for every other board, the fabric file
+  // defaults it to the sync master).
+  std::optional<size_t> sync_parent;
 };
 
 struct FabricSpec {
@@ -51,6 +55,10 @@ struct FabricSpec {
   const FabricRail& rail(int r) const;  // std::out_of_range naming r
   // Board index by name, nullopt if none.
   std::optional<size_t> board_index(const std::string& name) const;
+  // Hops from the sync master along sync_parent (0 for the master; nullopt
+  // when there is no sync master). The fabric file refuses more than
+  // SYNC_MAX_CHAIN_HOPS, the longest chain the servo is verified for.
+  std::optional<uint32_t> sync_hops(size_t board) const;
 };
 
 // Parses and checks a fabric file (unknown fields, duplicate board names,
