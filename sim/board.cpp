@@ -15,20 +15,19 @@ using namespace hwdef;
 
 namespace {
 
-// Bit fields of verilated ports wider than 64 bits (VlWide word arrays).
+// Bit fields (at most 32 bits wide) of verilated ports wider than 64 bits
+// (VlWide word arrays): a field spans at most two words.
 void put_bits(uint32_t* words, unsigned lsb, unsigned width, uint32_t value) {
-  for (unsigned i = 0; i < width; ++i) {
-    const unsigned bit = lsb + i;
-    if (value >> i & 1u) words[bit / 32] |= 1u << (bit % 32);
-  }
+  const unsigned w = lsb / 32, sh = lsb % 32;
+  const uint64_t field = uint64_t(value & (width < 32 ? (1u << width) - 1 : ~0u)) << sh;
+  words[w] |= uint32_t(field);
+  if (sh + width > 32) words[w + 1] |= uint32_t(field >> 32);
 }
 uint32_t get_bits(const uint32_t* words, unsigned lsb, unsigned width) {
-  uint32_t v = 0;
-  for (unsigned i = 0; i < width; ++i) {
-    const unsigned bit = lsb + i;
-    v |= (words[bit / 32] >> (bit % 32) & 1u) << i;
-  }
-  return v;
+  const unsigned w = lsb / 32, sh = lsb % 32;
+  uint64_t v = words[w];
+  if (sh + width > 32) v |= uint64_t(words[w + 1]) << 32;
+  return uint32_t(v >> sh) & (width < 32 ? (1u << width) - 1 : ~0u);
 }
 
 template <std::size_t N>

@@ -16,7 +16,6 @@ namespace {
 constexpr uint64_t kSettleTicks = 8 * FINE_STEPS;  // > kSearchTicks + the kernel's swap report delay
 constexpr uint64_t kToleranceTicks = 1;            // "within one fine step"
 constexpr uint64_t kSearchTicks = FINE_STEPS / 2;  // how far to look for a displaced edge
-constexpr size_t kHistoryEdges = 64;
 }  // namespace
 
 Probe::Probe(Reference& ref, const std::vector<uint16_t>& tune) : ref_(ref), tune_(tune) {}
@@ -26,28 +25,26 @@ void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, con
   ref_.set_cycle_start(tick);
   for (uint32_t p = 0; p < PORTS; ++p) {
     const uint32_t w = gate_word[p];
-    uint32_t level = level_[p];
-    if (w != (level ? 0xFFFFFFFFu : 0u)) {
-      for (uint32_t k = 0; k < FINE_STEPS; ++k) {
-        const uint32_t bit = (w >> k) & 1u;
-        if (bit == level) continue;
-        level = bit;
-        const Seen s{tick + k, edge_fs + k * fine_fs, fine_fs, bit ? kRise : kFall, int(bit), 0};
-        seen_[p][s.kind].push_back(s);
-        history_[p].push_back(s);
-        resume_event(int(p), s);
-      }
-      level_[p] = level;
+    const uint32_t level = level_[p];
+    // Bit k is an edge where it differs from bit k-1 (bit -1: the level the
+    // last cycle ended at): visit only those.
+    for (uint32_t edges = w ^ ((w << 1) | level); edges; edges &= edges - 1) {
+      const uint32_t k = uint32_t(__builtin_ctz(edges));
+      const uint32_t bit = (w >> k) & 1u;
+      const Seen s{tick + k, edge_fs + k * fine_fs, fine_fs, bit ? kRise : kFall, int(bit), 0};
+      seen_[p][s.kind].push_back(s);
+      history_[p].push(s);
+      resume_event(int(p), s);
     }
+    level_[p] = w >> (FINE_STEPS - 1);
     if (sel_stb >> p & 1u) {
       const Seen s{tick + sel_fine[p], edge_fs + sel_fine[p] * fine_fs, fine_fs, kSel, sel_value[p],
                    select_[p]};
       select_[p] = sel_value[p];
       seen_[p][kSel].push_back(s);
-      history_[p].push_back(s);
+      history_[p].push(s);
       resume_event(int(p), s);
     }
-    if (history_[p].size() > kHistoryEdges) history_[p].pop_front();
   }
 }
 
@@ -128,7 +125,8 @@ void Probe::check_packet(const Packet& pkt) {
   uint64_t select_tick = 0;
   bool edge_inside_gate = false, edge_inside_select = false;
   // Newest first: edges inside the packet, then the last of each kind before it.
-  for (auto it = h.rbegin(); it != h.rend() && (gate < 0 || select < 0); ++it) {
+  for (size_t i = h.count; i-- > 0 && (gate < 0 || select < 0);) {
+    const Seen* it = &h[i];
     const bool select_edge = it->kind == kSel;
     if (it->tick > pkt.end) continue;
     if (it->tick > pkt.start) {
@@ -143,9 +141,10 @@ void Probe::check_packet(const Packet& pkt) {
   }
   // No edge before the packet in the window: the state before the first
   // edge after it, or the current one.
-  for (const Seen& s : h) {
-    if (gate < 0 && s.kind != kSel) gate = 1 - s.value;
-    if (select < 0 && s.kind == kSel) select = s.prev_value;
+  for (size_t i = 0; i < h.count && (gate < 0 || select < 0); ++i) {
+    const Seen* it = &h[i];
+    if (gate < 0 && it->kind != kSel) gate = 1 - it->value;
+    if (select < 0 && it->kind == kSel) select = it->prev_value;
   }
   if (gate < 0) gate = int(level_[pkt.port]);
   if (select < 0) select = select_[pkt.port];

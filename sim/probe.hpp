@@ -6,11 +6,11 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <set>
 #include <vector>
 
+#include "fifo.hpp"
 #include "reference.hpp"
 
 namespace lightrail::sim {
@@ -80,8 +80,23 @@ class Probe {
   const std::vector<uint16_t>& tune_;
   std::array<uint32_t, hwdef::PORTS> level_{};  // gate level at the end of the last cycle
   std::array<int, hwdef::PORTS> select_{};
-  std::array<std::array<std::deque<Seen>, kEventKinds>, hwdef::PORTS> seen_;
-  std::array<std::deque<Seen>, hwdef::PORTS> history_;  // every edge, for packet checks
+  std::array<std::array<Fifo<Seen>, kEventKinds>, hwdef::PORTS> seen_;
+  // The last kHistory edges of a port, oldest first: a fixed ring, so the
+  // per-edge bookkeeping never allocates.
+  struct History {
+    static constexpr size_t kEdges = 64;
+    std::array<Seen, kEdges> ring;
+    size_t head = 0, count = 0;  // ring[head] is the oldest
+    void push(const Seen& s) {
+      ring[(head + count) % kEdges] = s;
+      if (count < kEdges)
+        ++count;
+      else
+        head = (head + 1) % kEdges;
+    }
+    const Seen& operator[](size_t i) const { return ring[(head + i) % kEdges]; }
+  };
+  std::array<History, hwdef::PORTS> history_;  // every edge, for packet checks
   // Late boundaries whose events are not all judged yet: the events of one
   // boundary are matched per port and kind, in any order among others'.
   std::set<uint64_t> late_;

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "fifo.hpp"
 #include "image.hpp"
 
 namespace lightrail::sim {
@@ -76,8 +77,8 @@ class Reference {
   uint64_t first_boundary_at_or_after(uint64_t tick, bool epoch_only) const;  // UINT64_MAX if unknown
   uint64_t max_tune_ticks() const { return max_tune_; }
 
-  std::array<std::array<std::deque<ExpectedEvent>, kEventKinds>, hwdef::PORTS> events;
-  std::deque<Packet> packets;
+  std::array<std::array<Fifo<ExpectedEvent>, kEventKinds>, hwdef::PORTS> events;
+  Fifo<Packet> packets;
   uint64_t boundaries = 0;  // generated, net of withdrawals
 
  private:
