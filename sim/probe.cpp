@@ -33,7 +33,7 @@ void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, con
       const uint32_t bit = (w >> k) & 1u;
       const Seen s{tick + k, edge_fs + k * fine_fs, fine_fs, bit ? kRise : kFall, int(bit), 0};
       seen_[p][s.kind].push_back(s);
-      history_[p].push(s);
+      history_[p].push_back(s);
       resume_event(int(p), s);
     }
     level_[p] = w >> (FINE_STEPS - 1);
@@ -42,7 +42,7 @@ void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, con
                    select_[p]};
       select_[p] = sel_value[p];
       seen_[p][kSel].push_back(s);
-      history_[p].push(s);
+      history_[p].push_back(s);
       resume_event(int(p), s);
     }
   }
@@ -125,7 +125,7 @@ void Probe::check_packet(const Packet& pkt) {
   uint64_t select_tick = 0;
   bool edge_inside_gate = false, edge_inside_select = false;
   // Newest first: edges inside the packet, then the last of each kind before it.
-  for (size_t i = h.count; i-- > 0 && (gate < 0 || select < 0);) {
+  for (size_t i = h.size(); i-- > 0 && (gate < 0 || select < 0);) {
     const Seen* it = &h[i];
     const bool select_edge = it->kind == kSel;
     if (it->tick > pkt.end) continue;
@@ -141,7 +141,7 @@ void Probe::check_packet(const Packet& pkt) {
   }
   // No edge before the packet in the window: the state before the first
   // edge after it, or the current one.
-  for (size_t i = 0; i < h.count && (gate < 0 || select < 0); ++i) {
+  for (size_t i = 0; i < h.size() && (gate < 0 || select < 0); ++i) {
     const Seen* it = &h[i];
     if (gate < 0 && it->kind != kSel) gate = 1 - it->value;
     if (select < 0 && it->kind == kSel) select = it->prev_value;

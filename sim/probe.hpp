@@ -12,6 +12,7 @@
 
 #include "fifo.hpp"
 #include "reference.hpp"
+#include "ring.hpp"
 
 namespace lightrail::sim {
 
@@ -81,22 +82,9 @@ class Probe {
   std::array<uint32_t, hwdef::PORTS> level_{};  // gate level at the end of the last cycle
   std::array<int, hwdef::PORTS> select_{};
   std::array<std::array<Fifo<Seen>, kEventKinds>, hwdef::PORTS> seen_;
-  // The last kHistory edges of a port, oldest first: a fixed ring, so the
-  // per-edge bookkeeping never allocates.
-  struct History {
-    static constexpr size_t kEdges = 64;
-    std::array<Seen, kEdges> ring;
-    size_t head = 0, count = 0;  // ring[head] is the oldest
-    void push(const Seen& s) {
-      ring[(head + count) % kEdges] = s;
-      if (count < kEdges)
-        ++count;
-      else
-        head = (head + 1) % kEdges;
-    }
-    const Seen& operator[](size_t i) const { return ring[(head + i) % kEdges]; }
-  };
-  std::array<History, hwdef::PORTS> history_;  // every edge, for packet checks
+  // Every port's last edges, for packet checks.
+  static constexpr size_t kHistoryEdges = 64;
+  std::array<Ring<Seen, kHistoryEdges>, hwdef::PORTS> history_;
   // Late boundaries whose events are not all judged yet: the events of one
   // boundary are matched per port and kind, in any order among others'.
   std::set<uint64_t> late_;

@@ -7,9 +7,7 @@ namespace lightrail::sim {
 
 using hwdef::PORTS;
 
-namespace {
-constexpr size_t kHistory = 256;  // boundaries kept for rollback and swap checks
-}
+namespace {}
 
 Reference::Reference(const std::vector<uint16_t>& tune, uint64_t margin_ticks, uint64_t packet_ticks)
     : tune_(tune), margin_(margin_ticks), packet_ticks_(packet_ticks) {
@@ -50,7 +48,7 @@ void Reference::stop(uint64_t window) {
   // The first boundary at or after the window: generated already, or the
   // next one when its time is known (not the end of an event step).
   uint64_t b = std::numeric_limits<uint64_t>::max();
-  for (auto it = history_.rbegin(); it != history_.rend() && it->tick >= window; ++it) b = it->tick;
+  for (size_t i = history_.size(); i-- > 0 && history_[i].tick >= window;) b = history_[i].tick;
   if (b == std::numeric_limits<uint64_t>::max() && !s_.waiting_event && s_.next_tick >= window)
     b = s_.next_tick;
   if (b == std::numeric_limits<uint64_t>::max()) {
@@ -78,7 +76,6 @@ void Reference::stop(uint64_t window) {
 
 void Reference::emit_stop(uint64_t T, const Kept& kept) {
   history_.push_back({T, false, s_, image_, running_, {}});
-  if (history_.size() > kHistory) history_.pop_front();
   ++boundaries;
   ++stops;
   for (int p = 0; p < int(PORTS); ++p) {
@@ -215,7 +212,6 @@ void Reference::emit_boundary() {
   // A boundary that starts step 0 ends an epoch (or starts the first); a
   // one-shot's end ends its only pass.
   history_.push_back({T, s_.next_step == 0 || ends, s_, image_, running_, {}});
-  if (history_.size() > kHistory) history_.pop_front();
   ++boundaries;
 
   for (int p = 0; p < int(PORTS); ++p) {
@@ -262,12 +258,13 @@ void Reference::emit_boundary() {
 }
 
 bool Reference::is_boundary(uint64_t tick, bool* epoch_end) const {
-  for (auto it = history_.rbegin(); it != history_.rend(); ++it) {
-    if (it->tick == tick) {
-      if (epoch_end) *epoch_end = it->epoch_end;
+  for (size_t i = history_.size(); i-- > 0;) {
+    const Record& r = history_[i];
+    if (r.tick == tick) {
+      if (epoch_end) *epoch_end = r.epoch_end;
       return true;
     }
-    if (it->tick < tick) break;
+    if (r.tick < tick) break;
   }
   if (running_ && s_.next_tick == tick) {
     if (epoch_end) *epoch_end = s_.next_step == 0 || s_.next_step >= image_->steps.size();
@@ -278,8 +275,8 @@ bool Reference::is_boundary(uint64_t tick, bool* epoch_end) const {
 
 uint64_t Reference::first_boundary_at_or_after(uint64_t tick, bool epoch_only) const {
   uint64_t best = std::numeric_limits<uint64_t>::max();
-  for (auto it = history_.rbegin(); it != history_.rend() && it->tick >= tick; ++it)
-    if (!epoch_only || it->epoch_end) best = it->tick;
+  for (size_t i = history_.size(); i-- > 0 && history_[i].tick >= tick;)
+    if (!epoch_only || history_[i].epoch_end) best = history_[i].tick;
   if (best == std::numeric_limits<uint64_t>::max() && running_ && s_.next_tick >= tick &&
       (!epoch_only || s_.next_step == 0))
     best = s_.next_tick;

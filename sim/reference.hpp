@@ -5,13 +5,13 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <utility>
 #include <vector>
 
 #include "fifo.hpp"
 #include "image.hpp"
+#include "ring.hpp"
 
 namespace lightrail::sim {
 
@@ -126,7 +126,8 @@ class Reference {
   State s_{};
   std::vector<uint64_t> event_starts_;  // for take_event_starts()
   bool running_ = false;
-  std::deque<Record> history_;
+  static constexpr size_t kHistory = 256;  // boundaries kept for rollback and swap checks
+  Ring<Record, kHistory> history_;
   uint64_t cycle_phase_ = 0;
 };
 
