@@ -350,6 +350,7 @@ Scenario load_scenario(const std::string& path) {
                   "link_change_overshoot_ps_max",
                   "link_change_shift_error_ps_max",
                   "link_change_flags",
+                  "servo_flags_absent",
                   "std_growth_per_hop_max"});
       for (const char* k : {"link_change_recovery_us_max", "link_change_overshoot_ps_max",
                             "link_change_shift_error_ps_max", "relock_us_max", "std_growth_per_hop_max"})
@@ -357,14 +358,14 @@ Scenario load_scenario(const std::string& path) {
           bad(std::string("expect.") + k, "must be a non-negative number");
       if (sc.expect.contains("link_change_lock_kept") && !sc.expect["link_change_lock_kept"].is_boolean())
         bad("expect.link_change_lock_kept", "must be true or false");
-      if (sc.expect.contains("link_change_flags")) {
-        const json& f = sc.expect["link_change_flags"];
-        if (!f.is_array()) bad("expect.link_change_flags", "must be an array of SYNC_ERROR flag names");
+      for (const char* key : {"link_change_flags", "servo_flags_absent"}) {
+        if (!sc.expect.contains(key)) continue;
+        const json& f = sc.expect[key];
+        if (!f.is_array()) bad(std::string("expect.") + key, "must be an array of SYNC_ERROR flag names");
         for (size_t i = 0; i < f.size(); ++i) {
           bool known = false;
           for (const hwdef::Flag& flag : hwdef::SYNC_ERROR_FLAGS) known = known || f[i] == flag.name;
-          if (!known)
-            bad(fmt::format("expect.link_change_flags[{}]", i), "not a SYNC_ERROR flag: " + f[i].dump());
+          if (!known) bad(fmt::format("expect.{}[{}]", key, i), "not a SYNC_ERROR flag: " + f[i].dump());
         }
       }
       if (sc.expect.contains("swap_generations")) {
@@ -953,6 +954,14 @@ json run_scenario(const Scenario& sc) {
                         b["board"].get<int>(), b["board_time_backwards"].get<uint64_t>(),
                         b["first_backwards_us"].get<double>()));
     if (sy.contains("link_changes")) check_link_changes(sy["link_changes"], e, unmet);
+    // Sticky servo flags a healthy run must not leave (a flag on a healthy
+    // board misleads whoever reads `lightrail sync status`).
+    for (const json& flag : e.value("servo_flags_absent", json::array()))
+      for (const json& b : sy["boards"])
+        for (const json& f : b["servo_errors"])
+          if (f == flag)
+            unmet.push_back(
+                fmt::format("sync: board {} raised {}", b["board"].get<int>(), flag.get<std::string>()));
     if (e.contains("relock_us_max") && sy.contains("holdover"))
       for (const json& h : sy["holdover"]["events"])
         if (!h["relocked"].get<bool>() || h["relock_us"].get<double>() > e["relock_us_max"].get<double>())

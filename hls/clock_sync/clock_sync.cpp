@@ -191,7 +191,8 @@ void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
   }
   // At the rail the oscillator cannot follow: flagged, never silent.
   s.at_rail = s.freq_q40 < -l.pull_q40 || s.freq_q40 > l.pull_q40;
-  if (s.at_rail) s.errors |= hwdef::SYNC_ERROR_DAC_SATURATED_MASK;
+  s.rail_run = s.at_rail ? (s.rail_run < kRailSamples ? s.rail_run + 1 : kRailSamples) : 0;
+  if (s.rail_run >= kRailSamples) s.errors |= hwdef::SYNC_ERROR_DAC_SATURATED_MASK;
   s.freq_q40 = clamp64(s.freq_q40, -l.pull_q40, l.pull_q40);
   s.prev_err_fs = err_fs;
   s.prev_valid = true;

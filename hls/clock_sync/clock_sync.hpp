@@ -56,6 +56,12 @@ inline constexpr int64_t kTimeStepMinFs = int64_t{hwdef::SYNC_TIME_STEP_MIN_PS} 
 // until both have settled, then re-points its phase setpoint (the DDMTD
 // phase and the exchange arrive up to a sample apart).
 inline constexpr uint32_t kPathHoldSamples = 3;
+// Consecutive updates at the DAC rail before the sticky DAC_SATURATED flag:
+// acquisition overshoots the pull range for a few samples on a healthy
+// board (star of 8: 4 of 7 followers flagged with DAC words near mid-scale);
+// an oscillator outside its range stays at the rail for good. The status
+// bit DAC_AT_RAIL still shows every update.
+inline constexpr uint32_t kRailSamples = 16;
 
 struct ClockSyncState {
   SyncMode mode = SyncMode::kDisabled;
@@ -83,8 +89,9 @@ struct ClockSyncState {
   int64_t setpoint_fs = 0;       // step still to be slewed, fed forward (the loop's error is not disturbed)
   int64_t ff_since_prev_fs = 0;  // of the phase steps since the last sample, the fed-forward part
   // Servo.
-  int64_t freq_q40 = 0;  // integral term: frequency correction
-  bool at_rail = false;  // the last update wanted more than the DAC's pull range
+  int64_t freq_q40 = 0;   // integral term: frequency correction
+  bool at_rail = false;   // the last update wanted more than the DAC's pull range
+  uint32_t rail_run = 0;  // consecutive updates at_rail
   bool prev_valid = false;
   int64_t prev_err_fs = 0;
   int64_t applied_since_prev_fs = 0;  // phase steps issued since the last sample
