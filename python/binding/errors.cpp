@@ -5,6 +5,8 @@
 // and `message`), `owner` (LeaseError), `flags` (CommitError).
 #include "lightrail/errors.hpp"
 
+#include <pybind11/stl.h>
+
 #include <exception>
 #include <string>
 #include <vector>
