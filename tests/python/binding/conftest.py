@@ -35,6 +35,8 @@ class ServedBoards:
         return f"sim://127.0.0.1:{self.port}/{board}"
 
     def stop(self):
+        """Stops the simulation; its exit code (0: every probe check held,
+        no packet misdelivered or sent while dark)."""
         if self.proc.poll() is None:
             subprocess.run([self.cosim, "stop", "--port", str(self.port)], stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL, timeout=60)
@@ -44,13 +46,15 @@ class ServedBoards:
                 self.proc.kill()
                 self.proc.wait()
         self.log.close()
+        return self.proc.returncode
 
 
 @pytest.fixture
 def boards(tmp_path):
     served = ServedBoards(tmp_path)
     yield served
-    served.stop()
+    rc = served.stop()
+    assert rc == 0, "the simulation's checks failed: " + served.log_path.read_text()
 
 
 @pytest.fixture
