@@ -41,6 +41,12 @@ for lib in driver planner; do
   has ".$libdir/$name.so -> $name.so.$soversion"
 done
 has ./usr/include/lightrail/device.hpp
+# The Python package, when this build has it (python/binding/).
+site=$(grep '^LIGHTRAIL_PYTHON_INSTALL_DIR:' "$build/CMakeCache.txt" | sed 's/^[^=]*=//' || true)
+if [ -d "$build/python/lightrail" ] && [ -n "$site" ]; then
+  has "./usr/$site/lightrail/__init__.py"
+  has "./usr/$site/lightrail/py.typed"
+fi
 has ./usr/include/lightrail/schedule_json.hpp
 has ./usr/include/lightrail/planner/opus.hpp
 for f in lightrailConfig lightrailConfigVersion lightrailTargets; do has ".$libdir/cmake/lightrail/$f.cmake"; done

@@ -1,0 +1,43 @@
+"""lightrail: schedules, validation, devices and fabrics of the lightrail
+driver, from Python (a pybind11 binding of the C++ driver; docs/python.md).
+
+Not to be confused with python/lightrail_client.py, the pure-Python client
+of the lightraild daemon's HTTP API.
+"""
+
+from ._lightrail import (  # noqa: F401
+    DARK,
+    BoardBusyError,
+    CancelOutcome,
+    CommitError,
+    Configuration,
+    ConfigurationList,
+    Device,
+    DeviceCapabilities,
+    Error,
+    Fabric,
+    FabricBoard,
+    FabricBoardState,
+    FabricSpec,
+    FormatError,
+    LeaseError,
+    LeaseInfo,
+    Problem,
+    Schedule,
+    Step,
+    StepList,
+    Status,
+    SyncCalibration,
+    SyncStatus,
+    TransportError,
+    ValidationError,
+    VerifyError,
+    validate,
+)
+
+__all__ = [
+    "DARK", "BoardBusyError", "CancelOutcome", "CommitError", "Configuration", "ConfigurationList", "Device",
+    "DeviceCapabilities", "Error", "Fabric", "FabricBoard", "FabricBoardState", "FabricSpec", "FormatError",
+    "LeaseError", "LeaseInfo", "Problem", "Schedule", "Step", "StepList", "Status", "SyncCalibration", "SyncStatus",
+    "TransportError", "ValidationError", "VerifyError", "validate",
+]

@@ -1,0 +1,1 @@
+from ._lightrail import *  # noqa: F401,F403

@@ -1,0 +1,109 @@
+"""lightrail.Device against a co-simulated board of `lightrail-cosim serve`:
+stage and commit run a schedule and status shows it; every refusal raises
+the exception class the driver throws, with its details."""
+
+import time
+
+import pytest
+
+import lightrail
+
+
+def wait_for(predicate, timeout_s=60):
+    deadline = time.monotonic() + timeout_s
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def test_stage_commit_runs_and_status_reflects_it(boards, example_schedule_path):
+    with lightrail.Device.open(boards.uri(0)) as dev:
+        assert dev.capabilities.ports == 16 and dev.board_id == 0
+        before = dev.status()
+        assert not before.running and before.swaps == 0
+        s = lightrail.Schedule.load(example_schedule_path)
+        s.generation = 42
+        dev.stage(s)
+        dev.commit()  # idle board: at once
+        st = dev.status()
+        assert st.running and st.generation == 42 and st.swaps == 1
+        assert st.errors == [] and st.missed == 0
+        first = st.steps
+        wait_for(lambda: dev.status().steps >= first + 8)  # 1 us steps keep coming
+        assert dev.status().cur_config in range(4)
+        assert dev.time_ps() > st.board_time_ps
+        dev.stop()
+        wait_for(lambda: not dev.status().running)
+    assert dev.closed
+    with pytest.raises(lightrail.Error, match="closed"):
+        dev.status()
+
+
+def test_commit_at_a_future_time_and_cancel(boards, example_schedule_path):
+    dev = lightrail.Device.open(boards.uri(1))
+    s = lightrail.Schedule.load(example_schedule_path)
+    dev.stage(s)
+    dev.commit(at_ps=dev.time_ps() + 10**9)  # 1 ms of board time ahead
+    assert dev.status().commit_pending
+    assert dev.cancel() == lightrail.CancelOutcome.CANCELLED
+    st = dev.status()
+    assert st.cancelled and not st.running and st.swaps == 0
+    assert dev.cancel() == lightrail.CancelOutcome.NOTHING_PENDING
+
+
+def test_invalid_schedule_raises_validation_error_and_writes_nothing(boards, example_schedule_path):
+    dev = lightrail.Device.open(boards.uri(0))
+    s = lightrail.Schedule.load(example_schedule_path)
+    s.steps[2].config = 17
+    with pytest.raises(lightrail.ValidationError) as e:
+        dev.stage(s)
+    assert [p.where for p in e.value.problems] == ["steps[2].config"]
+    assert [p.where for p in dev.validate(s)] == ["steps[2].config"]
+    with pytest.raises(lightrail.Error, match="nothing staged"):
+        dev.commit()
+    assert dev.status().generation == 0
+
+
+def test_late_commit_raises_commit_error_with_flags(boards, example_schedule_path):
+    dev = lightrail.Device.open(boards.uri(0))
+    dev.stage(lightrail.Schedule.load(example_schedule_path))
+    with pytest.raises(lightrail.CommitError) as e:
+        dev.commit(at_ps=1000)  # long past
+    assert e.value.flags == ["COMMIT_LATE"]
+    assert not dev.status().running
+
+
+def test_second_writer_gets_lease_error(boards, example_schedule_path):
+    s = lightrail.Schedule.load(example_schedule_path)
+    first = lightrail.Device.open(boards.uri(0))
+    first.claim()
+    second = lightrail.Device.open(boards.uri(0))
+    with pytest.raises(lightrail.LeaseError) as e:
+        second.stage(s)
+    assert isinstance(e.value, lightrail.BoardBusyError)
+    assert e.value.owner == first.lease_token != 0
+    assert second.lease().owner == first.lease_token and not second.lease().mine
+    first.release()
+    second.stage(s)
+    second.commit()
+    assert second.status().running
+
+
+def test_connection_and_uri_errors(boards):
+    with pytest.raises(lightrail.TransportError):
+        lightrail.Device.open(f"sim://127.0.0.1:{boards.port}/7")  # no such board
+    with pytest.raises(lightrail.FormatError, match="scheme"):
+        lightrail.Device.open("bogus://x")
+
+
+def test_sync_status_and_calibration(boards):
+    dev = lightrail.Device.open(boards.uri(1))
+    sync = dev.sync_status()
+    assert isinstance(sync.state, str) and not sync.locked  # served without --sync: no reference
+    cal = lightrail.SyncCalibration(delay_tx_ps=100, delay_rx_ps=200, asymmetry_ps=-300)
+    dev.sync_calibrate(cal)
+    assert dev.sync_calibration() == cal
+    with pytest.raises(lightrail.FormatError) as e:
+        dev.sync_calibrate(lightrail.SyncCalibration(asymmetry_ps=10**12))
+    assert [p.where for p in e.value.problems] == ["asymmetry_ps"]
+    assert dev.sync_calibration() == cal  # nothing written
