@@ -48,8 +48,8 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] DDMTD_N = 32'd4096;
   // longest chain of boundary clocks (hops from the grandmaster) the servo is verified for (measured by sim.sync.chain16, figures in docs/clock-sync.md); a longer chain is refused (the co-simulation's scenario and the driver's fabric file, its sync_parent tree) rather than run unverified
   localparam logic [31:0] SYNC_MAX_CHAIN_HOPS = 32'd16;
-  // SYNC_KI for a boundary clock whose parent is itself a boundary clock (1/256, with KP = 1/4 a heavily overdamped loop): the default peaks about 1.3 dB per hop, which compounds along a chain (docs/clock-sync.md); the first hop keeps the default, which tracks the grandmaster faster and holds over better
-  localparam logic [31:0] SYNC_CASCADE_KI_Q16 = 32'd256;
+  // SYNC_KI for a boundary clock whose parent is itself a boundary clock (96/65536 with KP = 1/4: jitter-transfer peaking 0.17 dB, 0.19 dB with a whole update of loop delay, under the 0.2 dB ITU-T G.8262 allows an equipment clock; docs/clock-sync.md, tests/hls_sync/jitter_transfer_test.cpp); the default peaks 1.3 dB per hop, which compounds along a chain; the first hop keeps the default, which tracks the grandmaster faster and holds over better
+  localparam logic [31:0] SYNC_CASCADE_KI_Q16 = 32'd96;
   // bits per word of the sync link's transceiver, one word per system cycle (unit interval CLK_PERIOD_PS / SYNC_LINK_WORD_BITS = 125 ps); a receiver lock lands the word boundary on any of these bits (the bitslide), which the servo adds to the receive delay
   localparam logic [31:0] SYNC_LINK_WORD_BITS = 32'd32;
   // width of the oscillator (VCXO) DAC word; mid-scale is the nominal frequency
@@ -342,7 +342,7 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] REG_SYNC_CAL_ASYM_PS = 32'd328;
   // proportional gain, Q16 fraction of the phase error corrected per sample (<= 65536)
   localparam logic [31:0] REG_SYNC_KP = 32'd336;
-  // integral gain, Q16 (<= 65536)
+  // integral gain once locked, Q16 (<= 65536); until lock the servo integrates at least at SYNC_DEFAULT_KI_Q16, so a narrow tracking gain does not slow acquisition
   localparam logic [31:0] REG_SYNC_KI = 32'd340;
   // lock threshold on |offset|, ps
   localparam logic [31:0] REG_SYNC_LOCK_THRESH_PS = 32'd344;

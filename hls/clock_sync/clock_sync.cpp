@@ -173,8 +173,12 @@ void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
     }
   } else {
     // Integral path: a frequency correction, held within the DAC range
-    // (it never integrates past what the oscillator can do).
-    s.freq_q40 -= mul_q16((e_int * (int64_t{1} << kFreqFracBits)) / dt, l.ki);
+    // (it never integrates past what the oscillator can do). Until lock it
+    // integrates at least at the acquisition gain, so a narrow tracking
+    // gain (a cascade's, docs/clock-sync.md) costs no lock time; the state
+    // is the frequency itself, so the change of gain at lock is bumpless.
+    const int64_t ki = s.locked ? l.ki : (l.ki > kAcquireKiQ16 ? l.ki : kAcquireKiQ16);
+    s.freq_q40 -= mul_q16((e_int * (int64_t{1} << kFreqFracBits)) / dt, ki);
   }
   if (!s.slewing) {
     if (abs64(err_fs) <= l.lock_thresh_fs) {

@@ -33,6 +33,8 @@ inline constexpr int64_t kIntegratorErrorLimitFs = int64_t{1} << 21;
 // The integrator runs only while |error| is within this many lock
 // thresholds; beyond, the FLL steers the frequency (see servo_sample).
 inline constexpr int64_t kIntegrateWithinLockThresholds = 8;
+// The integral gain until lock: SYNC_KI, or this if SYNC_KI is lower.
+inline constexpr int64_t kAcquireKiQ16 = hwdef::SYNC_DEFAULT_KI_Q16;
 // Gain of the coarse-stage frequency-locked loop: the fraction of the
 // measured frequency error removed per sample.
 inline constexpr int kFllShift = 1;
