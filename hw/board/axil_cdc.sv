@@ -69,7 +69,9 @@ module axil_cdc #(
   logic [ADDR_BITS-1:0] hold_awaddr_q, hold_araddr_q;
   logic [         31:0] hold_wdata_q;
   logic [          3:0] hold_wstrb_q;
-  logic                 wreq_q, rreq_q;     // request toggles
+  // The toggles start at 0 (the FPGA's flop INIT) so that the two sides
+  // agree at power-up; after that each side's reset aligns to the other.
+  logic                 wreq_q = 1'b0, rreq_q = 1'b0;  // request toggles
   logic                 wack_s, rack_s;     // acknowledge toggles, synchronised
   logic [   ToBits-1:0] wwait_q, rwait_q;   // cycles waited for the acknowledge
   logic                 wbusy_q, rbusy_q;   // a response is owed to the host
@@ -175,7 +177,7 @@ module axil_cdc #(
   // =============================================================== board side
   logic       wreq_m, rreq_m;        // request toggles, synchronised
   logic       wseen_q, rseen_q;      // last request toggle acted on
-  logic       wack_m_q, rack_m_q;    // acknowledge toggles
+  logic       wack_m_q = 1'b0, rack_m_q = 1'b0;  // acknowledge toggles
   logic [1:0] wresp_m_q, rresp_m_q;  // held responses
   logic [31:0] rdata_m_q;
   logic       aw_done_q, w_done_q;
