@@ -100,6 +100,18 @@ module lightrail_zcu102_top #(
   // Channels below this index sit in quads 129/130 (HPC1 reference clock).
   localparam int GtFirstHpc0 = 8;
 
+  // GtIndex must use every channel of the core exactly once.
+  for (genvar i = 0; i < GtLanes; i++) begin : g_gt_index_check
+    if (GtIndex[i] < 0 || GtIndex[i] >= GtLanes) begin : g_range
+      $error("GtIndex[%0d] = %0d is not a channel of lightrail_gth_tx", i, GtIndex[i]);
+    end
+    for (genvar j = i + 1; j < GtLanes; j++) begin : g_unique
+      if (GtIndex[i] == GtIndex[j]) begin : g_dup
+        $error("GtIndex[%0d] and GtIndex[%0d] name the same channel %0d", i, j, GtIndex[i]);
+      end
+    end
+  end
+
   // ================================================================ clocks
   logic refclk_hpc0, refclk_hpc0_div2, refclk_hpc1, dmtd_refclk_div2;
   logic refclk_hpc1_div2_unused, dmtd_refclk_unused;
