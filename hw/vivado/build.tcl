@@ -66,7 +66,11 @@ if {$mode eq "ooc"} {
 # ------------------------------------------------------------------ board
 set top lightrail_zcu102_top
 create_project -in_memory -part $part
-set_property board_part_repo_paths {} [current_project]
+# The ZCU102's board files (they ship with Vivado) give the PS its DDR, MIO
+# and clock settings (the board preset below).
+set board_part [lindex [lsort [get_board_parts -quiet *zcu102*]] end]
+if {$board_part eq ""} { error "no ZCU102 board part in this Vivado installation (get_board_parts *zcu102*)" }
+set_property board_part $board_part [current_project]
 set_property ip_repo_paths $ip_repos [current_project]
 update_ip_catalog
 foreach f $sources { read_verilog -sv $f }
@@ -86,6 +90,11 @@ synth_ip [get_ips {lightrail_sequencer lightrail_clock_sync}]
 # become the design's ports under their own names (zcu102_board.xdc).
 create_bd_design lightrail_bd
 set ps [create_bd_cell -type ip -vlnv xilinx.com:ip:zynq_ultra_ps_e zynq_ps]
+apply_bd_automation -rule xilinx.com:bd_rule:zynq_ultra_ps_e -config {apply_board_preset "1"} $ps
+# The PS settings below take effect when the board boots this design's
+# BOOT.BIN (from the .xsa, through PetaLinux). Loading only the .bit at run
+# time (fpgautil) onto a system booted with another design relies on that
+# design enabling M_AXI_HPM0_FPD and pl_clk0 the same way.
 set_property -dict [list CONFIG.PSU__USE__M_AXI_GP0 {1} CONFIG.PSU__USE__M_AXI_GP1 {0} \
   CONFIG.PSU__USE__M_AXI_GP2 {0} CONFIG.PSU__FPGA_PL0_ENABLE {1} \
   CONFIG.PSU__CRL_APB__PL0_REF_CTRL__FREQMHZ {100}] $ps

@@ -204,6 +204,10 @@ stub::define create_bd_cell {-type -vlnv -reference} {} 1 1 {
   if {[dict get $a -type] eq "ip" && ![dict exists $a -vlnv]} { stub::fail "create_bd_cell -type ip: -vlnv needed" }
   if {[dict get $a -type] eq "module" && ![dict exists $a -reference]} { stub::fail "create_bd_cell -type module: -reference needed" }
 }
+stub::define get_board_parts {-filter} {-quiet -latest_file_version} 0 1 {} {return xilinx.com:zcu102:part0:3.4}
+stub::define apply_bd_automation {-rule -config} {} 1 1 {
+  stub::need apply_bd_automation $a -rule
+} {return {}}
 stub::define connect_bd_net {} {} 2 -1 {} {return {}}
 stub::define connect_bd_intf_net {} {} 2 2 {} {return {}}
 stub::define make_bd_pins_external {-name} {} 1 1 {} {return {}}
