@@ -8,6 +8,5 @@ set cells [get_bd_cells -hierarchical -filter {VLNV =~ "lightrail.org:kernel:lig
 if {[llength $cells] != 1} {
   error "expected one lightrail_zcu102_top kernel in the design, found [llength $cells]"
 }
-foreach pin [get_bd_pins -of_objects $cells -filter {INTF == FALSE && NAME !~ ap_* && NAME !~ s_axi_control_*}] {
-  make_bd_pins_external -name [get_property NAME $pin] $pin
-}
+source [file join [file dirname [info script]] .. vivado bd_ports.tcl]
+lightrail_board_ports $cells

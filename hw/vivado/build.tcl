@@ -109,9 +109,8 @@ connect_bd_net [get_bd_pins pl_reset/peripheral_aresetn] [get_bd_pins axi_ic/are
   [get_bd_pins lightrail/ap_rst_n]
 connect_bd_intf_net [get_bd_intf_pins zynq_ps/M_AXI_HPM0_FPD] [get_bd_intf_pins axi_ic/S00_AXI]
 connect_bd_intf_net [get_bd_intf_pins axi_ic/M00_AXI] [get_bd_intf_pins lightrail/s_axi_control]
-foreach pin [get_bd_pins -of_objects $kernel -filter {INTF == FALSE && NAME !~ ap_* && NAME !~ s_axi_control_*}] {
-  make_bd_pins_external -name [get_property NAME $pin] $pin
-}
+source [file join [file dirname [info script]] bd_ports.tcl]
+lightrail_board_ports $kernel
 assign_bd_address -offset 0xA0000000 -range 256K [get_bd_addr_segs lightrail/s_axi_control/reg0]
 validate_bd_design
 save_bd_design

@@ -104,6 +104,9 @@ stub::define get_property {-object} {-quiet -min -max} 1 2 {} {
   switch -- [lindex $pos 0] {
     SLACK { return 0.125 }
     PERIOD { return 10.000 }
+    DIR { return O }
+    LEFT { return 15 }
+    RIGHT { return 0 }
     NAME { return [lindex $pos 1] }
     default { return 0 }
   }
@@ -210,7 +213,13 @@ stub::define apply_bd_automation {-rule -config} {} 1 1 {
 } {return {}}
 stub::define connect_bd_net {} {} 2 -1 {} {return {}}
 stub::define connect_bd_intf_net {} {} 2 2 {} {return {}}
-stub::define make_bd_pins_external {-name} {} 1 1 {} {return {}}
+stub::define make_bd_pins_external {} {} 1 1 {} {return {}}
+stub::define create_bd_port {-dir -from -to -type -freq_hz} {} 1 1 {
+  stub::need create_bd_port $a -dir
+  if {[dict get $a -dir] ni {I O IO}} { stub::fail "create_bd_port: -dir [dict get $a -dir]" }
+  if {[dict exists $a -from] != [dict exists $a -to]} { stub::fail "create_bd_port: -from and -to go together" }
+}
+stub::define get_bd_ports {-filter -of_objects} {-quiet} 0 -1
 stub::define assign_bd_address {-offset -range -target_address_space} {} 0 1 {} {return {}}
 stub::define validate_bd_design {} {-force} 0 0 {} {return {}}
 stub::define save_bd_design {} {} 0 0 {} {return {}}
