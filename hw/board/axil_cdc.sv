@@ -15,7 +15,8 @@
 // within TIMEOUT ap_clk cycles (clk_i stopped: no oscillator, MMCM unlocked)
 // gets SLVERR, and so does every request while one is still unanswered. When
 // the board side is reset it acknowledges whatever was outstanding without
-// performing it, answering SLVERR, so the two sides line up again.
+// performing it, answering SLVERR, so the two sides line up again. A reset of
+// the host side alone leaves a request in flight to complete.
 module axil_cdc #(
   parameter int ADDR_BITS = lightrail_hwdef_pkg::AXI_ADDR_BITS,
   parameter int TIMEOUT   = 4096
@@ -76,8 +77,11 @@ module axil_cdc #(
   logic [   ToBits-1:0] wwait_q, rwait_q;   // cycles waited for the acknowledge
   logic                 wbusy_q, rbusy_q;   // a response is owed to the host
 
-  // The acknowledge synchronisers are never reset: after a reset of this side
-  // the request toggle is set to the acknowledge it sees, so nothing is pending.
+  // Neither the toggles nor their synchronisers are reset (they start at
+  // their power-up value): a request in flight when this side is reset
+  // completes on the board side as issued, and until its acknowledge
+  // arrives new requests are refused, so the board side never sees a
+  // request withdrawn halfway.
   cdc_sync u_wack_sync (.clk_i(s_clk_i), .rst_ni(1'b1), .d_i(wack_m_q), .q_o(wack_s));
   cdc_sync u_rack_sync (.clk_i(s_clk_i), .rst_ni(1'b1), .d_i(rack_m_q), .q_o(rack_s));
 
@@ -93,7 +97,6 @@ module axil_cdc #(
 
   always_ff @(posedge s_clk_i) begin
     if (!s_rst_ni) begin
-      wreq_q   <= wack_s;
       wbusy_q  <= 1'b0;
       wwait_q  <= '0;
       s_bvalid <= 1'b0;
@@ -136,7 +139,6 @@ module axil_cdc #(
 
   always_ff @(posedge s_clk_i) begin
     if (!s_rst_ni) begin
-      rreq_q   <= rack_s;
       rbusy_q  <= 1'b0;
       rwait_q  <= '0;
       s_rvalid <= 1'b0;
