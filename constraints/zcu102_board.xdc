@@ -83,53 +83,56 @@ set_false_path -to [get_pins -hier -filter {NAME =~ *u_rst_*/arst_q_reg*/CLR}]
 
 # =========================================================== switch gates: GTH TX
 # Port p -> lane; only P and N pins are placed, the channel follows from
-# them. HPC0 J5 DP0..7 (quads 229, 228):
-set_property PACKAGE_PIN G4 [get_ports {gate_txp[0]}]
+# them. The comment on each P pin names its transceiver pin (MGTHTXP<channel>_
+# <quad>): tests/board/check_board.py derives the channel's site from it and
+# checks it against the wrapper's GtIndex and gth_ip.tcl's channel list.
+# HPC0 J5 DP0..7 (quads 229, 228):
+set_property PACKAGE_PIN G4 [get_ports {gate_txp[0]}] ;# MGTHTXP2_229
 set_property PACKAGE_PIN G3 [get_ports {gate_txn[0]}]
-set_property PACKAGE_PIN H6 [get_ports {gate_txp[1]}]
+set_property PACKAGE_PIN H6 [get_ports {gate_txp[1]}] ;# MGTHTXP1_229
 set_property PACKAGE_PIN H5 [get_ports {gate_txn[1]}]
-set_property PACKAGE_PIN F6 [get_ports {gate_txp[2]}]
+set_property PACKAGE_PIN F6 [get_ports {gate_txp[2]}] ;# MGTHTXP3_229
 set_property PACKAGE_PIN F5 [get_ports {gate_txn[2]}]
-set_property PACKAGE_PIN K6 [get_ports {gate_txp[3]}]
+set_property PACKAGE_PIN K6 [get_ports {gate_txp[3]}] ;# MGTHTXP0_229
 set_property PACKAGE_PIN K5 [get_ports {gate_txn[3]}]
-set_property PACKAGE_PIN M6 [get_ports {gate_txp[4]}]
+set_property PACKAGE_PIN M6 [get_ports {gate_txp[4]}] ;# MGTHTXP3_228
 set_property PACKAGE_PIN M5 [get_ports {gate_txn[4]}]
-set_property PACKAGE_PIN P6 [get_ports {gate_txp[5]}]
+set_property PACKAGE_PIN P6 [get_ports {gate_txp[5]}] ;# MGTHTXP1_228
 set_property PACKAGE_PIN P5 [get_ports {gate_txn[5]}]
-set_property PACKAGE_PIN R4 [get_ports {gate_txp[6]}]
+set_property PACKAGE_PIN R4 [get_ports {gate_txp[6]}] ;# MGTHTXP0_228
 set_property PACKAGE_PIN R3 [get_ports {gate_txn[6]}]
-set_property PACKAGE_PIN N4 [get_ports {gate_txp[7]}]
+set_property PACKAGE_PIN N4 [get_ports {gate_txp[7]}] ;# MGTHTXP2_228
 set_property PACKAGE_PIN N3 [get_ports {gate_txn[7]}]
 # HPC1 J4 DP0..7 (quads 130, 129). CHECK: the source names the quad-130 pins
 # MGTHTXP0..3_130 but gives channel sites out of order (X0Y14, X0Y13, X0Y15,
 # X0Y12); the wrapper's GtIndex assumes site = pin's channel (X0Y12 + n).
 # Vivado stops on a pin/site mismatch, so a wrong entry cannot pass silently.
-set_property PACKAGE_PIN F29 [get_ports {gate_txp[8]}]
+set_property PACKAGE_PIN F29 [get_ports {gate_txp[8]}] ;# MGTHTXP0_130
 set_property PACKAGE_PIN F30 [get_ports {gate_txn[8]}]
-set_property PACKAGE_PIN D29 [get_ports {gate_txp[9]}]
+set_property PACKAGE_PIN D29 [get_ports {gate_txp[9]}] ;# MGTHTXP1_130
 set_property PACKAGE_PIN D30 [get_ports {gate_txn[9]}]
-set_property PACKAGE_PIN B29 [get_ports {gate_txp[10]}]
+set_property PACKAGE_PIN B29 [get_ports {gate_txp[10]}] ;# MGTHTXP2_130
 set_property PACKAGE_PIN B30 [get_ports {gate_txn[10]}]
-set_property PACKAGE_PIN A31 [get_ports {gate_txp[11]}]
+set_property PACKAGE_PIN A31 [get_ports {gate_txp[11]}] ;# MGTHTXP3_130
 set_property PACKAGE_PIN A32 [get_ports {gate_txn[11]}]
-set_property PACKAGE_PIN K29 [get_ports {gate_txp[12]}]
+set_property PACKAGE_PIN K29 [get_ports {gate_txp[12]}] ;# MGTHTXP0_129
 set_property PACKAGE_PIN K30 [get_ports {gate_txn[12]}]
-set_property PACKAGE_PIN J31 [get_ports {gate_txp[13]}]
+set_property PACKAGE_PIN J31 [get_ports {gate_txp[13]}] ;# MGTHTXP1_129
 set_property PACKAGE_PIN J32 [get_ports {gate_txn[13]}]
-set_property PACKAGE_PIN H29 [get_ports {gate_txp[14]}]
+set_property PACKAGE_PIN H29 [get_ports {gate_txp[14]}] ;# MGTHTXP2_129
 set_property PACKAGE_PIN H30 [get_ports {gate_txn[14]}]
-set_property PACKAGE_PIN G31 [get_ports {gate_txp[15]}]
+set_property PACKAGE_PIN G31 [get_ports {gate_txp[15]}] ;# MGTHTXP3_129
 set_property PACKAGE_PIN G32 [get_ports {gate_txn[15]}]
 
 # =========================================================== SFP+ cages (quad 230)
 # SFP0 (P1 cage, GTHE4_CHANNEL_X1Y12): the fibre timing link.
-set_property PACKAGE_PIN E4 [get_ports link_txp]
+set_property PACKAGE_PIN E4 [get_ports link_txp] ;# MGTHTXP0_230
 set_property PACKAGE_PIN E3 [get_ports link_txn]
 set_property PACKAGE_PIN D2 [get_ports link_rxp]
 set_property PACKAGE_PIN D1 [get_ports link_rxn]
 # SFP1 (X1Y13) transmitter: PPS at tick resolution (pps_ser), to an SFP+
 # module or an SFP-to-SMA adapter.
-set_property PACKAGE_PIN D6 [get_ports pps_txp]
+set_property PACKAGE_PIN D6 [get_ports pps_txp] ;# MGTHTXP1_230
 set_property PACKAGE_PIN D5 [get_ports pps_txn]
 # TX_DISABLE of SFP0/SFP1. CHECK polarity in UG1182 (SFP+ section) and the
 # schematic: the source names these active low at the FPGA; the wrapper

@@ -15,6 +15,11 @@
   kernels the HLS kernels' black boxes have exactly the top's seq_* / sync_*
           ports, same names and widths, opposite directions, plus ap_clk and
           ap_rst_n
+  lanes   the transceiver site of every gate and PPS pin (from the
+          MGTHTXP<channel>_<quad> name on its XDC line) is a channel that
+          hw/vivado/gth_ip.tcl enables, and the wrapper's GtIndex maps each
+          port to that channel's index in the core (channels ordered X, then
+          Y) and gives the HPC1 reference clock exactly the quad-129/130 ones
 
 Usage: check_board.py ROOT [--self-test]. --self-test breaks each input in
 ways the checks must catch and fails if one is not caught.
@@ -34,6 +39,7 @@ OOC_XDC = "constraints/lightrail_ooc.xdc"
 TIMING_XDC = "constraints/lightrail_timing.xdc"
 KERNEL_XML = "hw/vitis/kernel.xml"
 REGMAP = "defs/regmap.json"
+GTH_TCL = "hw/vivado/gth_ip.tcl"
 KERNELS = {"hw/board/blackbox/lightrail_sequencer.sv": "seq_",
            "hw/board/blackbox/lightrail_clock_sync.sv": "sync_"}
 # Transceiver data and reference-clock pins take no IOSTANDARD.
@@ -256,6 +262,60 @@ def check_kernels(files, consts, errors):
                 errors.append(f"kernels: {module} has port {n}, which the top does not have")
 
 
+def gth_site(mgt):
+    """GTHE4_CHANNEL site of a pin named MGTHTXP<channel>_<quad> on the XCZU9EG:
+    quads 128-130 are column X0, 228-230 column X1, four channels a quad, Y
+    counting up from quad x27's first channel."""
+    m = re.fullmatch(r"MGTH[TR]X[PN](\d)_(\d)(\d\d)", mgt)
+    if not m:
+        return None
+    ch, column, quad = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    return (column - 1, (quad - 27) * 4 + ch)
+
+
+def check_lanes(files, consts, errors):
+    ports = consts["PORTS"]
+    sites = {}
+    for line in files[BOARD_XDC].splitlines():
+        m = re.match(r"set_property PACKAGE_PIN \w+ \[get_ports \{?(gate_txp\[(\d+)\]|pps_txp)\}?\]\s*;#\s*(\S+)", line)
+        if m:
+            lane = ports if m.group(1) == "pps_txp" else int(m.group(2))
+            site = gth_site(m.group(3))
+            if site is None:
+                errors.append(f"lanes: cannot read the transceiver pin '{m.group(3)}' of {m.group(1)}")
+            else:
+                sites[lane] = site
+    for lane in range(ports + 1):
+        if lane not in sites:
+            what = "pps_txp" if lane == ports else f"gate_txp[{lane}]"
+            errors.append(f"lanes: {what} has no MGTHTXP<channel>_<quad> comment in {BOARD_XDC}")
+    if len(sites) != ports + 1:
+        return
+    m = re.search(r"module_name lightrail_gth_tx .*?CONFIG.CHANNEL_ENABLE \{([^}]*)\}", files[GTH_TCL], re.S)
+    if not m:
+        errors.append(f"lanes: no CHANNEL_ENABLE for lightrail_gth_tx in {GTH_TCL}")
+        return
+    enabled = sorted(tuple(int(v) for v in re.fullmatch(r"X(\d+)Y(\d+)", c).groups()) for c in m.group(1).split())
+    if sorted(sites.values()) != enabled:
+        errors.append(f"lanes: the gate and PPS pins sit on {sorted(sites.values())}, {GTH_TCL} enables {enabled}")
+        return
+    m = re.search(r"localparam int GtIndex\[GtLanes\] = '\{([^}]*)\}", files[WRAPPER])
+    first = re.search(r"localparam int GtFirstHpc0 = (\d+);", files[WRAPPER])
+    if not m or not first:
+        errors.append("lanes: GtIndex or GtFirstHpc0 not found in the wrapper")
+        return
+    index = [int(v) for v in m.group(1).split(",")]
+    for lane, site in sites.items():
+        want = enabled.index(site)
+        what = "the PPS lane" if lane == ports else f"port {lane}"
+        if lane >= len(index) or index[lane] != want:
+            got = index[lane] if lane < len(index) else None
+            errors.append(f"lanes: GtIndex gives {what} channel {got}, its pin is on X{site[0]}Y{site[1]} = channel {want}")
+    for i, site in enumerate(enabled):
+        if (i < int(first.group(1))) != (site[0] == 0):
+            errors.append(f"lanes: channel {i} (X{site[0]}Y{site[1]}) gets the wrong reference clock (GtFirstHpc0)")
+
+
 def run(files):
     consts = pkg_constants(files[PKG])
     regmap = json.loads(files[REGMAP])
@@ -264,6 +324,7 @@ def run(files):
     check_clocks(files, regmap, errors)
     check_range(files, regmap, consts, errors)
     check_kernels(files, consts, errors)
+    check_lanes(files, consts, errors)
     return errors
 
 
@@ -292,6 +353,9 @@ def self_test(files):
         ("a 64 KiB range", mut(KERNEL_XML, 'range="0x40000"', 'range="0x10000"'), "range"),
         ("a kernel port missing", mut("hw/board/blackbox/lightrail_sequencer.sv", "  input  logic seq_stop_o,\n", ""), "seq_stop_o"),
         ("a kernel port too narrow", mut("hw/board/blackbox/lightrail_clock_sync.sv", "logic [63:0] sync_time_step_i", "logic [31:0] sync_time_step_i"), "sync_time_step_i"),
+        ("two gates swapped in GtIndex", mut(WRAPPER, "'{14, 13, 15", "'{13, 14, 15"), "GtIndex gives port 0"),
+        ("a gate moved to another lane", mut(BOARD_XDC, ";# MGTHTXP2_229", ";# MGTHTXP0_230"), "enables"),
+        ("a gate pin without its transceiver name", mut(BOARD_XDC, " ;# MGTHTXP3_129", ""), "gate_txp[15]"),
         ("a new wrapper port without a pin", mut(WRAPPER, "  output logic [ 7:0]                               led_o\n",
                                                   "  output logic [ 7:0]                               led_o,\n  output logic extra_o\n"), "extra_o"),
     ]
@@ -311,7 +375,7 @@ def main():
         print(__doc__)
         return 2
     root = Path(sys.argv[1])
-    paths = [WRAPPER, TOP, PKG, BOARD_XDC, OOC_XDC, TIMING_XDC, KERNEL_XML, REGMAP, *KERNELS]
+    paths = [WRAPPER, TOP, PKG, BOARD_XDC, OOC_XDC, TIMING_XDC, KERNEL_XML, REGMAP, GTH_TCL, *KERNELS]
     files = {p: (root / p).read_text() for p in paths}
     if "--self-test" in sys.argv[2:]:
         return 1 if self_test(files) else 0
