@@ -14,8 +14,10 @@ module cdc_sync #(
   input  logic [WIDTH-1:0] d_i,      // from another clock domain
   output logic [WIDTH-1:0] q_o       // d_i two clk_i edges later
 );
-  (* ASYNC_REG = "TRUE" *) logic [WIDTH-1:0] sync_q1;
-  (* ASYNC_REG = "TRUE" *) logic [WIDTH-1:0] sync_q2;
+  // Initial values are the flops' power-up state (INIT on the FPGA), so an
+  // instance whose reset is tied off (axil_cdc) starts defined.
+  (* ASYNC_REG = "TRUE" *) logic [WIDTH-1:0] sync_q1 = RESET_VALUE;
+  (* ASYNC_REG = "TRUE" *) logic [WIDTH-1:0] sync_q2 = RESET_VALUE;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
