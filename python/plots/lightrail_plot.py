@@ -194,15 +194,21 @@ def clock_offset(sync, out, written):
     top.set_xlabel("simulated time (%s)" % name)
     # The lower panel: from the measurement start on, in ps, where the locked
     # boards are (the linear scale shows noise and bias).
-    low.set_xlim(max(measure_from_us * 1e6 / scale, 0), span_us * 1e6 / scale)
+    # A run that ended before the measurement start: from the last lock on,
+    # else (no lock, or one near the end) its second half.
+    zoom_us = measure_from_us
+    if zoom_us >= span_us:
+        locks = [ev["at_us"] for b in followers for ev in b.get("lock_events", []) if ev["locked"]]
+        zoom_us = max(locks) if locks and max(locks) < 0.8 * span_us else span_us / 2
+    low.set_xlim(zoom_us * 1e6 / scale, span_us * 1e6 / scale)
     vis = [v for b in followers for t, lo, hi in zip(b["offset_trace"]["t_us"], b["offset_trace"]["min_ps"],
                                                       b["offset_trace"]["max_ps"])
-           if t >= measure_from_us for v in (lo, hi)]
+           if t >= zoom_us for v in (lo, hi)]
     if vis:
         lo, hi = min(vis), max(vis)
         pad = max(1.0, 0.08 * (hi - lo))
         low.set_ylim(lo - pad, hi + pad)
-    low.set_ylabel("offset (ps), from %s on" % time_label(sync.get("measure_from_ps", 0)))
+    low.set_ylabel("offset (ps), from %s on" % time_label(zoom_us * 1e6))
     low.set_xlabel("simulated time (%s)" % name)
     top.set_xlim(0, span_us * 1e6 / scale)
     fig.tight_layout()
