@@ -79,10 +79,19 @@ def symlog_time_axis(axis):
 
 
 def save(fig, out, stem, written):
+    """PNG and SVG, each written whole or not at all (a temporary file beside
+    it, renamed), so a killed run or two at once leave no half picture."""
     for ext in ("png", "svg"):
         path = os.path.join(out, "%s.%s" % (stem, ext))
-        fig.savefig(path, metadata={"Date": None} if ext == "svg" else {"Software": None},
-                    bbox_inches="tight")
+        tmp = "%s.tmp.%d" % (path, os.getpid())
+        try:
+            fig.savefig(tmp, format=ext, metadata={"Date": None} if ext == "svg" else {"Software": None},
+                        bbox_inches="tight")
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.remove(tmp)
+            raise
         written.append(path)
     plt.close(fig)
 
@@ -481,6 +490,9 @@ def main():
     except InputProblem as err:
         sys.stderr.write("lightrail-plot: %s\n" % err)
         return 1
+    except OSError as err:
+        sys.stderr.write("lightrail-plot: cannot write a picture into %s: %s\n" % (args.out, err))
+        return 2
     except (KeyError, TypeError, IndexError, ValueError) as err:
         sys.stderr.write("lightrail-plot: the input is not as lightrail writes it (%s: %s)\n" %
                          (type(err).__name__, err))
