@@ -68,10 +68,14 @@ python3 scripts/demo_report.py out/demo-phases.jsonl out/demo-job.json out/demo-
 # table, the experiments' as their papers draw them.
 echo "== pictures in out/plots/"
 rm -rf out/plots
-build/sim/lightrail-plot cosim out/demo-report.json --boundaries out/demo-boundaries.json --out out/plots \
-  > out/plots.log || verdict=1
-for e in opus pas fastconv power_cost; do
-  "$cli" eval experiments/$e.json --plot out/plots > /dev/null || verdict=1
-done
+if ! (
+  build/sim/lightrail-plot cosim out/demo-report.json --boundaries out/demo-boundaries.json --out out/plots || exit 1
+  for e in opus pas fastconv power_cost; do
+    "$cli" eval experiments/$e.json --plot out/plots > /dev/null || exit 1
+  done
+) 2> out/plots.log; then
+  cat out/plots.log
+  verdict=1
+fi
 ls out/plots/*.png
 exit $verdict

@@ -497,8 +497,8 @@ def main():
         sys.stderr.write("lightrail-plot: the input is not as lightrail writes it (%s: %s)\n" %
                          (type(err).__name__, err))
         return 2
-    for path in written:
-        print("wrote %s" % path)
+    for path in written:  # on stderr, as `lightrail plan --out` says it: stdout may be --json's
+        sys.stderr.write("wrote %s\n" % path)
     for m in missing:
         sys.stderr.write("lightrail-plot: no picture: %s\n" % m)
     if not written:
