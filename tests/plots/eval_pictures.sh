@@ -9,6 +9,10 @@ for e in opus pas fastconv power_cost; do
   "$cli" eval "$src/experiments/$e.json" --plot "$work" > /dev/null
   [ -s "$work/$e.json" ] || { echo "FAIL: no $work/$e.json"; exit 1; }
 done
+# With --json too, stdout is the result alone (what was drawn goes to stderr).
+"$cli" eval "$src/experiments/opus.json" --plot "$work" --json 2> /dev/null |
+  /usr/bin/python3 -c 'import json, sys; assert json.load(sys.stdin)["kind"] == "opus"' ||
+  { echo "FAIL: eval --plot --json: stdout is not the result alone"; exit 1; }
 # The time-to-accuracy picture draws each job's progress under each policy.
 /usr/bin/python3 - "$work/fastconv.json" <<'PY'
 import json, sys
