@@ -72,7 +72,13 @@ void Probe::trace_edge(int port, const Seen& s) {
 // history; the state at the window's start is today's state with those
 // edges undone. A history too short for the window starts it later.
 void Probe::trace_window(uint64_t tick, TraceKind kind) {
-  if (!traces_.empty() && traces_.back().at_tick == tick && traces_.back().kind == kind) return;
+  // One window per boundary: a swap onto an event step is drawn once, as
+  // the swap.
+  for (size_t i = traces_.size(); i-- > 0 && traces_[i].until_tick >= tick;)
+    if (traces_[i].at_tick == tick) {
+      if (kind == TraceKind::kSwap) traces_[i].kind = kind;
+      return;
+    }
   if (traces_.size() >= kTraces) {
     ++traces_dropped_;
     return;
