@@ -240,8 +240,10 @@ def boundary_skew(sync, out, written):
     p99 = sync.get("slot_skew_ps_p99")
     if p99 is not None:
         ax.axvline(p99, color="tab:red", linewidth=1.2)
-        ax.annotate(" p99 %.1f ps" % p99, (p99, 0.95), xycoords=("data", "axes fraction"), color="tab:red",
-                    fontsize=8, va="top")
+        right = p99 > 0.7 * hi  # the label on the side with room
+        ax.annotate(("p99 %.1f ps " if right else " p99 %.1f ps") % p99, (p99, 0.95),
+                    xycoords=("data", "axes fraction"), color="tab:red", fontsize=8, va="top",
+                    ha="right" if right else "left")
     ax.set_xlabel("step-boundary skew across boards: latest minus earliest switch edge (ps)")
     ax.set_ylabel("boundaries")
     ax.set_title("distribution of the step-boundary skew over %d boundaries%s" %
