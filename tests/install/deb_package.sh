@@ -79,6 +79,7 @@ owner() {
   echo "${out%%[:,]*}"
 }
 for elf in "$x"/usr/bin/* "$x$libdir"/*.so."$version"; do
+  [[ "$(file -b "$elf")" == ELF* ]] || continue  # lightrail-plot is a Python script
   linked=$(LD_LIBRARY_PATH=$x$libdir ldd "$elf")
   for path in $(awk '$2 == "=>" && $3 ~ /^\// { print $3 }' <<< "$linked"); do
     [[ "$path" == "$x"/* ]] && continue
