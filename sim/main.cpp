@@ -169,7 +169,7 @@ void print_summary(const json& r) {
 }
 
 // --plot DIR: learnt before the run that pictures can be made (the program
-// is there, matplotlib too, the directory takes files), so a long run does
+// is there, matplotlib too, the directory can be made), so a long run does
 // not end without them; made from the report once it is written (without
 // --report, it goes to DIR/report.json).
 void check_plot(const std::string& dir, std::string& report) {

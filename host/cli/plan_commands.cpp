@@ -1,5 +1,6 @@
 // `lightrail plan` and `lightrail eval`: the control plane from the shell.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -162,10 +163,15 @@ int run_eval(const std::string& path, bool as_json, const std::string& plot_dir)
   }
   const auto result = lp::run_experiment(read_json(path, "experiment"), dir_of(path));
   if (!plot_dir.empty()) {
-    std::ofstream out(data, std::ios::trunc);
+    // Whole or not at all: a temporary file beside it, renamed.
+    const std::string tmp = fmt::format("{}.tmp.{}", data, ::getpid());
+    std::ofstream out(tmp, std::ios::trunc);
     out << result.dump(1) << '\n';
     out.close();
-    if (!out) {
+    std::error_code ec;
+    if (out) std::filesystem::rename(tmp, data, ec);
+    if (!out || ec) {
+      std::filesystem::remove(tmp, ec);
       std::cerr << fmt::format("error: --plot {}: cannot write {}\n", plot_dir, data);
       return kNoPictures;
     }
