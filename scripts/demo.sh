@@ -8,7 +8,8 @@
 # boundaries are reported to the daemon, which gives every board one timed
 # trigger for each. At the end the simulation's probes judge every switch
 # edge and packet, and for every boundary the planner's prediction is shown
-# against the switch edges the co-simulation measured (out/demo-report.json).
+# against the switch edges the co-simulation measured (out/demo-report.json),
+# and every picture of the run and of the experiments goes to out/plots/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -61,5 +62,20 @@ trap - EXIT
 echo "== probes and clock truth (full report: out/demo-report.json)"
 cat out/demo-serve.log
 echo "== every phase boundary: the planner against the switch edges"
-python3 scripts/demo_report.py out/demo-phases.jsonl out/demo-job.json out/demo-report.json || verdict=1
+python3 scripts/demo_report.py out/demo-phases.jsonl out/demo-job.json out/demo-report.json \
+  --json out/demo-boundaries.json || verdict=1
+# The pictures (docs/plots.md): the run's from its report and the boundary
+# table, the experiments' as their papers draw them.
+echo "== pictures in out/plots/"
+rm -rf out/plots
+if ! (
+  build/sim/lightrail-plot cosim out/demo-report.json --boundaries out/demo-boundaries.json --out out/plots || exit 1
+  for e in opus pas fastconv power_cost; do
+    "$cli" eval experiments/$e.json --plot out/plots > /dev/null || exit 1
+  done
+) 2> out/plots.log; then
+  cat out/plots.log
+  verdict=1
+fi
+ls out/plots/*.png
 exit $verdict

@@ -3,7 +3,7 @@
 answered, what the planner predicted against what the co-simulation
 measured on the switch edges of the job's boards.
 
-  demo_report.py PHASES.jsonl JOB.json REPORT.json
+  demo_report.py PHASES.jsonl JOB.json REPORT.json [--json TABLE.json]
 
 PHASES.jsonl: one daemon answer per line (POST /v1/jobs/{id}/phase);
 JOB.json: the daemon's job (POST /v1/jobs reply, with its plan);
@@ -15,11 +15,26 @@ up when its rounds end, at the boundary into the next event step. The
 planner predicts that instant as boundary + the phase's modelled
 communication time and the reconfigurations between its rounds; the edges show when the ports went dark for it and for
 how long. Exit 1 if an answered boundary is missing on a board of the job.
+With --json, the table is also written as JSON for lightrail-plot's
+plan-vs-measured picture (docs/plots.md): per boundary its phase, board
+time, boards with edges, predicted and measured next boundary (null when
+the boards differ or none measured it), and the least and greatest dark time
+and the skew of the falls, in ps.
 """
 import json
 import sys
 
-phases_path, job_path, report_path = sys.argv[1:4]
+args = sys.argv[1:]
+table_path = None
+if "--json" in args:
+    i = args.index("--json")
+    if i + 1 >= len(args):
+        sys.exit("demo_report.py: --json needs a file name")
+    table_path = args[i + 1]
+    del args[i:i + 2]
+if len(args) != 3:
+    sys.exit(__doc__)
+phases_path, job_path, report_path = args
 answers = [json.loads(line) for line in open(phases_path) if line.strip()]
 job = json.load(open(job_path))
 report = json.load(open(report_path))
@@ -35,6 +50,7 @@ print("planner: switch reconfiguration (schedule guard) %.3f ns; predicted itera
 print("%-10s %14s %10s | %14s %14s %9s %14s %9s" %
       ("phase", "boundary ps", "edges", "predicted next", "measured next", "diff ns", "dark ns", "skew ps"))
 missing = 0
+rows = []
 for a in answers:
     t = a.get("boundary_ps")
     if t is None:
@@ -58,6 +74,12 @@ for a in answers:
         measured = "%14d %9.1f" % (nxt[0], (nxt[0] - predicted) / 1e3)
     else:
         measured = "%14s %9s" % ("-" if not nxt else "differ", "")
+    rows.append({"phase": a["phase"], "boundary_ps": t, "boards_with_edges": took, "boards": len(job["boards"]),
+                 "predicted_next_ps": predicted,
+                 "measured_next_ps": nxt[0] if nxt and len(set(nxt)) == 1 else None,
+                 "dark_min_ps": min(darks) * 1e3 if darks else None,
+                 "dark_max_ps": max(darks) * 1e3 if darks else None,
+                 "skew_ps": max(falls) - min(falls) if falls else None})
     dark = "%.3f..%.3f" % (min(darks), max(darks)) if darks else "-"
     skew = "%.1f" % (max(falls) - min(falls)) if falls else "-"
     print("%-10s %14d %6d/%-3d | %14d %s %14s %9s" % (a["phase"], t, took, len(job["boards"]), predicted, measured,
@@ -66,6 +88,10 @@ print("edges: boards whose own edges show the boundary at the answered time; nex
       "phase's event step (board time), predicted = boundary + the phase's modelled communication and the reconfigurations between its rounds; dark: first "
       "gate fall to last rise there, simulated (true) time, the guard plus the laser's early retune; skew: "
       "spread of the boards' falls")
+if table_path:
+    with open(table_path, "w") as f:
+        json.dump({"reconfiguration_ps": plan["reconfiguration_ps"], "iteration_ps": plan["iteration_ps"],
+                   "rows": rows}, f, indent=1)
 if missing:
     print("%d answered boundaries missing on the job's boards" % missing)
     sys.exit(1)

@@ -11,11 +11,14 @@ cd "$(dirname "$0")/.."
 # dpkg-dev (dpkg-shlibdeps) and file let `cpack -G DEB` work out the
 # package's run-time dependencies (test install.deb_package).
 # python3-dev, pybind11-dev and python3-pytest build and test the Python
-# binding (docs/python.md). tcl (tclsh) runs the vendor Tcl scripts and XDC
-# under stand-ins for the vendor commands (tests/board, docs/board.md).
+# binding (docs/python.md). python3-matplotlib draws the pictures
+# (lightrail-plot, `--plot`: docs/plots.md) under Debian's /usr/bin/python3.
+# tcl (tclsh) runs the vendor Tcl scripts and XDC under stand-ins for the
+# vendor commands (tests/board, docs/board.md).
 packages=(cmake make g++ pkg-config verilator libsystemc-dev libboost-dev iverilog yosys
           nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libgtest-dev libbenchmark-dev
-          clang libclang-rt-dev python3 python3-dev pybind11-dev python3-pytest dpkg-dev file tcl)
+          clang libclang-rt-dev python3 python3-dev pybind11-dev python3-pytest python3-matplotlib
+          dpkg-dev file tcl)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

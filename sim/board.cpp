@@ -371,6 +371,7 @@ void Board::on_swap() {
   }
   const bool ok = image->valid && expected == at;
   if (!ok) ++swap_errors_;
+  probe_.trace_window(at, Probe::TraceKind::kSwap);
   swaps_.push_back({{"at_ps", int64_t(at * TICK_PS)},
                     {"generation", image->generation},
                     {"rule", rule},
@@ -422,7 +423,36 @@ nlohmann::json Board::figures() const {
           {"event_rule_errors", ref_.event_rule_errors},
           {"triggers_checked", timed_triggers_},
           {"trigger_errors", trigger_errors_},
-          {"watched_boundaries", watched_boundaries()}};
+          {"watched_boundaries", watched_boundaries()},
+          {"edge_traces", edge_traces()},
+          {"edge_traces_dropped", probe_.traces_dropped()}};
+}
+
+// Each traced window (a swap, a boundary into an event step): board times
+// in ps from its boundary, each port's wavelength and gate (1: light passes)
+// at the window's start, then every edge as [ps, port, "wavelength" |
+// "gate", new value].
+nlohmann::json Board::edge_traces() const {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Probe::EdgeTrace& t : probe_.traces()) {
+    const auto rel = [&](int64_t tick) { return (tick - int64_t(t.at_tick)) * int64_t(TICK_PS); };
+    nlohmann::json start = nlohmann::json::array(), edges = nlohmann::json::array();
+    for (size_t p = 0; p < PORTS; ++p) start.push_back({t.select[p], t.gate[p]});
+    // In time order: one cycle's edges come port by port.
+    std::vector<Probe::TraceEdge> sorted = t.edges;
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const Probe::TraceEdge& a, const Probe::TraceEdge& b) { return a.tick < b.tick; });
+    for (const Probe::TraceEdge& e : sorted)
+      edges.push_back({rel(e.tick), e.port, e.kind == kSel ? "wavelength" : "gate", e.value});
+    out.push_back({{"kind", t.kind == Probe::TraceKind::kSwap ? "swap" : "event_start"},
+                   {"at_ps", int64_t(t.at_tick) * int64_t(TICK_PS)},
+                   {"from_ps", rel(int64_t(t.from_tick))},
+                   {"until_ps", rel(int64_t(t.until_tick))},
+                   {"start_wavelength_gate", start},
+                   {"edges", edges},
+                   {"edges_dropped", t.edges_dropped}});
+  }
+  return out;
 }
 
 // Every watched boundary: the board time it was due, whether a timed

@@ -57,6 +57,7 @@ class Board : public SyncPort {
   bool idle() const { return !axi_.busy(); }
   nlohmann::json figures() const;             // this board's part of the report
   nlohmann::json watched_boundaries() const;  // switch edges of timed-trigger and event-start boundaries
+  nlohmann::json edge_traces() const;         // every port's edges around the first swaps and event starts
   void fail_pending(const std::string& why);  // answers every queued request
   bool correct() const;                       // every correctness figure is zero
   Probe& probe() { return probe_; }

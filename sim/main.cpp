@@ -22,6 +22,7 @@
 #include "lightrail/json_text.hpp"
 #include "lightrail/schedule_json.hpp"
 #include "lightrail/token_file.hpp"
+#include "plot_program.hpp"
 #include "scenario.hpp"
 
 namespace {
@@ -36,7 +37,7 @@ enum Exit : int {
   kFail = 1,      // a check failed; the summary and the report say which
   kRefused = 2,   // bad command line or input; nothing ran
   kNoServer = 3,  // stop: no board server answered in time, or it refused
-  kOutput = 4,    // an output file (report, port file, schedule) could not be written
+  kOutput = 4,    // an output file (report, port file, schedule, pictures) could not be written
   kError = 5,     // anything else: the run did not complete
 };
 
@@ -167,14 +168,39 @@ void print_summary(const json& r) {
         std::cout << fmt::format("  board {}: swap {}\n", b["board"].get<int>(), s.dump());
 }
 
+// --plot DIR: learnt before the run that pictures can be made (the program
+// is there, matplotlib too, the directory can be made), so a long run does
+// not end without them; made from the report once it is written (without
+// --report, it goes to DIR/report.json).
+void check_plot(const std::string& dir, std::string& report) {
+  if (dir.empty()) return;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw OutputError(fmt::format("--plot {}: {}", dir, ec.message()));
+  if (report.empty()) report = (std::filesystem::path(dir) / "report.json").string();
+  try {
+    lightrail::plots::run_plot_program({"check"});
+  } catch (const std::runtime_error& e) {
+    throw OutputError(fmt::format("--plot {}: {}", dir, e.what()));
+  }
+}
+void plot(const std::string& dir, const std::string& report) {
+  if (dir.empty()) return;
+  try {
+    lightrail::plots::run_plot_program({"cosim", report, "--out", dir});
+  } catch (const std::runtime_error& e) {
+    throw OutputError(fmt::format("--plot {}: {}", dir, e.what()));
+  }
+}
+
 struct ServeArgs {
   int boards = 1, port = 0;
-  std::string port_file, report, wave, sync, token_file;
+  std::string port_file, report, wave, sync, token_file, plot_dir;
   size_t max_connections = 128;
   int idle_timeout_ms = 30000;
 };
 
-int serve(const ServeArgs& a) {
+int serve(ServeArgs a) {
   CosimOptions o;
   o.boards = a.boards;
   o.port = uint16_t(a.port);
@@ -189,6 +215,7 @@ int serve(const ServeArgs& a) {
     o.sync.topology = a.sync;
     o.sync.baseline = false;
   }
+  check_plot(a.plot_dir, a.report);
   clear_output(a.report, "report");
   clear_output(a.port_file, "port file");
   check_waveform(a.wave);
@@ -209,6 +236,7 @@ int serve(const ServeArgs& a) {
   const json r = cosim->report();
   print_summary(r);
   write_output(a.report, r.dump(2) + "\n", "report");
+  plot(a.plot_dir, a.report);
   return r["ok"].get<bool>() ? kPass : kFail;
 }
 
@@ -306,10 +334,15 @@ int sc_main(int argc, char** argv) {
       ->check(CLI::Range(1, 86400000));
   s->add_option("--token-file", sa.token_file,
                 "WR and SHUTDOWN need AUTH <token>, the token read from this file (mode 0600, yours)");
+  s->add_option("--plot", sa.plot_dir, "draw the report's pictures into DIR at the end (docs/plots.md)");
 
   auto* r = app.add_subcommand("run", "Run a scenario file to its end");
   r->add_option("scenario", scenario, "scenario JSON (docs/cosim.md)")->required()->check(CLI::ExistingFile);
   r->add_option("--report", report, "write the JSON report here");
+  std::string plot_dir;
+  r->add_option("--plot", plot_dir,
+                "draw the report's pictures into DIR (PNG and SVG; docs/plots.md); the report goes to "
+                "DIR/report.json unless --report says otherwise");
 
   bool as_json = false;
   BenchOptions bo;
@@ -373,11 +406,13 @@ int sc_main(int argc, char** argv) {
       } catch (const std::exception& e) {
         throw InputError(e.what());
       }
+      check_plot(plot_dir, report);
       clear_output(report, "report");
       check_waveform(sc.waveform_prefix);
       const json rep = run_scenario(sc);
       print_summary(rep);
       write_output(report, rep.dump(2) + "\n", "report");
+      plot(plot_dir, report);
       return rep["ok"].get<bool>() ? kPass : kFail;
     }
     if (bo.sync_boards > 0) {

@@ -1,5 +1,6 @@
 #include "probe.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
 
@@ -34,6 +35,7 @@ void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, con
       const Seen s{tick + k, edge_fs + k * fine_fs, fine_fs, bit ? kRise : kFall, int(bit), 0};
       seen_[p][s.kind].push_back(s);
       history_[p].push_back(s);
+      if (open_trace_ < traces_.size()) trace_edge(int(p), s);
       resume_event(int(p), s);
     }
     level_[p] = w >> (FINE_STEPS - 1);
@@ -43,9 +45,77 @@ void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, con
       select_[p] = sel_value[p];
       seen_[p][kSel].push_back(s);
       history_[p].push_back(s);
+      if (open_trace_ < traces_.size()) trace_edge(int(p), s);
       resume_event(int(p), s);
     }
   }
+  while (open_trace_ < traces_.size() && traces_[open_trace_].until_tick < tick) ++open_trace_;
+}
+
+void Probe::trace_edge(int port, const Seen& s) {
+  for (size_t i = open_trace_; i < traces_.size(); ++i) {
+    EdgeTrace& t = traces_[i];
+    if (s.tick < t.from_tick) {  // registered ahead of its window: the state it starts from
+      (s.kind == kSel ? t.select : t.gate)[size_t(port)] = s.value;
+      continue;
+    }
+    if (s.tick > t.until_tick) continue;
+    if (t.edges.size() >= kTraceEdges) {
+      ++t.edges_dropped;
+      continue;
+    }
+    t.edges.push_back({int64_t(s.tick), uint8_t(port), uint8_t(s.kind), int16_t(s.value)});
+  }
+}
+
+// The edges already seen (up to the current cycle) come from each port's
+// history; the state at the window's start is today's state with those
+// edges undone. A history too short for the window starts it later.
+void Probe::trace_window(uint64_t tick, TraceKind kind) {
+  // One window per boundary: a swap onto an event step is drawn once, as
+  // the swap.
+  for (size_t i = traces_.size(); i-- > 0 && traces_[i].until_tick >= tick;)
+    if (traces_[i].at_tick == tick) {
+      if (kind == TraceKind::kSwap) traces_[i].kind = kind;
+      return;
+    }
+  if (traces_.size() >= kTraces) {
+    ++traces_dropped_;
+    return;
+  }
+  EdgeTrace t;
+  t.kind = kind;
+  t.at_tick = tick;
+  t.from_tick = tick > kTraceBeforeTicks ? tick - kTraceBeforeTicks : 0;
+  t.until_tick = tick + kTraceAfterTicks;
+  for (uint32_t p = 0; p < PORTS; ++p) {
+    const auto& h = history_[p];
+    if (h.size() == kHistoryEdges && h[0].tick > t.from_tick) t.from_tick = h[0].tick;
+  }
+  std::vector<TraceEdge> seen;
+  for (uint32_t p = 0; p < PORTS; ++p) {
+    int gate = int(level_[p]), select = select_[p];
+    const auto& h = history_[p];
+    for (size_t i = h.size(); i-- > 0 && h[i].tick >= t.from_tick;) {
+      if (h[i].kind == kSel) {
+        select = h[i].prev_value;
+      } else {
+        gate = 1 - h[i].value;
+      }
+      if (h[i].tick <= t.until_tick)
+        seen.push_back({int64_t(h[i].tick), uint8_t(p), uint8_t(h[i].kind), int16_t(h[i].value)});
+    }
+    t.select[p] = select;
+    t.gate[p] = gate;
+  }
+  std::stable_sort(seen.begin(), seen.end(),
+                   [](const TraceEdge& a, const TraceEdge& b) { return a.tick < b.tick; });
+  if (seen.size() > kTraceEdges) {
+    t.edges_dropped = seen.size() - kTraceEdges;
+    seen.resize(kTraceEdges);
+  }
+  t.edges = std::move(seen);
+  traces_.push_back(std::move(t));
 }
 
 // The first edge of the boundary that ends an event-triggered step says when
@@ -57,6 +127,7 @@ void Probe::resume_event(int port, const Seen& s) {
 }
 
 void Probe::watch_boundary(uint64_t tick, Watch why) {
+  if (why == Watch::kEventStart) trace_window(tick, TraceKind::kEventStart);
   BoundaryEdges& e = watched_[tick];
   (why == Watch::kTrigger ? e.trigger : e.event_start) = true;
   if (watched_.size() > kWatchedBoundaries) watched_.erase(watched_.begin());

@@ -64,6 +64,34 @@ class Probe {
   void watch_boundary(uint64_t tick, Watch why);
   const std::map<uint64_t, BoundaryEdges>& watched() const { return watched_; }
 
+  // Every port's wavelength and gate over a window around a swap (the
+  // board taking up a new schedule) or a boundary into an event step (a
+  // phase's circuits set up), for a picture rather than a check: the state
+  // each port was in at the window's start and every edge in it, in board
+  // time. The first kTraces are kept, each with at most kTraceEdges edges,
+  // so a long run's report stays small.
+  enum class TraceKind { kSwap, kEventStart };
+  struct TraceEdge {
+    int64_t tick;
+    uint8_t port, kind;  // EventKind
+    int16_t value;       // kSel: the new wavelength; gate: the new level
+  };
+  struct EdgeTrace {
+    TraceKind kind = TraceKind::kSwap;
+    uint64_t at_tick = 0, from_tick = 0, until_tick = 0;
+    std::array<int, hwdef::PORTS> select{}, gate{};  // at from_tick
+    std::vector<TraceEdge> edges;
+    uint64_t edges_dropped = 0;
+  };
+  static constexpr size_t kTraces = 16;
+  static constexpr size_t kTraceEdges = 4096;
+  static constexpr uint64_t kTraceBeforeTicks = 2048;  // 256 ns
+  static constexpr uint64_t kTraceAfterTicks = 4096;   // 512 ns
+  // A window around board tick `tick`, registered before or after it.
+  void trace_window(uint64_t tick, TraceKind kind);
+  const std::vector<EdgeTrace>& traces() const { return traces_; }
+  uint64_t traces_dropped() const { return traces_dropped_; }
+
  private:
   struct Seen {
     uint64_t tick;
@@ -76,6 +104,7 @@ class Probe {
   void match(int port, int kind, uint64_t before);
   void resume_event(int port, const Seen& s);
   void check_packet(const Packet& p);
+  void trace_edge(int port, const Seen& s);
 
   Reference& ref_;
   const std::vector<uint16_t>& tune_;
@@ -91,6 +120,9 @@ class Probe {
   bool record_ = false;
   std::vector<std::pair<uint64_t, int64_t>> boundary_fs_;
   std::map<uint64_t, BoundaryEdges> watched_;
+  std::vector<EdgeTrace> traces_;
+  size_t open_trace_ = 0;  // traces_[open_trace_..] may still take edges
+  uint64_t traces_dropped_ = 0;
   ProbeFigures f_;
 };
 

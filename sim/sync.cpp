@@ -57,6 +57,50 @@ json stats(std::vector<double> v) {
           {"max_abs", max_abs}};
 }
 
+// Every PPS offset of one board from power-up on, for a picture of
+// acquisition, lock and holdover: at most kPoints buckets of equally many
+// consecutive samples, each its first time and its least and greatest
+// offset. A full trace merges neighbours, and buckets take twice as many
+// from then on, so a long run keeps its whole span in the same room.
+class OffsetTrace {
+ public:
+  static constexpr size_t kPoints = 1024;  // even
+  void add(int64_t t_fs, double ps) {
+    if (!b_.empty() && in_last_ < per_) {
+      b_.back().lo = std::min(b_.back().lo, ps);
+      b_.back().hi = std::max(b_.back().hi, ps);
+      ++in_last_;
+      return;
+    }
+    if (b_.size() == kPoints) {  // every bucket is full: pair them up
+      for (size_t i = 0; i < kPoints / 2; ++i)
+        b_[i] = {b_[2 * i].t_fs, std::min(b_[2 * i].lo, b_[2 * i + 1].lo),
+                 std::max(b_[2 * i].hi, b_[2 * i + 1].hi)};
+      b_.resize(kPoints / 2);
+      per_ *= 2;
+    }
+    b_.push_back({t_fs, ps, ps});
+    in_last_ = 1;
+  }
+  json to_json() const {
+    json t = json::array(), lo = json::array(), hi = json::array();
+    for (const Bucket& x : b_) {
+      t.push_back(double(x.t_fs) * 1e-9);
+      lo.push_back(x.lo);
+      hi.push_back(x.hi);
+    }
+    return {{"samples_per_point", per_}, {"t_us", t}, {"min_ps", lo}, {"max_ps", hi}};
+  }
+
+ private:
+  struct Bucket {
+    int64_t t_fs;
+    double lo, hi;
+  };
+  std::vector<Bucket> b_;
+  uint64_t per_ = 1, in_last_ = 0;
+};
+
 }  // namespace
 
 constexpr size_t kLockEventsKept = 64;
@@ -105,6 +149,7 @@ struct SyncEngine::Node {
   double first_backwards_us = -1;
   std::deque<std::pair<uint64_t, int64_t>> pps;  // waiting for the grandmaster's
   std::vector<double> offsets;                   // ps, while locked after measure_from
+  OffsetTrace trace;                             // every PPS offset, decimated
   std::vector<std::pair<int64_t, int>> relocks;  // (fs the receiver locked again, its bitslide in UI)
 };
 
@@ -483,6 +528,7 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
 void SyncEngine::record_pps(int b, uint64_t index, int64_t fs) {
   auto match = [&](Node& n, uint64_t k, int64_t t) {
     const double offset_ps = double(gm_pps_.at(k) - t) / 1000.0;  // > 0: the board is ahead
+    n.trace.add(t, offset_ps);
     // Every sample from the lock deadline on, whatever the servo thinks of
     // itself: the truth does not ask.
     if (t >= opt_.measure_from_ps * 1000) {
@@ -583,7 +629,8 @@ json SyncEngine::report() const {
          {"oscillator_ppm", n->osc->fractional_frequency() * 1e6},
          // Calibrated asymmetry too large by e leaves the board e/2 ahead.
          {"asymmetry_calibration_error_ps", n->cal_error_fs / 1000.0},
-         {"offset_from_calibration_ps", n->cal_error_fs / 2000.0}});
+         {"offset_from_calibration_ps", n->cal_error_fs / 2000.0},
+         {"offset_trace", n->trace.to_json()}});
   }
   json holdover = json::array();
   double max_drift = 0;

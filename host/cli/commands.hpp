@@ -23,6 +23,7 @@ enum Exit : int {
   kBoardBusy = 4,     // another writer holds the board's lease or armed a commit: nothing changed
                       // (`job`: the daemon is busy or the request conflicts; nothing was done)
   kUnauthorized = 5,  // `job`: the daemon refused the token (HTTP 401); nothing was done
+  kNoPictures = 6,    // `eval --plot`: the pictures could not be made (lightrail-plot, matplotlib)
 };
 
 using Action = std::function<int()>;

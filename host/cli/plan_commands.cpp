@@ -1,5 +1,6 @@
 // `lightrail plan` and `lightrail eval`: the control plane from the shell.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include "lightrail/planner/to_schedule.hpp"
 #include "lightrail/schedule_json.hpp"
 #include "lightrail/validate.hpp"
+#include "plot_program.hpp"
 
 namespace lightrail::cli {
 namespace {
@@ -142,8 +144,44 @@ int run_plan(const std::string& job_path, const std::string& fabric_path, bool a
   return invalid == 0 ? kOk : kInvalidInput;
 }
 
-int run_eval(const std::string& path, bool as_json) {
+// --plot DIR: the result as JSON in DIR/<experiment>.json, drawn by
+// lightrail-plot into DIR (docs/plots.md). Checked before the experiment
+// runs, which may take long; a failure is an error of its own.
+int run_eval(const std::string& path, bool as_json, const std::string& plot_dir) {
+  std::string data;
+  if (!plot_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(plot_dir, ec);
+    if (ec) throw std::invalid_argument(fmt::format("--plot {}: {}", plot_dir, ec.message()));
+    data = (std::filesystem::path(plot_dir) / std::filesystem::path(path).stem()).string() + ".json";
+    try {
+      plots::run_plot_program({"check"});
+    } catch (const std::runtime_error& e) {
+      std::cerr << fmt::format("error: --plot {}: {}\n", plot_dir, e.what());
+      return kNoPictures;
+    }
+  }
   const auto result = lp::run_experiment(read_json(path, "experiment"), dir_of(path));
+  if (!plot_dir.empty()) {
+    // Whole or not at all: a temporary file beside it, renamed.
+    const std::string tmp = fmt::format("{}.tmp.{}", data, ::getpid());
+    std::ofstream out(tmp, std::ios::trunc);
+    out << result.dump(1) << '\n';
+    out.close();
+    std::error_code ec;
+    if (out) std::filesystem::rename(tmp, data, ec);
+    if (!out || ec) {
+      std::filesystem::remove(tmp, ec);
+      std::cerr << fmt::format("error: --plot {}: cannot write {}\n", plot_dir, data);
+      return kNoPictures;
+    }
+    try {
+      plots::run_plot_program({"eval", data, "--out", plot_dir});
+    } catch (const std::runtime_error& e) {
+      std::cerr << fmt::format("error: --plot {}: {}\n", plot_dir, e.what());
+      return kNoPictures;
+    }
+  }
   if (as_json) {
     std::cout << result.dump(2) << '\n';
   } else {
@@ -168,7 +206,7 @@ int guarded(const std::function<int()>& f) {
 
 void add_planner_commands(CLI::App& app, Action& action) {
   struct Options {
-    std::string job, fabric, experiment, out;
+    std::string job, fabric, experiment, out, plot;
     bool json = false, schedules = false;
   };
   auto o = std::make_shared<Options>();
@@ -188,8 +226,12 @@ void add_planner_commands(CLI::App& app, Action& action) {
   CLI::App* eval = app.add_subcommand("eval", "Run an experiment (experiments/*.json)");
   eval->add_option("experiment", o->experiment, "experiment JSON")->required();
   eval->add_flag("--json", o->json, "machine-readable output");
-  eval->callback(
-      [o, &action] { action = [o] { return guarded([o] { return run_eval(o->experiment, o->json); }); }; });
+  eval->add_option("--plot", o->plot,
+                   "draw the result as its paper does into DIR (PNG and SVG, with the data as "
+                   "DIR/<experiment>.json; docs/plots.md)");
+  eval->callback([o, &action] {
+    action = [o] { return guarded([o] { return run_eval(o->experiment, o->json, o->plot); }); };
+  });
 }
 
 }  // namespace lightrail::cli

@@ -33,6 +33,7 @@ libdir=${libdir#.}
 has ./usr/bin/lightrail
 has ./usr/bin/lightrail-cosim
 has ./usr/bin/lightraild
+has ./usr/bin/lightrail-plot
 for lib in driver planner; do
   name=liblightrail_$lib
   has ".$libdir/$name.a"
@@ -78,6 +79,7 @@ owner() {
   echo "${out%%[:,]*}"
 }
 for elf in "$x"/usr/bin/* "$x$libdir"/*.so."$version"; do
+  [[ "$(file -b "$elf")" == ELF* ]] || continue  # lightrail-plot is a Python script
   linked=$(LD_LIBRARY_PATH=$x$libdir ldd "$elf")
   for path in $(awk '$2 == "=>" && $3 ~ /^\// { print $3 }' <<< "$linked"); do
     [[ "$path" == "$x"/* ]] && continue
@@ -123,4 +125,7 @@ flags=$(pkg-config --cflags --libs lightrail)
 LD_LIBRARY_PATH=$x$libdir "$work/pc_consumer" || fail "the consumer built with pkg-config failed"
 "$x/usr/bin/lightrail-cosim" --help > /dev/null || fail "the packaged lightrail-cosim does not run"
 "$x/usr/bin/lightraild" --help > /dev/null || fail "the packaged lightraild does not run"
+# The pictures program is found beside the packaged lightrail (its bin/).
+[ -x "$x/usr/bin/lightrail-plot" ] || fail "the packaged lightrail-plot is not executable"
+"$x/usr/bin/lightrail-plot" check || fail "the packaged lightrail-plot does not run (python3-matplotlib?)"
 echo "PASS"

@@ -98,4 +98,11 @@ echo "pkg-config --cflags --libs lightrail: $flags"
   fail "the one-file program did not build with pkg-config's flags"
 libdir=$(pkg-config --variable=libdir lightrail)
 LD_LIBRARY_PATH=$libdir "$work/consumer" || fail "the one-file program failed"
+
+# The installed CLI draws with the installed lightrail-plot, beside it in bin/.
+[ -x "$prefix/bin/lightrail-plot" ] || fail "lightrail-plot is not installed"
+env -u LIGHTRAIL_PLOT "$cli" eval "$src/experiments/opus.json" --plot "$work/plots" > "$work/plots.log" 2>&1 ||
+  fail "the installed lightrail eval --plot: $(cat "$work/plots.log")"
+[ -s "$work/plots/opus-overhead.png" ] && [ -s "$work/plots/opus-overhead.svg" ] ||
+  fail "the installed lightrail eval --plot drew nothing: $(ls "$work/plots")"
 echo "PASS"

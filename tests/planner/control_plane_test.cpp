@@ -162,6 +162,39 @@ TEST(PlannerExperiments, FastConvReachesNinetyPercentSooner) {
   EXPECT_LT(mean[2].get<double>(), mean[1].get<double>());  // PAS beats EPS alone
 }
 
+// The curves a time-to-accuracy picture draws agree with the table: each
+// job's progress rises from its arrival and crosses 90% where the table
+// says, under every policy.
+TEST(PlannerExperiments, FastConvCurvesAgreeWithTheTimesToNinetyPercent) {
+  const json r = lp::run_experiment(shipped("fastconv.json"));
+  const json spec = shipped("fastconv.json");
+  const char* const policies[] = {"eps_only", "pas", "pas_fastconv"};
+  for (size_t p = 0; p < 3; ++p) {
+    const json& jobs = r["curves"][policies[p]];
+    ASSERT_EQ(jobs.size(), 4u) << policies[p];
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      const json& t = jobs[i]["t_s"];
+      const json& a = jobs[i]["progress"];
+      ASSERT_EQ(t.size(), a.size());
+      ASSERT_GE(t.size(), 2u);
+      EXPECT_LE(t.size(), 4000u / 4 + 2) << "bounded";
+      EXPECT_DOUBLE_EQ(t[0].get<double>(), spec["jobs"][i]["arrival_s"].get<double>()) << policies[p] << i;
+      double crossed = -1;
+      for (size_t k = 1; k < t.size(); ++k) {
+        EXPECT_GE(a[k].get<double>(), a[k - 1].get<double>());
+        EXPECT_GT(t[k].get<double>(), t[k - 1].get<double>());
+        if (crossed < 0 && a[k].get<double>() >= 0.9) crossed = t[k].get<double>();
+      }
+      // Sampled every few steps: the curve crosses 90% at or a little after
+      // the table's time (from arrival), never before it.
+      const double t90 = row_of(r, jobs[i]["job"].get<std::string>())[p + 1].get<double>();
+      const double from_arrival = crossed - t[0].get<double>();
+      EXPECT_GE(from_arrival, t90 - 1e-9) << policies[p] << i;
+      EXPECT_LE(from_arrival, t90 + 0.02 * (t.back().get<double>() - t[0].get<double>())) << policies[p] << i;
+    }
+  }
+}
+
 namespace {
 json parts(int radix) {
   return {{"eps_switch_w_per_port", {{"value", 4}}},     {"eps_transceiver_w_per_port", {{"value", 8}}},

@@ -275,6 +275,8 @@ json fastconv(Input& in, const json& spec) {
     lj.eps_slowdown_per_job = shared_eps_iteration(plan, {2, 1.0}).total_ps() / 1e12 / lj.iteration_eps_s - 1;
     jobs.push_back(lj);
   }
+  // Progress curves for a picture: about 4,000 points per policy in all.
+  cfg.progress_points = int(std::max<size_t>(8, 4000 / std::max<size_t>(1, jobs.size())));
   std::vector<JobOutcome> runs[3];
   try {
     runs[0] = simulate(jobs, cfg, Policy::kEpsOnly);
@@ -304,8 +306,23 @@ json fastconv(Input& in, const json& spec) {
   }
   rows.push_back(mean);
   rows.push_back(missed);
+  json curves = json::object();
+  const char* const policies[] = {"eps_only", "pas", "pas_fastconv"};
+  for (size_t p = 0; p < 3; ++p) {
+    json list = json::array();
+    for (const JobOutcome& o : runs[p]) {
+      json t = json::array(), a = json::array();
+      for (const auto& [s, progress] : o.progress) {
+        t.push_back(s);
+        a.push_back(progress);
+      }
+      list.push_back({{"job", o.name}, {"t_s", t}, {"progress", a}});
+    }
+    curves[policies[p]] = list;
+  }
   return {{"columns", {"job", "eps_only_s", "pas_s", "pas_fastconv_s"}},
           {"rows", rows},
+          {"curves", curves},
           {"notes",
            "seconds from arrival to 90% of peak accuracy; the mean is over the jobs that reach it, "
            "\"-\" (null): never reached"}};

@@ -101,6 +101,8 @@ std::vector<JobOutcome> simulate(const std::vector<LearningJob>& jobs, const Fas
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return jobs[a].arrival_s < jobs[b].arrival_s; });
+  const int64_t sample_every =
+      cfg.progress_points > 0 ? std::max<int64_t>(1, int64_t(steps) / cfg.progress_points) : 0;
   double next_epoch = 0;
   double t = 0;
   for (int64_t step = 0; step < int64_t(steps); ++step, t += dt) {
@@ -135,6 +137,8 @@ std::vector<JobOutcome> simulate(const std::vector<LearningJob>& jobs, const Fas
       const double iter_s =
           ocs[i] ? j.iteration_ocs_s
                  : j.iteration_eps_s * (1.0 + j.eps_slowdown_per_job * std::max(0, on_eps - 1));
+      if (sample_every && out[i].progress.empty())  // where it starts, at its arrival
+        out[i].progress.emplace_back(t, j.accuracy(done[i]) / j.peak_accuracy());
       done[i] += dt / iter_s;
       if (!out[i].time_to_90_s && j.accuracy(done[i]) >= 0.9 * j.peak_accuracy()) {
         out[i].time_to_90_s = t + dt - j.arrival_s;
@@ -143,6 +147,8 @@ std::vector<JobOutcome> simulate(const std::vector<LearningJob>& jobs, const Fas
         out[i].finish_s = t + dt;
         finished[i] = true;
       }
+      if (sample_every && (step % sample_every == 0 || finished[i]))
+        out[i].progress.emplace_back(t + dt, j.accuracy(done[i]) / j.peak_accuracy());
     }
   }
   for (size_t i = 0; i < n; ++i)

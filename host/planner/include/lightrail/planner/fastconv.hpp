@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lightrail::planner {
@@ -31,12 +32,18 @@ struct FastConvConfig {
   int ocs_slots = 1;               // jobs that can hold circuits at once
   double release_fraction = 0.85;  // FastConv: give up circuits at this share of peak
   double epoch_s = 1.0;            // allocation interval
+  // Keep each job's progress (accuracy / peak) at about this many instants
+  // over the run, for a time-to-accuracy picture; 0: none.
+  int progress_points = 0;
 };
 
 struct JobOutcome {
   std::string name;
   std::optional<double> time_to_90_s;  // from arrival to 90% of peak; empty: never reached
   double finish_s = 0;
+  // (s from the start of the run, accuracy / peak) from arrival to finish,
+  // with FastConvConfig::progress_points.
+  std::vector<std::pair<double, double>> progress;
 };
 
 // Steps x jobs of a simulation at most (each step visits every job): a run
