@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
@@ -33,11 +32,18 @@ BoardImage read_board_image(const std::string& path) {
   const std::string shown = printable(path);
   std::ifstream in(path);
   if (!in) throw FormatError(fmt::format("{}: cannot read the board image descriptor", shown));
-  std::stringstream text;
-  text << in.rdbuf();
+  // A descriptor is a few hundred bytes; a device file or a mistaken
+  // multi-gigabyte path is refused instead of read whole.
+  constexpr size_t kMaxBytes = 64 * 1024;
+  std::string text(kMaxBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (text.size() > kMaxBytes)
+    throw FormatError(
+        fmt::format("{}: larger than {} bytes: not a board image descriptor", shown, kMaxBytes));
   json doc;
   try {
-    doc = json::parse(text.str());
+    doc = json::parse(text);
   } catch (const json::exception& e) {
     throw FormatError(fmt::format("{}: not JSON: {}", shown, e.what()));
   }

@@ -88,6 +88,12 @@ int run_boards(const LabOptions& opt) {
       json s = {{"server", printable(server)}};
       try {
         const SimServer info = probe_sim_server(server);
+        // `lightrail-cosim serve` serves at most 64; a server claiming more
+        // is not asked for each of them.
+        constexpr uint32_t kMaxServedBoards = 1024;
+        if (info.boards > kMaxServedBoards)
+          throw TransportError(fmt::format("{}: the server says it serves {} boards (more than {})",
+                                           printable(server), info.boards, kMaxServedBoards));
         s["boards"] = info.boards;
         s["uuid"] = info.image_uuid;
         for (uint32_t b = 0; b < info.boards; ++b)

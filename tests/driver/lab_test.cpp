@@ -116,6 +116,13 @@ TEST_F(Descriptor, NamesEveryBadField) {
   }
   write("not json");
   EXPECT_THROW(read_board_image(path), FormatError);
+  write(good() + std::string(70 * 1024, ' '));  // valid JSON, but no descriptor is that large
+  try {
+    read_board_image(path);
+    FAIL();
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("larger than"), std::string::npos) << e.what();
+  }
   EXPECT_THROW(read_board_image(path + ".missing"), FormatError);
 }
 
