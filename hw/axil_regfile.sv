@@ -13,10 +13,14 @@
 // WVALID are both high (the slave may wait for both). A read takes three
 // cycles: issue (memories read), capture, RVALID. Writes wait while a read
 // issues because the memory windows share one host port.
-module axil_regfile (
+module axil_regfile #(
+  parameter logic [63:0] BUILD_HASH = 64'd0,  // CAP_BUILD_HASH_*
+  parameter logic [31:0] BUILD_TIME = 32'd0   // CAP_BUILD_TIME
+) (
   input  logic                                             clk_i,
   input  logic                                             rst_ni,
   input  logic [31:0]                                      board_id_i,  // CAP_BOARD_ID
+  input  logic [31:0]                                      health_i,    // HEALTH, synchronised
   // AXI4-Lite slave
   input  logic [lightrail_hwdef_pkg::AXI_ADDR_BITS-1:0]    s_axil_awaddr,
   input  logic                                             s_axil_awvalid,
@@ -176,6 +180,7 @@ module axil_regfile (
   logic [            31:0] sync_slew_max_ns_per_s_q;
   logic [            31:0] sync_dac_pull_ppb_q;
   logic [            31:0] sync_phase_step_fs_q;
+  logic [            31:0] scratch_q;
 
   // ---------------------------------------------------------------- write channel
   logic              wr_fire;
@@ -272,6 +277,7 @@ module axil_regfile (
       sync_slew_max_ns_per_s_q <= lightrail_hwdef_pkg::SYNC_DEFAULT_SLEW_MAX_NS_PER_S;
       sync_dac_pull_ppb_q      <= lightrail_hwdef_pkg::SYNC_DEFAULT_DAC_PULL_PPB;
       sync_phase_step_fs_q     <= lightrail_hwdef_pkg::SYNC_DEFAULT_PHASE_STEP_FS;
+      scratch_q                <= '0;
     end else begin
       // command outputs are pulses
       seq_commit_o       <= 1'b0;
@@ -383,6 +389,7 @@ module axil_regfile (
               sync_cal_delay_sm_ps_q <= merge(sync_cal_delay_sm_ps_q, wr_mask, wr_bits);
             lightrail_hwdef_pkg::REG_SYNC_CAL_ASYM_PS:
               sync_cal_asym_ps_q <= merge(sync_cal_asym_ps_q, wr_mask, wr_bits);
+            lightrail_hwdef_pkg::REG_SCRATCH: scratch_q <= merge(scratch_q, wr_mask, wr_bits);
             lightrail_hwdef_pkg::REG_SYNC_KP: sync_kp_q <= merge(sync_kp_q, wr_mask, wr_bits);
             lightrail_hwdef_pkg::REG_SYNC_KI: sync_ki_q <= merge(sync_ki_q, wr_mask, wr_bits);
             lightrail_hwdef_pkg::REG_SYNC_LOCK_THRESH_PS:
@@ -478,6 +485,11 @@ module axil_regfile (
       lightrail_hwdef_pkg::REG_CAP_CLK_PERIOD_PS:      rd_reg = lightrail_hwdef_pkg::CLK_PERIOD_PS;
       lightrail_hwdef_pkg::REG_CAP_MIN_STEP_CYCLES:    rd_reg = lightrail_hwdef_pkg::MIN_STEP_CYCLES;
       lightrail_hwdef_pkg::REG_CAP_BOARD_ID:           rd_reg = board_id_i;
+      lightrail_hwdef_pkg::REG_CAP_BUILD_HASH_LO:      rd_reg = BUILD_HASH[31:0];
+      lightrail_hwdef_pkg::REG_CAP_BUILD_HASH_HI:      rd_reg = BUILD_HASH[63:32];
+      lightrail_hwdef_pkg::REG_CAP_BUILD_TIME:         rd_reg = BUILD_TIME;
+      lightrail_hwdef_pkg::REG_HEALTH:                 rd_reg = health_i;
+      lightrail_hwdef_pkg::REG_SCRATCH:                rd_reg = scratch_q;
       lightrail_hwdef_pkg::REG_CTRL:                   rd_reg = '0;  // write-only: reads as 0
       lightrail_hwdef_pkg::REG_COMMIT_MODE:
         rd_reg = commit_at_time_q ? lightrail_hwdef_pkg::COMMIT_MODE_AT_TIME_MASK : '0;

@@ -9,7 +9,12 @@
 module lightrail_board_top #(
   // PPS / epoch period in ticks (default 1 us = 8000 ticks of 125 ps); the
   // pulses fall on the multiples of it of board time.
-  parameter logic [63:0] PPS_PERIOD_TICKS = 64'd8000
+  parameter logic [63:0] PPS_PERIOD_TICKS = 64'd8000,
+  // Build ID (CAP_BUILD_HASH_*, CAP_BUILD_TIME): the source commit's first 64
+  // bits and the build time in s since the epoch, set by the build (CMake:
+  // cmake/lightrail_build_id.cmake); 0 means unknown.
+  parameter logic [63:0] BUILD_HASH = 64'd0,
+  parameter logic [31:0] BUILD_TIME = 32'd0
 ) (
   input  logic                                                            clk_i,
   input  logic                                                            rst_ni,
@@ -145,7 +150,11 @@ module lightrail_board_top #(
   // PPS / epoch: high in the cycle whose tick window holds a multiple of
   // PPS_PERIOD_TICKS; pps_fine_o is that boundary's tick within the cycle
   output logic                                                            pps_o,
-  output logic [lightrail_hwdef_pkg::FINE_BITS-1:0]                       pps_fine_o
+  output logic [lightrail_hwdef_pkg::FINE_BITS-1:0]                       pps_fine_o,
+  // Board health (register HEALTH), asynchronous to clk_i: the wrapper's
+  // system-clock MMCM lock and the sync link receiver's lock
+  input  logic                                                            mmcm_locked_i,
+  input  logic                                                            link_up_i
 );
   localparam int Ports = lightrail_hwdef_pkg::PORTS;
   localparam int FineBits = lightrail_hwdef_pkg::FINE_BITS;
@@ -171,10 +180,23 @@ module lightrail_board_top #(
   logic [            31:0] bank0_rdata;
   logic [            31:0] bank1_rdata;
 
-  axil_regfile u_regs (
+  logic [1:0] health_q;
+  cdc_sync #(.WIDTH(2)) u_health_sync (
+    .clk_i,
+    .rst_ni,
+    .d_i({link_up_i, mmcm_locked_i}),
+    .q_o(health_q)
+  );
+
+  axil_regfile #(
+    .BUILD_HASH(BUILD_HASH),
+    .BUILD_TIME(BUILD_TIME)
+  ) u_regs (
     .clk_i,
     .rst_ni,
     .board_id_i,
+    .health_i((health_q[0] ? lightrail_hwdef_pkg::HEALTH_MMCM_LOCKED_MASK : '0) |
+              (health_q[1] ? lightrail_hwdef_pkg::HEALTH_LINK_UP_MASK : '0)),
     .s_axil_awaddr,
     .s_axil_awvalid,
     .s_axil_awready,

@@ -3,7 +3,7 @@
 /* verilator lint_off UNUSEDPARAM */
 package lightrail_hwdef_pkg;
   // version of this register map
-  localparam logic [31:0] REGMAP_VERSION = 32'd2;
+  localparam logic [31:0] REGMAP_VERSION = 32'd3;
   // switch ports (tunable lasers or OCS ports) per board
   localparam logic [31:0] PORTS = 32'd16;
   // wavelength channels a port can select
@@ -97,6 +97,12 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] REG_CAP_MIN_STEP_CYCLES = 32'd32;
   // board index, strapped at the top level
   localparam logic [31:0] REG_CAP_BOARD_ID = 32'd36;
+  // build ID: source hash, bits 31:0 (the first 64 bits of the git commit the bitstream or model was built from, set at build time by a parameter of the top; 0: unknown)
+  localparam logic [31:0] REG_CAP_BUILD_HASH_LO = 32'd40;
+  // build ID: source hash, bits 63:32 (CAP_BUILD_HASH_HI:CAP_BUILD_HASH_LO is the commit's first 16 hex digits)
+  localparam logic [31:0] REG_CAP_BUILD_HASH_HI = 32'd44;
+  // build ID: build time, seconds since 1970-01-01 UTC (SOURCE_DATE_EPOCH when set, else the commit's time, so a rebuild of one commit gives one build ID; 0: unknown). With CAP_VERSION, the build ID
+  localparam logic [31:0] REG_CAP_BUILD_TIME = 32'd48;
   // command pulses; reads as 0
   localparam logic [31:0] REG_CTRL = 32'd64;
   // advance an event-triggered step at the next allowed boundary
@@ -245,6 +251,18 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] REG_TRIGGERED_AT_HI = 32'd204;
   // triggers that ended an event step so far (a trigger's boundary is in TRIGGERED_AT once this counts it)
   localparam logic [31:0] REG_TRIGGERS = 32'd208;
+  // board health inputs of the top (inputs of lightrail_board_top, synchronised to the system clock): what `lightrail health` checks beside the clock-sync and error registers
+  localparam logic [31:0] REG_HEALTH = 32'd212;
+  // the board wrapper's system-clock MMCM reports lock
+  localparam logic [31:0] HEALTH_MMCM_LOCKED_LSB = 32'd0;
+  localparam logic [31:0] HEALTH_MMCM_LOCKED_WIDTH = 32'd1;
+  localparam logic [31:0] HEALTH_MMCM_LOCKED_MASK = 32'h1;
+  // the sync link's receiver (towards this board's reference) has lock: the link is up; 0 on a board with no reference link (a grandmaster)
+  localparam logic [31:0] HEALTH_LINK_UP_LSB = 32'd1;
+  localparam logic [31:0] HEALTH_LINK_UP_WIDTH = 32'd1;
+  localparam logic [31:0] HEALTH_LINK_UP_MASK = 32'h2;
+  // a register with no effect, reset 0: the host writes and reads it back to test the register path (`lightrail flash`'s self-test)
+  localparam logic [31:0] REG_SCRATCH = 32'd216;
   // clock-synchronisation servo control (docs/clock-sync.md)
   localparam logic [31:0] REG_SYNC_CTRL = 32'd256;
   // run the servo; 0: DAC at mid-scale, no phase steps, state DISABLED
@@ -367,6 +385,9 @@ package lightrail_hwdef_pkg;
       REG_CAP_CLK_PERIOD_PS: is_register = 1'b1;
       REG_CAP_MIN_STEP_CYCLES: is_register = 1'b1;
       REG_CAP_BOARD_ID: is_register = 1'b1;
+      REG_CAP_BUILD_HASH_LO: is_register = 1'b1;
+      REG_CAP_BUILD_HASH_HI: is_register = 1'b1;
+      REG_CAP_BUILD_TIME: is_register = 1'b1;
       REG_CTRL: is_register = 1'b1;
       REG_COMMIT_MODE: is_register = 1'b1;
       REG_COMMIT_TIME_LO: is_register = 1'b1;
@@ -400,6 +421,8 @@ package lightrail_hwdef_pkg;
       REG_TRIGGERED_AT_LO: is_register = 1'b1;
       REG_TRIGGERED_AT_HI: is_register = 1'b1;
       REG_TRIGGERS: is_register = 1'b1;
+      REG_HEALTH: is_register = 1'b1;
+      REG_SCRATCH: is_register = 1'b1;
       REG_SYNC_CTRL: is_register = 1'b1;
       REG_SYNC_STATUS: is_register = 1'b1;
       REG_SYNC_ERROR: is_register = 1'b1;

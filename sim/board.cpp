@@ -140,6 +140,10 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   m.sync_time_step_load_i = act_time_step_load_;
   act_dac_load_ = act_steps_load_ = act_time_step_load_ = false;
   m.mmcm_psdone_i = osc_pins_.psdone();
+  // The model's MMCM locks with the reset's release (the wrapper holds reset
+  // until its MMCM locks); the link is the fibre model's.
+  m.mmcm_locked_i = m.rst_ni;
+  m.link_up_i = link_up_;
 
   axi_.drive(m);
   m.clk_i = 0;

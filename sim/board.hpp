@@ -71,6 +71,7 @@ class Board : public SyncPort {
                       int64_t time_step_ticks) override;
   bool take_dac(uint32_t* word) override { return osc_pins_.take_dac(word); }
   int take_phase_steps() override { return osc_pins_.take_steps(); }
+  void set_link_up(bool up) override { link_up_ = up; }
 
  private:
   void start_request(BusRequest* r, uint64_t edge_fs);
@@ -97,6 +98,7 @@ class Board : public SyncPort {
   int32_t act_steps_ = 0;
   int64_t act_time_step_ = 0;
   bool act_dac_load_ = false, act_steps_load_ = false, act_time_step_load_ = false;
+  bool link_up_ = false;       // the fibre model's link to the reference (none: down)
   bool answered_now_ = false;  // a request was answered without bus cycles  // SYNC_ERROR clear pulses since
                                // the servo last ran
 

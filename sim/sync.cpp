@@ -444,6 +444,7 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
   // A boundary clock follows its parent only once the parent says (in its
   // exchange frames) that it is locked itself: following a parent that is
   // still acquiring passes its transient down the chain, amplified.
+  if (n.port) n.port->set_link_up(ref_ok(n, now));
   in.ref_ok = ref_ok(n, now) && (p.parent < 0 || p.locked || !opt_.wait_for_parent_lock);
   // At a set exchange rate only some updates carry an exchange; the DDMTD
   // phase comes with every beat regardless.

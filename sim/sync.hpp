@@ -49,6 +49,9 @@ struct SyncPort {
                               int64_t time_step_ticks) = 0;
   virtual bool take_dac(uint32_t* word) = 0;
   virtual int take_phase_steps() = 0;
+  // The fibre model's link to the board's reference: up (receiver locked)
+  // or down (a reference loss), onto the top's link_up_i.
+  virtual void set_link_up(bool /*up*/) {}
 };
 
 struct RefLoss {

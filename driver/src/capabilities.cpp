@@ -1,11 +1,15 @@
 #include "lightrail/capabilities.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
 
 #include "lightrail/hwdef.hpp"
 
 namespace lightrail {
+
+std::string BuildId::source_hash_hex() const { return fmt::format("{:016x}", source_hash); }
 
 int64_t DeviceCapabilities::tune_ps(int from, int to) const {
   const size_t index = static_cast<size_t>(from) * wavelengths + static_cast<size_t>(to);
@@ -34,6 +38,7 @@ DeviceCapabilities DeviceCapabilities::reference() {
   caps.clk_period_ps = hwdef::CLK_PERIOD_PS;
   caps.min_step_cycles = hwdef::MIN_STEP_CYCLES;
   caps.tune_ticks = reference_tune_ticks(caps.wavelengths, caps.tick_ps());
+  caps.build.regmap_version = hwdef::REGMAP_VERSION;  // hash and time: no image, unknown
   return caps;
 }
 

@@ -150,7 +150,7 @@ void Device::throw_lease_lost(const std::string& what) {
 }
 
 void Device::read_capabilities() {
-  const uint32_t words = (hw::REG_CAP_BOARD_ID - hw::REG_CAP_MAGIC) / 4 + 1;
+  const uint32_t words = (hw::REG_CAP_BUILD_TIME - hw::REG_CAP_MAGIC) / 4 + 1;
   const std::vector<uint32_t> cap = transport_->read_block(hw::REG_CAP_MAGIC, words);
   auto at = [&](uint32_t reg) { return cap.at((reg - hw::REG_CAP_MAGIC) / 4); };
   if (at(hw::REG_CAP_MAGIC) != hw::CAP_MAGIC_VALUE) {
@@ -172,6 +172,9 @@ void Device::read_capabilities() {
   caps_.clk_period_ps = at(hw::REG_CAP_CLK_PERIOD_PS);
   caps_.min_step_cycles = at(hw::REG_CAP_MIN_STEP_CYCLES);
   board_id_ = at(hw::REG_CAP_BOARD_ID);
+  caps_.build.source_hash = uint64_t{at(hw::REG_CAP_BUILD_HASH_HI)} << 32 | at(hw::REG_CAP_BUILD_HASH_LO);
+  caps_.build.build_time = at(hw::REG_CAP_BUILD_TIME);
+  caps_.build.regmap_version = at(hw::REG_CAP_VERSION);
 
   // What the image layout and tune memory can hold bounds what a board may claim.
   auto check = [&](const char* name, uint64_t value, uint64_t lo, uint64_t hi) {
@@ -554,6 +557,62 @@ void Device::sync_calibrate(const SyncCalibration& calibration) {
                                     words[i]));
     }
   }
+}
+
+HealthInputs Device::health_inputs() {
+  const uint32_t h = transport_->read32(hw::REG_HEALTH);
+  HealthInputs out;
+  out.mmcm_locked = (h & hw::HEALTH_MMCM_LOCKED_MASK) != 0;
+  out.link_up = (h & hw::HEALTH_LINK_UP_MASK) != 0;
+  out.temperature_c = transport_->temperature_c();
+  return out;
+}
+
+std::vector<std::string> Device::clear_sticky_errors() {
+  ensure_lease();
+  const uint32_t errors = transport_->read32(hw::REG_ERROR);
+  const uint32_t sync_errors = transport_->read32(hw::REG_SYNC_ERROR);
+  std::vector<std::string> names;
+  for (const std::string& n : error_flag_names(errors)) names.push_back("ERROR." + n);
+  for (const std::string& n : sync_error_flag_names(sync_errors)) names.push_back("SYNC_ERROR." + n);
+  if (errors != 0) transport_->write32(hw::REG_ERROR, errors);
+  if (sync_errors != 0) transport_->write32(hw::REG_SYNC_ERROR, sync_errors);
+  return names;
+}
+
+int Device::self_test() {
+  ensure_lease();
+  const uint32_t before = transport_->read32(hw::REG_SCRATCH);
+  // Every bit both ways, alternating neighbours, a walking one through each
+  // byte lane, and this writer's token (a word no other run writes).
+  std::vector<uint32_t> patterns = {0x00000000u, 0xFFFFFFFFu, 0xAAAAAAAAu, 0x55555555u, token_};
+  for (uint32_t bit = 0; bit < 32; bit += 9) patterns.push_back(1u << bit);
+  for (const uint32_t p : patterns) {
+    transport_->write32(hw::REG_SCRATCH, p);
+    const uint32_t got = transport_->read32(hw::REG_SCRATCH);
+    if (got != p) {
+      transport_->write32(hw::REG_SCRATCH, before);
+      throw VerifyError(
+          fmt::format("{}: self-test: SCRATCH (0x{:03X}) read back 0x{:08X} after a write of "
+                      "0x{:08X}: the register path is faulty",
+                      uri_, hw::REG_SCRATCH, got, p));
+    }
+  }
+  transport_->write32(hw::REG_SCRATCH, before);
+  const DeviceCapabilities at_open = caps_;
+  const uint32_t id_at_open = board_id_;
+  read_capabilities();
+  if (caps_.build != at_open.build || caps_.ports != at_open.ports ||
+      caps_.wavelengths != at_open.wavelengths || caps_.max_steps != at_open.max_steps ||
+      caps_.max_configs != at_open.max_configs || caps_.fine_steps != at_open.fine_steps ||
+      caps_.clk_period_ps != at_open.clk_period_ps || caps_.min_step_cycles != at_open.min_step_cycles ||
+      board_id_ != id_at_open) {
+    throw VerifyError(
+        fmt::format("{}: self-test: the capability block read differently a second time: the "
+                    "register path is unstable",
+                    uri_));
+  }
+  return static_cast<int>(patterns.size());
 }
 
 }  // namespace lightrail

@@ -157,6 +157,21 @@ class SimTransport final : public Transport {
 
   std::string uri() const override { return uri_; }
 
+  // IMAGE: the UUID of the model the server runs (docs/driver.md).
+  std::optional<std::string> image_uuid() override {
+    const std::string reply = exchange("IMAGE");
+    bool ok = reply.size() == 36;
+    for (size_t i = 0; ok && i < reply.size(); ++i) {
+      const char c = reply[i];
+      ok = (i == 8 || i == 13 || i == 18 || i == 23) ? c == '-'
+                                                     : (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+    }
+    if (!ok) fail("IMAGE", "reply \"" + printable(reply.substr(0, 60)) + "\" is not a UUID");
+    return reply;
+  }
+  // Boards the server serves, as its HELLO said.
+  uint32_t served_boards() const { return served_; }
+
   uint32_t read32(uint64_t addr) override { return read_block(addr, 1).at(0); }
   void write32(uint64_t addr, uint32_t value) override { write_block(addr, {value}); }
 
@@ -252,6 +267,10 @@ class SimTransport final : public Transport {
       if (reply.rfind("lightrail-cosim", 0) != 0) {
         fail(hello, "not a lightrail board server (answered \"OK " + printable(reply.substr(0, 60)) + "\")");
       }
+      // "lightrail-cosim <boards>"
+      const std::optional<uint64_t> served =
+          decimal(reply.substr(std::min(reply.size(), size_t{16})), kMaxBoard);
+      served_ = served ? static_cast<uint32_t>(*served) : 0;
       if (!token_.value.empty()) {
         // Never in a message: the token is a secret.
         const std::string refused = fmt::format("board server refused the token of {}", token_.source);
@@ -318,6 +337,7 @@ class SimTransport final : public Transport {
   std::string host_;
   std::string port_;
   unsigned long board_ = 0;
+  uint32_t served_ = 0;
   Token token_;
   asio::io_context io_;
   tcp::socket socket_{io_};
@@ -328,6 +348,14 @@ class SimTransport final : public Transport {
 
 std::unique_ptr<Transport> open_sim_transport(const std::string& uri, int timeout_ms) {
   return std::make_unique<SimTransport>(uri, timeout_ms);
+}
+
+SimServer probe_sim_server(const std::string& host_port, int timeout_ms) {
+  SimTransport t("sim://" + host_port + "/0", timeout_ms);
+  SimServer out;
+  out.boards = t.served_boards();
+  out.image_uuid = t.image_uuid().value_or("");
+  return out;
 }
 
 }  // namespace lightrail

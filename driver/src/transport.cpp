@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "lightrail/board_image.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
 
@@ -31,6 +32,12 @@ std::unique_ptr<Transport> open_xrt_transport(const std::string& uri) {
               ": this build of lightrail has no XRT (the Xilinx runtime was not found when it was "
               "configured); rebuild on a machine with XRT installed to use xrt:// devices");
 }
+
+bool have_xrt() { return false; }
+std::string xclbin_file_uuid(const std::string& path) {
+  throw Error(printable(path) + ": this build of lightrail has no XRT, which reads an xclbin's UUID");
+}
+std::vector<XrtBoard> list_xrt_devices() { return {}; }
 #endif
 
 }  // namespace lightrail

@@ -23,7 +23,8 @@ enum Exit : int {
   kBoardBusy = 4,     // another writer holds the board's lease or armed a commit: nothing changed
                       // (`job`: the daemon is busy or the request conflicts; nothing was done)
   kUnauthorized = 5,  // `job`: the daemon refused the token (HTTP 401); nothing was done
-  kNoPictures = 6,    // `eval --plot`: the pictures could not be made (lightrail-plot, matplotlib)
+  kUnhealthy = 6,     // `health`: the board answered and a check failed (the output names it)
+  kNoPictures = 7,    // `eval --plot`: the pictures could not be made (lightrail-plot, matplotlib)
 };
 
 using Action = std::function<int()>;
@@ -36,6 +37,8 @@ void add_planner_commands(CLI::App& app, Action& action);
 void add_sync_commands(CLI::App& app, Action& action);
 // fabric validate|commit|trigger|status (many boards as one, lightrail::Fabric)
 void add_fabric_commands(CLI::App& app, Action& action);
+// boards, flash, health (bringing up a board in the lab, docs/lab.md)
+void add_lab_commands(CLI::App& app, Action& action);
 // job submit, phase, progress, list, show, delete (the strategy daemon, lightraild)
 void add_job_commands(CLI::App& app, Action& action);
 

@@ -236,6 +236,7 @@ int run_status(const Options& opt) {
       out["ok"] = true;
       out["device"] = printable(opt.device);
       out["board_id"] = device.board_id();
+      out["build"] = build_json(device.build_id());
       out["lease"] = lease_json(lease);
       std::cout << out.dump(2) << "\n";
       return static_cast<int>(kOk);
@@ -244,17 +245,18 @@ int run_status(const Options& opt) {
     for (const std::string& e : s.errors) errors += (errors.empty() ? "" : ",") + e;
     std::cout << fmt::format(
         "{} (board {})\n"
+        "  build       {}\n"
         "  state       {}{}{}{}\n"
         "  active bank {}  generation {}  swaps {}  last swap {} ps\n"
         "  step {}  config {}  steps {}  epochs {}  missed {}\n"
         "  board time  {} ps\n"
         "  lease       {}\n"
         "  errors      {}\n",
-        printable(opt.device), device.board_id(), s.running ? "running" : "idle",
-        s.commit_pending ? ", commit pending" : "", s.verify_busy ? ", verifying" : "",
-        s.waiting_trigger ? ", waiting for trigger" : "", s.active_bank, s.generation, s.swaps,
-        s.last_swap_ps, s.cur_step, s.cur_config, s.steps, s.epochs, s.missed, s.board_time_ps,
-        lease_text(lease, s.board_time_ps), errors.empty() ? "none" : errors);
+        printable(opt.device), device.board_id(), build_text(device.build_id()),
+        s.running ? "running" : "idle", s.commit_pending ? ", commit pending" : "",
+        s.verify_busy ? ", verifying" : "", s.waiting_trigger ? ", waiting for trigger" : "", s.active_bank,
+        s.generation, s.swaps, s.last_swap_ps, s.cur_step, s.cur_config, s.steps, s.epochs, s.missed,
+        s.board_time_ps, lease_text(lease, s.board_time_ps), errors.empty() ? "none" : errors);
     return static_cast<int>(kOk);
   });
 }

@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <ctime>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 #include "lightrail/device.hpp"
@@ -36,6 +38,30 @@ inline nlohmann::json status_json(const Status& s) {
           {"swaps", s.swaps},
           {"last_swap_ps", s.last_swap_ps},
           {"board_time_ps", s.board_time_ps}};
+}
+
+// A build time (s since the epoch) as UTC, "unknown" for 0.
+inline std::string build_time_text(uint32_t t) {
+  if (t == 0) return "unknown";
+  const std::time_t tt = static_cast<std::time_t>(t);
+  std::tm tm{};
+  gmtime_r(&tt, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+// The build ID of the image a board runs (CAP_BUILD_*, CAP_VERSION).
+inline nlohmann::json build_json(const BuildId& b) {
+  return {{"source_hash", b.source_hash_hex()},
+          {"build_time", b.build_time},
+          {"build_time_utc", build_time_text(b.build_time)},
+          {"regmap_version", b.regmap_version}};
+}
+
+inline std::string build_text(const BuildId& b) {
+  return fmt::format("source {}  built {}  register map {}", b.source_hash_hex(),
+                     build_time_text(b.build_time), b.regmap_version);
 }
 
 inline nlohmann::json lease_json(const LeaseInfo& l) {

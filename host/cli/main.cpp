@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
     cli::add_sync_commands(app, action);
     cli::add_fabric_commands(app, action);
     cli::add_job_commands(app, action);
+    cli::add_lab_commands(app, action);
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -196,7 +196,9 @@ module board_tb;
     .mmcm_psincdec_o         (),
     .mmcm_psdone_i           (1'b0),
     .pps_o                   (pps),
-    .pps_fine_o              (pps_fine)
+    .pps_fine_o              (pps_fine),
+    .mmcm_locked_i           (1'b1),
+    .link_up_i               (1'b0)
   );
 
   int errors = 0;

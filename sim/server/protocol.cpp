@@ -124,11 +124,14 @@ Parsed parse_request(std::string_view line) {
     if (r.addr % 4) return refuse(fmt::format("WR: address 0x{:X} is not word-aligned", r.addr));
     if (auto e = out_of_map(r.addr, r.words.size(), "nothing was written"); !e.empty()) return refuse(e);
     r.verb = Verb::kWrite;
-  } else if (verb == "TIME" || verb == "REPORT" || verb == "SHUTDOWN") {
+  } else if (verb == "TIME" || verb == "REPORT" || verb == "SHUTDOWN" || verb == "IMAGE") {
     if (args != 0) return refuse(std::string(verb) + " takes no arguments");
-    r.verb = verb == "TIME" ? Verb::kTime : verb == "REPORT" ? Verb::kReport : Verb::kShutdown;
+    r.verb = verb == "TIME"     ? Verb::kTime
+             : verb == "REPORT" ? Verb::kReport
+             : verb == "IMAGE"  ? Verb::kImage
+                                : Verb::kShutdown;
   } else {
-    return refuse("unknown request " + shown(verb) + " (HELLO, AUTH, RD, WR, TIME, REPORT, SHUTDOWN)");
+    return refuse("unknown request " + shown(verb) + " (HELLO, AUTH, RD, WR, TIME, REPORT, SHUTDOWN, IMAGE)");
   }
   p.ok = true;
   return p;

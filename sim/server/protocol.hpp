@@ -26,7 +26,7 @@ inline constexpr uint64_t kMapBytes = uint64_t(1) << hwdef::AXI_ADDR_BITS;
 // cannot be a request.
 inline constexpr size_t kMaxLineBytes = 2 + (1 + kMaxHexDigits) * (1 + kMaxWords) + 1;
 
-enum class Verb { kHello, kAuth, kRead, kWrite, kTime, kReport, kShutdown };
+enum class Verb { kHello, kAuth, kRead, kWrite, kTime, kReport, kShutdown, kImage };
 
 struct Request {
   Verb verb = Verb::kTime;

@@ -13,6 +13,10 @@
 
 #include "protocol.hpp"
 
+#ifndef LIGHTRAIL_COSIM_IMAGE_UUID
+#define LIGHTRAIL_COSIM_IMAGE_UUID "00000000-0000-0000-0000-000000000000"
+#endif
+
 namespace lightrail::sim {
 
 namespace asio = boost::asio;
@@ -191,6 +195,10 @@ class Session : public std::enable_shared_from_this<Session> {
         if (srv_.opt.token.empty()) return "OK";
         authed_ = protocol::same_token(srv_.opt.token, rq.token);
         return authed_ ? "OK" : "ERR AUTH refused: wrong token";
+      case Verb::kImage:
+        // The image the served boards run (one build of this model): the
+        // UUID its descriptor names, as XRT reports an xclbin's.
+        return "OK " LIGHTRAIL_COSIM_IMAGE_UUID;
       case Verb::kShutdown:
         if (locked) return "ERR SHUTDOWN needs AUTH <token> first (the server was started with --token-file)";
         srv_.link.stop.store(true);

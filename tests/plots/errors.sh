@@ -18,9 +18,9 @@ expect() {
 }
 printf '#!/bin/sh\necho "lightrail-plot: matplotlib is missing" >&2\nexit 3\n' > "$work/no-matplotlib"
 chmod +x "$work/no-matplotlib"
-LIGHTRAIL_PLOT=$work/no-matplotlib expect 6 "matplotlib is missing \(apt-get install python3-matplotlib\)" \
+LIGHTRAIL_PLOT=$work/no-matplotlib expect 7 "matplotlib is missing \(apt-get install python3-matplotlib\)" \
   "$cli" eval "$src/experiments/opus.json" --plot "$work/p1"
-LIGHTRAIL_PLOT=$work/absent expect 6 "LIGHTRAIL_PLOT=.*absent is not an executable file" \
+LIGHTRAIL_PLOT=$work/absent expect 7 "LIGHTRAIL_PLOT=.*absent is not an executable file" \
   "$cli" eval "$src/experiments/opus.json" --plot "$work/p2"
 [ ! -e "$work/p2/opus.json" ] || fail "eval wrote its data although no picture could be made"
 # The co-simulation learns it before the run: at once, with no report.

@@ -14,7 +14,7 @@ struct Flag {
 };
 
 // version of this register map
-inline constexpr uint32_t REGMAP_VERSION = 2u;
+inline constexpr uint32_t REGMAP_VERSION = 3u;
 // switch ports (tunable lasers or OCS ports) per board
 inline constexpr uint32_t PORTS = 16u;
 // wavelength channels a port can select
@@ -108,6 +108,12 @@ inline constexpr uint32_t REG_CAP_CLK_PERIOD_PS = 28u;
 inline constexpr uint32_t REG_CAP_MIN_STEP_CYCLES = 32u;
 // board index, strapped at the top level
 inline constexpr uint32_t REG_CAP_BOARD_ID = 36u;
+// build ID: source hash, bits 31:0 (the first 64 bits of the git commit the bitstream or model was built from, set at build time by a parameter of the top; 0: unknown)
+inline constexpr uint32_t REG_CAP_BUILD_HASH_LO = 40u;
+// build ID: source hash, bits 63:32 (CAP_BUILD_HASH_HI:CAP_BUILD_HASH_LO is the commit's first 16 hex digits)
+inline constexpr uint32_t REG_CAP_BUILD_HASH_HI = 44u;
+// build ID: build time, seconds since 1970-01-01 UTC (SOURCE_DATE_EPOCH when set, else the commit's time, so a rebuild of one commit gives one build ID; 0: unknown). With CAP_VERSION, the build ID
+inline constexpr uint32_t REG_CAP_BUILD_TIME = 48u;
 // command pulses; reads as 0
 inline constexpr uint32_t REG_CTRL = 64u;
 // advance an event-triggered step at the next allowed boundary
@@ -268,6 +274,18 @@ inline constexpr uint32_t REG_TRIGGERED_AT_LO = 200u;
 inline constexpr uint32_t REG_TRIGGERED_AT_HI = 204u;
 // triggers that ended an event step so far (a trigger's boundary is in TRIGGERED_AT once this counts it)
 inline constexpr uint32_t REG_TRIGGERS = 208u;
+// board health inputs of the top (inputs of lightrail_board_top, synchronised to the system clock): what `lightrail health` checks beside the clock-sync and error registers
+inline constexpr uint32_t REG_HEALTH = 212u;
+// the board wrapper's system-clock MMCM reports lock
+inline constexpr uint32_t HEALTH_MMCM_LOCKED_LSB = 0u;
+inline constexpr uint32_t HEALTH_MMCM_LOCKED_WIDTH = 1u;
+inline constexpr uint32_t HEALTH_MMCM_LOCKED_MASK = 0x1u;
+// the sync link's receiver (towards this board's reference) has lock: the link is up; 0 on a board with no reference link (a grandmaster)
+inline constexpr uint32_t HEALTH_LINK_UP_LSB = 1u;
+inline constexpr uint32_t HEALTH_LINK_UP_WIDTH = 1u;
+inline constexpr uint32_t HEALTH_LINK_UP_MASK = 0x2u;
+// a register with no effect, reset 0: the host writes and reads it back to test the register path (`lightrail flash`'s self-test)
+inline constexpr uint32_t REG_SCRATCH = 216u;
 // clock-synchronisation servo control (docs/clock-sync.md)
 inline constexpr uint32_t REG_SYNC_CTRL = 256u;
 // run the servo; 0: DAC at mid-scale, no phase steps, state DISABLED
@@ -400,6 +418,9 @@ constexpr bool is_register(uint32_t offset) {
     case REG_CAP_CLK_PERIOD_PS:
     case REG_CAP_MIN_STEP_CYCLES:
     case REG_CAP_BOARD_ID:
+    case REG_CAP_BUILD_HASH_LO:
+    case REG_CAP_BUILD_HASH_HI:
+    case REG_CAP_BUILD_TIME:
     case REG_CTRL:
     case REG_COMMIT_MODE:
     case REG_COMMIT_TIME_LO:
@@ -433,6 +454,8 @@ constexpr bool is_register(uint32_t offset) {
     case REG_TRIGGERED_AT_LO:
     case REG_TRIGGERED_AT_HI:
     case REG_TRIGGERS:
+    case REG_HEALTH:
+    case REG_SCRATCH:
     case REG_SYNC_CTRL:
     case REG_SYNC_STATUS:
     case REG_SYNC_ERROR:

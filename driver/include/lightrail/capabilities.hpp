@@ -2,9 +2,26 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace lightrail {
+
+// Which build of the board's image answers (CAP_BUILD_*, CAP_VERSION): the
+// first 64 bits of its source commit, its build time (s since the epoch;
+// SOURCE_DATE_EPOCH or the commit's time) and its register-map version.
+// 0 for hash or time: the image does not know (built outside git).
+struct BuildId {
+  uint64_t source_hash = 0;
+  uint32_t build_time = 0;
+  uint32_t regmap_version = 0;
+
+  std::string source_hash_hex() const;  // 16 lower-case hex digits
+  bool operator==(const BuildId& o) const {
+    return source_hash == o.source_hash && build_time == o.build_time && regmap_version == o.regmap_version;
+  }
+  bool operator!=(const BuildId& o) const { return !(*this == o); }
+};
 
 struct DeviceCapabilities {
   uint32_t ports = 0;
@@ -15,6 +32,7 @@ struct DeviceCapabilities {
   int64_t clk_period_ps = 0;
   uint32_t min_step_cycles = 0;
   std::vector<uint16_t> tune_ticks;  // tune(a,b) at a*wavelengths+b, in ticks
+  BuildId build;
 
   int64_t tick_ps() const { return clk_period_ps / fine_steps; }
   int64_t min_step_ps() const { return clk_period_ps * min_step_cycles; }

@@ -48,6 +48,14 @@ struct Status {
   int64_t board_time_ps = 0;
 };
 
+// The board's health inputs (HEALTH) and what its platform tells
+// (temperature, nullopt where it tells nothing).
+struct HealthInputs {
+  bool mmcm_locked = false;
+  bool link_up = false;
+  std::optional<double> temperature_c;
+};
+
 // Who may write the board (docs/driver.md, "One writer at a time").
 struct LeaseInfo {
   uint32_t owner = 0;      // token holding the lease; 0: free
@@ -99,6 +107,22 @@ class Device {
   void set_lease_token(uint32_t token);
 
   const DeviceCapabilities& capabilities() const { return caps_; }
+  const BuildId& build_id() const { return caps_.build; }
+  // The UUID of the image the board runs, as its platform reports it (XRT:
+  // the xclbin; sim://: the co-simulated model); nullopt if it reports none.
+  std::optional<std::string> image_uuid() { return transport_->image_uuid(); }
+  HealthInputs health_inputs();
+  // The register path's self-test: under the lease, writes patterns to
+  // SCRATCH (a register with no effect) and reads each back, then restores
+  // it; reads the capability block again and compares it with the one read
+  // at open. Touches nothing a running schedule or the servo uses.
+  // VerifyError naming the register, pattern and word read; LeaseError when
+  // another writer holds the board. Returns the patterns checked.
+  int self_test();
+  // Clears the sticky ERROR and SYNC_ERROR flags set now (write-1-to-clear,
+  // under the lease) and returns their names ("ERROR.MISSED_DEADLINE",
+  // "SYNC_ERROR.REF_LOST"). A cause still present raises its flag again.
+  std::vector<std::string> clear_sticky_errors();
   uint32_t board_id() const { return board_id_; }
   const std::string& uri() const { return uri_; }
 

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,12 @@ class Transport {
   virtual void write_block(uint64_t addr, const std::vector<uint32_t>& words);
   // Where this transport goes, for messages ("sim://127.0.0.1:7000/0").
   virtual std::string uri() const = 0;
+  // What the platform tells beside the registers; nullopt where it tells
+  // nothing. The UUID of the image the board runs (XRT: the xclbin's; sim://
+  // the co-simulated model's, docs/lab.md), lower-case 8-4-4-4-12 hex.
+  virtual std::optional<std::string> image_uuid() { return std::nullopt; }
+  // The FPGA's hottest die temperature sensor, degrees Celsius.
+  virtual std::optional<double> temperature_c() { return std::nullopt; }
 };
 
 // sim://HOST:PORT/BOARD or xrt://...: the transport the URI's scheme names.
@@ -41,5 +48,25 @@ std::unique_ptr<Transport> open_sim_transport(const std::string& uri, int timeou
 // xrt://DEVICE[/IP][?xclbin=PATH]: a board through XRT. Throws Error when
 // this build has no XRT.
 std::unique_ptr<Transport> open_xrt_transport(const std::string& uri);
+
+// A board server: how many boards it serves and the image they run (IMAGE).
+struct SimServer {
+  uint32_t boards = 0;
+  std::string image_uuid;
+};
+// HOST:PORT (as in sim://HOST:PORT/BOARD). FormatError, TransportError.
+SimServer probe_sim_server(const std::string& host_port, int timeout_ms = 5000);
+
+// Whether this build has XRT (xrt:// devices), and the devices XRT finds:
+// their URI and the UUID of the xclbin each holds (nullopt: none). Empty
+// without XRT.
+bool have_xrt();
+struct XrtBoard {
+  unsigned index = 0;
+  std::string uri;
+  std::optional<std::string> image_uuid;
+  std::string problem;  // why the device could not be asked, if it could not
+};
+std::vector<XrtBoard> list_xrt_devices();
 
 }  // namespace lightrail
