@@ -359,7 +359,16 @@ module lightrail_zcu102_top #(
   logic [FineBits-1:0]        pps_fine;
   logic [63:0]                link_tx_ticks, link_rx_ticks;
 
-  lightrail_board_top #(.PPS_PERIOD_TICKS(PPS_PERIOD_TICKS)) u_top (
+  // The timing link's state (its transceiver is below), read by HEALTH.LINK_UP.
+  logic link_tx_done, link_rx_done, link_cdr_stable, link_cplllock, link_powergood;
+  logic link_txbyp_done, link_txbyp_error, link_rxbyp_done, link_rxbyp_error;
+
+  lightrail_board_top #(
+    .PPS_PERIOD_TICKS(PPS_PERIOD_TICKS),
+    // The build ID `lightrail flash` checks against the image's descriptor.
+    .BUILD_HASH      (lightrail_build_id_pkg::BUILD_HASH),
+    .BUILD_TIME      (lightrail_build_id_pkg::BUILD_TIME)
+  ) u_top (
     .clk_i,
     .rst_ni,
     .board_id_i              ({28'd0, board_id_sw}),
@@ -470,7 +479,10 @@ module lightrail_zcu102_top #(
     .mmcm_psincdec_o         (mmcm_psincdec),
     .mmcm_psdone_i           (mmcm_psdone),
     .pps_o                   (pps),
-    .pps_fine_o              (pps_fine)
+    .pps_fine_o              (pps_fine),
+    // HEALTH: what `lightrail health` reports as clock and link state.
+    .mmcm_locked_i           (mmcm_locked),
+    .link_up_i               (link_rx_done && link_rxbyp_done && link_txbyp_done)
   );
 
   // ================================================================ PPS
@@ -528,8 +540,6 @@ module lightrail_zcu102_top #(
   localparam logic [31:0] LinkIdleWord = 32'h5A5A_A5A5;
 
   logic link_rxoutclk, link_rxpmaresetdone, link_txpmaresetdone, link_rx_active;
-  logic link_tx_done, link_rx_done, link_cdr_stable, link_cplllock, link_powergood;
-  logic link_txbyp_done, link_txbyp_error, link_rxbyp_done, link_rxbyp_error;
   logic [31:0] link_rx_word;
 
   BUFG_GT u_rx_bufg (
