@@ -560,6 +560,8 @@ void take_up(SequencerState& s, uint64_t window) {
 
 }  // namespace
 
+void sequencer_reset(SequencerState& s) { static_cast<SequencerRegs&>(s) = SequencerRegs{}; }
+
 void sequencer_step(SequencerState& s, const SequencerIn& in, SequencerOut& out) {
   out = SequencerOut{};
   const uint64_t now = in.now_ticks;

@@ -115,8 +115,9 @@ struct Verify {
   BankInfo info;
 };
 
-struct SequencerState {
-  uint16_t tune[kTuneCopies][TUNE_ENTRIES] = {};
+// Everything the board reset returns to its initial value: registers in
+// the synthesised kernel.
+struct SequencerRegs {
   BankInfo bank_info[2];
   uint8_t active_bank = 0;
 
@@ -153,8 +154,19 @@ struct SequencerState {
   uint64_t last_swap_ticks = 0;
 };
 
+struct SequencerState : SequencerRegs {
+  // The tune table: block RAM, written only through tune_we. A reset does
+  // not clear it (no RAM is cleared in one cycle); the host writes it
+  // before it commits a schedule.
+  uint16_t tune[kTuneCopies][TUNE_ENTRIES] = {};
+};
+
 // One clock cycle of the free-running kernel. A value-initialised
-// SequencerState is the reset state.
+// SequencerState is the power-up state.
 void sequencer_step(SequencerState& state, const SequencerIn& in, SequencerOut& out);
+
+// The board reset (ap_rst_n): every register to its initial value, so the
+// next call behaves as a fresh kernel's first; the tune table is kept.
+void sequencer_reset(SequencerState& state);
 
 }  // namespace lightrail::seq
