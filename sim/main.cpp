@@ -310,6 +310,10 @@ int sc_main(int argc, char** argv) {
   auto* r = app.add_subcommand("run", "Run a scenario file to its end");
   r->add_option("scenario", scenario, "scenario JSON (docs/cosim.md)")->required()->check(CLI::ExistingFile);
   r->add_option("--report", report, "write the JSON report here");
+  int kernel_latency = -1;
+  r->add_option("--kernel-latency", kernel_latency,
+                "run the sequencer kernel with this pipeline latency, cycles (overrides the scenario's)")
+      ->check(CLI::Range(0, int(lightrail::sim::kMaxKernelLatency)));
 
   bool as_json = false;
   BenchOptions bo;
@@ -373,6 +377,7 @@ int sc_main(int argc, char** argv) {
       } catch (const std::exception& e) {
         throw InputError(e.what());
       }
+      if (kernel_latency >= 0) sc.kernel_latency = kernel_latency;
       clear_output(report, "report");
       check_waveform(sc.waveform_prefix);
       const json rep = run_scenario(sc);
