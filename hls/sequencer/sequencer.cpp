@@ -5,7 +5,8 @@
 
 #include "lightrail/image_crc.hpp"
 
-namespace lightrail::seq {
+namespace lightrail {
+namespace seq {
 
 using namespace hwdef;
 
@@ -620,4 +621,5 @@ void sequencer_step(SequencerState& s, const SequencerIn& in, SequencerOut& out)
   }
 }
 
-}  // namespace lightrail::seq
+}  // namespace seq
+}  // namespace lightrail

@@ -12,7 +12,8 @@
 #include "lightrail/hwdef.hpp"
 #include "sequencer/sequencer_io.hpp"
 
-namespace lightrail::seq {
+namespace lightrail {
+namespace seq {
 
 using hwdef::FINE_STEPS;
 using hwdef::TUNE_ENTRIES;
@@ -20,17 +21,17 @@ using hwdef::TUNE_ENTRIES;
 // An at-time commit must name a time at least this far past the cycle in
 // which verification finishes; the same lead decides whether an epoch
 // boundary that is already prefetched can still be replaced by the swap.
-inline constexpr uint32_t kCommitLeadCycles = 16;
+constexpr uint32_t kCommitLeadCycles = 16;
 // A trigger is registered, then acted on: the event step's boundary is no
 // earlier than trigger cycle + this lead + the transition's largest tune.
-inline constexpr uint32_t kTriggerLeadCycles = hwdef::OUTPUT_LATENCY_CYCLES + 1;
+constexpr uint32_t kTriggerLeadCycles = hwdef::OUTPUT_LATENCY_CYCLES + 1;
 // Cycles from starting a step fetch to its boundary being ready to emit:
 // step line, config line, then two cycles of tune lookups.
-inline constexpr uint32_t kFetchCycles = 4;
+constexpr uint32_t kFetchCycles = 4;
 // The tune table is replicated so one cycle performs PORTS/2 lookups (each
 // copy is a simple dual-port RAM: one read for the kernel, one write port).
-inline constexpr uint32_t kTuneLookupCycles = 2;
-inline constexpr uint32_t kTuneCopies = PORTS / kTuneLookupCycles;
+constexpr uint32_t kTuneLookupCycles = 2;
+constexpr uint32_t kTuneCopies = PORTS / kTuneLookupCycles;
 
 // Header fields of a verified bank the walker needs.
 struct BankInfo {
@@ -169,4 +170,5 @@ void sequencer_step(SequencerState& state, const SequencerIn& in, SequencerOut& 
 // next call behaves as a fresh kernel's first; the tune table is kept.
 void sequencer_reset(SequencerState& state);
 
-}  // namespace lightrail::seq
+}  // namespace seq
+}  // namespace lightrail

@@ -16,7 +16,9 @@
 #include "lightrail/ap_uint.hpp"
 #include "lightrail/hwdef.hpp"
 
-namespace lightrail::seq::top {
+namespace lightrail {
+namespace seq {
+namespace top {
 
 constexpr int clog2(uint64_t n) { return n <= 1 ? 0 : 1 + clog2((n + 1) / 2); }
 
@@ -27,7 +29,9 @@ constexpr int kPorts = int(hwdef::PORTS);
 constexpr int kFineBits = int(hwdef::FINE_BITS);
 constexpr int kWlBits = int(hwdef::WAVELENGTH_BITS);
 
-}  // namespace lightrail::seq::top
+}  // namespace top
+}  // namespace seq
+}  // namespace lightrail
 
 // Plain (unqualified) name: it is the HLS top and the RTL module name.
 void lightrail_sequencer(
