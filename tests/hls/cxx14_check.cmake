@@ -6,11 +6,13 @@
 # GCC accept in C++14 mode (docs/sequencer.md, "Toolchain").
 #   cmake -DCXX=... -DROOT=... -P cxx14_check.cmake
 set(sources hls/sequencer/sequencer.cpp hls/sequencer/sequencer_top.cpp hls/clock_sync/clock_sync.cpp
-            hls/clock_sync/clock_sync_top.cpp)
+            hls/clock_sync/clock_sync_top.cpp
+            # the test benches Vitis compiles for C simulation and co-simulation
+            tests/hls/sequencer_top_tb.cpp tests/hls/test_image.cpp tests/hls_sync/clock_sync_top_tb.cpp)
 set(bad "")
 foreach(src ${sources})
   execute_process(COMMAND ${CXX} -std=c++14 -pedantic -Wall -Wextra -Wno-unknown-pragmas -fsyntax-only
-                          -I${ROOT}/hls -I${ROOT}/defs/include ${ROOT}/${src}
+                          -I${ROOT}/hls -I${ROOT}/defs/include -I${ROOT}/tests/hls ${ROOT}/${src}
                   RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${src} does not compile as C++14:\n${err}")
