@@ -176,7 +176,12 @@ module lightrail_board_top #(
   // is when board time reaches that window. The co-simulation runs one
   // verilated model at every latency by writing kernel_latency (public);
   // in hardware it is the constant.
+`ifdef VERILATOR
   logic [3:0] kernel_latency  /*verilator public_flat_rw*/ = 4'(SEQ_KERNEL_LATENCY);
+`else
+  logic [3:0] kernel_latency;  // SEQ_KERNEL_LATENCY is 0..15
+  assign kernel_latency = 4'(SEQ_KERNEL_LATENCY);
+`endif
   assign seq_now_ticks_o = board_ticks + 64'(kernel_latency) * 64'(FineSteps);
 
   // ---------------------------------------------------------------- registers

@@ -340,7 +340,7 @@ void Board::set_sync_status(const sync::ClockSyncOut& o) {
 // their contents.
 void Board::begin_reset() {
   ++resets_;
-  axi_.abort("board reset");
+  axi_.reset_bus("board reset");
   ref_->cut(now_ticks_ + FINE_STEPS);
   probe_->settle(std::numeric_limits<uint64_t>::max());
   past_.probe = figures_total();
