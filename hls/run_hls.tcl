@@ -1,20 +1,64 @@
-# C synthesis of one lightrail kernel (Vitis HLS), run from the build tree:
-#   vitis_hls -f run_hls.tcl -tclargs <repo root> <part> <kernel> <top function>
-# where <kernel> is the folder under hls/ holding <kernel>.cpp and
-# <kernel>_top.cpp. The CMake targets hls-<kernel> do this when vitis_hls is
-# on PATH.
-lassign $argv root part kernel top
-set cflags "-std=c++17 -I${root}/hls -I${root}/defs/include"
+# One lightrail kernel through Vitis HLS, classic Tcl flow (the fallback to
+# the unified flow's hls/<kernel>/hls_config.cfg.in; both say the same):
+#   vitis_hls -f run_hls.tcl -tclargs <repo root> <part> <period ns> \
+#             <uncertainty> <kernel> <top> <latency|-> <cflags> <tb files>
+# <kernel> is the folder under hls/ holding <kernel>.cpp and <kernel>_top.cpp,
+# <top> the plain top function name. <latency> is the pipeline latency the
+# schedule must have ("-": not pipelined, not checked). C simulation, C
+# synthesis (failing on II != 1 or another latency), C/RTL co-simulation and
+# IP export run in that order; any failure stops the script with an error.
+# The CMake targets hls-<kernel> run this when vitis_hls is on PATH and v++
+# is not.
+if {[llength $argv] < 8} {
+  error "usage: run_hls.tcl <root> <part> <period_ns> <uncertainty> <kernel> <top> <latency|-> <cflags> ?tb...?"
+}
+lassign $argv root part period uncertainty kernel top latency cflags
+set tb_files [lrange $argv 8 end]
 
 open_project -reset lightrail_${kernel}
 set_top $top
 add_files ${root}/hls/${kernel}/${kernel}.cpp -cflags $cflags
 add_files ${root}/hls/${kernel}/${kernel}_top.cpp -cflags $cflags
+foreach tb $tb_files {
+  add_files -tb $tb -cflags "$cflags -I${root}/tests/hls"
+}
 
 open_solution -reset solution1 -flow_target vivado
 set_part $part
-# The 250 MHz system clock (CLK_PERIOD_PS = 4000).
-create_clock -period 4 -name clk
+create_clock -period $period -name ap_clk
+set_clock_uncertainty $uncertainty
+# ap_rst_n (the board reset, active low) resets every register of the kernel.
+config_rtl -reset all -reset_level low
+
+if {[llength $tb_files] > 0} {
+  csim_design
+}
 csynth_design
+
+# The schedule the RTL around the kernel relies on: one call per cycle and,
+# for a pipelined kernel, exactly the latency hw/ compensates.
+set report lightrail_${kernel}/solution1/syn/report/csynth.xml
+set fh [open $report r]
+set xml [read $fh]
+close $fh
+if {$latency ne "-"} {
+  if {![regexp {<Interval-max>\s*(\d+)\s*</Interval-max>} $xml -> ii]} {
+    error "no <Interval-max> in $report"
+  }
+  if {![regexp {<Worst-caseLatency>\s*(\d+)\s*</Worst-caseLatency>} $xml -> lat]} {
+    error "no <Worst-caseLatency> in $report"
+  }
+  if {$ii != 1} {
+    error "$top: initiation interval $ii, not 1: the kernel would not take one call per cycle"
+  }
+  if {$lat != $latency} {
+    error "$top: latency $lat cycles, not $latency (SEQ_KERNEL_LATENCY, which hw/ compensates)"
+  }
+  puts "lightrail: $top schedules at II=1, latency $lat cycles as required"
+}
+
+if {[llength $tb_files] > 0} {
+  cosim_design -tool xsim -rtl verilog
+}
 export_design -format ip_catalog -rtl verilog
 exit

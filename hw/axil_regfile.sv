@@ -454,7 +454,26 @@ module axil_regfile #(
   assign lease_expires_lo = lease_expires_q[31:0];
   assign triggered_at_lo = seq_triggered_at_i[31:0];
 
-  assign s_axil_arready = !rd_issue_q && !rd_capture_q && !rvalid_q;
+  // Kernel fence: a read is not taken until the kernel's outputs reflect
+  // the pulses of the last write, so a host that writes CTRL and then reads
+  // STATUS or TRIGGERS sees the effect. The kernel's status answers a pulse
+  // SEQ_KERNEL_LATENCY + 1 cycles after it; the fence covers the longest
+  // latency the top's 4-bit kernel_latency can name, so the bus timing does
+  // not depend on the kernel's.
+  localparam logic [4:0] FenceCycles = 5'd16;
+  logic [4:0] fence_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      fence_q <= '0;
+    end else if (wr_fire) begin
+      fence_q <= FenceCycles;
+    end else if (fence_q != '0) begin
+      fence_q <= fence_q - 5'd1;
+    end
+  end
+
+  assign s_axil_arready = !rd_issue_q && !rd_capture_q && !rvalid_q && fence_q == '0;
   assign s_axil_rvalid = rvalid_q;
   assign s_axil_rdata = rdata_q;
   assign s_axil_rresp = rresp_q;

@@ -14,7 +14,12 @@ module lightrail_board_top #(
   // bits and the build time in s since the epoch, set by the build (CMake:
   // cmake/lightrail_build_id.cmake); 0 means unknown.
   parameter logic [63:0] BUILD_HASH = 64'd0,
-  parameter logic [31:0] BUILD_TIME = 32'd0
+  parameter logic [31:0] BUILD_TIME = 32'd0,
+  // Pipeline latency of the synthesised sequencer kernel (hls/sequencer), in
+  // cycles from its inputs to its outputs: the kernel is told a time this
+  // many cycles ahead of board time, so its edges land where they would
+  // with no pipeline (docs/sequencer.md, "Latency").
+  parameter int SEQ_KERNEL_LATENCY = lightrail_hwdef_pkg::SEQ_KERNEL_LATENCY
 ) (
   input  logic                                                            clk_i,
   input  logic                                                            rst_ni,
@@ -163,13 +168,30 @@ module lightrail_board_top #(
   localparam int BankWordBits = $clog2(lightrail_hwdef_pkg::MEM_BANK0_WORDS);
 
   // ---------------------------------------------------------------- board time
+  // Board time of the current cycle. Public to Verilator: the co-simulation
+  // judges the outputs against it, not against the kernel's time.
+  logic [63:0] board_ticks  /*verilator public_flat_rd*/;
+
   time_counter u_time (
     .clk_i,
     .rst_ni,
     .step_i      (sync_time_step_i),
     .step_valid_i(sync_time_step_load_i),
-    .ticks_o     (seq_now_ticks_o)
+    .ticks_o     (board_ticks)
   );
+
+  // The kernel's time runs SEQ_KERNEL_LATENCY cycles ahead: what it emits
+  // for its window reaches the fine-edge stage that many cycles later, which
+  // is when board time reaches that window. The co-simulation runs one
+  // verilated model at every latency by writing kernel_latency (public);
+  // in hardware it is the constant.
+`ifdef VERILATOR
+  logic [3:0] kernel_latency  /*verilator public_flat_rw*/ = 4'(SEQ_KERNEL_LATENCY);
+`else
+  logic [3:0] kernel_latency;  // SEQ_KERNEL_LATENCY is 0..15
+  assign kernel_latency = 4'(SEQ_KERNEL_LATENCY);
+`endif
+  assign seq_now_ticks_o = board_ticks + 64'(kernel_latency) * 64'(FineSteps);
 
   // ---------------------------------------------------------------- registers
   logic [             1:0] bank_en;
@@ -214,7 +236,7 @@ module lightrail_board_top #(
     .s_axil_rresp,
     .s_axil_rvalid,
     .s_axil_rready,
-    .now_ticks_i(seq_now_ticks_o),
+    .now_ticks_i(board_ticks),
     .seq_status_i,
     .seq_errors_i,
     .seq_steps_i,
@@ -282,7 +304,7 @@ module lightrail_board_top #(
   pps_out u_pps (
     .clk_i,
     .rst_ni,
-    .time_i        (seq_now_ticks_o),
+    .time_i        (board_ticks),
     .enable_i      (1'b1),
     .period_i      (PPS_PERIOD_TICKS),
     .pps_o,
@@ -321,7 +343,7 @@ module lightrail_board_top #(
   sync_timestamp u_timestamp (
     .clk_i,
     .rst_ni,
-    .time_i      (seq_now_ticks_o),
+    .time_i      (board_ticks),
     .tx_strobe_i (link_tx_strobe_i),
     .rx_strobe_i (link_rx_strobe_i),
     .tx_clear_i  (link_tx_clear_i),

@@ -24,6 +24,8 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] TICK_PS = 32'd125;
   // shortest step the sequencer sustains, in system clock cycles
   localparam logic [31:0] MIN_STEP_CYCLES = 32'd4;
+  // pipeline latency of the synthesised sequencer kernel, in cycles from its inputs to its outputs (the HLS schedule is pinned to it); hw/ tells the kernel a time this many cycles ahead so its edges land where a zero-latency kernel's would
+  localparam logic [31:0] SEQ_KERNEL_LATENCY = 32'd1;
   // cycles from the sequencer's event outputs to the edge at the board outputs (the fine-edge stage register); the sequencer emits events this many cycles ahead
   localparam logic [31:0] OUTPUT_LATENCY_CYCLES = 32'd1;
   // an at-time commit may name a time at most this many seconds of board time ahead; a later one is refused (ERROR.COMMIT_FAR), since nothing but a cancel or STOP could end its wait

@@ -24,6 +24,13 @@ class AxiMaster {
     req_ = nullptr;
   }
 
+  // The board reset: the request in flight fails and the master lets go of
+  // every channel (the slave forgets any half-done handshake with it).
+  void reset_bus(const std::string& why) {
+    abort(why);
+    aw_ = w_ = b_ = ar_ = r_ = false;
+  }
+
   void begin(BusRequest* r) {
     req_ = r;
     index_ = 0;

@@ -1,10 +1,13 @@
 #include "board.hpp"
 
 #include <Vlightrail_board_top.h>
+#include <Vlightrail_board_top___024root.h>
+#include <fmt/format.h>
 #include <verilated.h>
 #include <verilated_fst_c.h>
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "lightrail/hwdef.hpp"
@@ -54,8 +57,10 @@ Board::Board(int id, const BoardOptions& options)
       m_(std::make_unique<Vlightrail_board_top>()),
       st_(std::make_unique<seq::SequencerState>()),
       tune_(TUNE_ENTRIES, 0),
-      ref_(tune_, options.margin_ticks, options.packet_ticks),
-      probe_(ref_, tune_) {
+      ref_(std::make_unique<Reference>(tune_, options.margin_ticks, options.packet_ticks)),
+      probe_(std::make_unique<Probe>(*ref_, tune_)) {
+  if (opt_.kernel_latency > kMaxKernelLatency)
+    throw std::invalid_argument("kernel_latency must be 0.." + std::to_string(kMaxKernelLatency));
   m_->board_id_i = uint32_t(id);
   bank_[0].assign(MEM_BANK0_WORDS, 0);
   bank_[1].assign(MEM_BANK1_WORDS, 0);
@@ -99,37 +104,53 @@ void Board::mirror_write(uint32_t a, uint32_t v) {
 
 void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   auto& m = *m_;
-  m.rst_ni = cycles_ >= kResetCycles;
+  // The power-up reset, then the board resets the run asks for: rst_ni low
+  // resets hw/ (board time back to 0) and, as ap_rst_n, the kernel.
+  while (next_reset_ < opt_.resets.size() && opt_.resets[next_reset_].at_fs <= edge_fs) {
+    const BoardOptions::Reset& r = opt_.resets[next_reset_++];
+    if (r.board >= 0 && r.board != id_) continue;
+    if (reset_left_ == 0 && cycles_ >= kResetCycles) begin_reset();
+    reset_left_ = std::max(reset_left_, r.cycles);
+  }
+  m.rst_ni = cycles_ >= kResetCycles && reset_left_ == 0;
+  if (reset_left_ > 0) --reset_left_;
+  // The top's lead of the kernel's time over board time (a constant in
+  // hardware, SEQ_KERNEL_LATENCY): this run's kernel latency.
+  m.rootp->lightrail_board_top__DOT__kernel_latency = uint8_t(opt_.kernel_latency);
 
-  // Kernel outputs of the previous cycle onto the top's inputs.
-  if (opt_.fault.port >= 0) inject_fault();
+  // The kernel's outputs leaving its pipeline onto the top's inputs: those
+  // of the call kernel_latency calls before the last.
+  seq::SequencerOut k = pipe_[pipe_head_].out;
+  if (opt_.fault.port >= 0) inject_fault(k);
+  // The bank read ports are not in the delay: the address of the last call,
+  // its line back for the next (the kernel's own one-call round trip).
   m.seq_bank0_raddr_i = out_.bank_raddr[0];
   m.seq_bank1_raddr_i = out_.bank_raddr[1];
-  m.seq_status_i = out_.status;
-  m.seq_errors_i = out_.errors;
-  m.seq_steps_i = out_.steps;
-  m.seq_missed_i = out_.missed;
-  m.seq_cur_step_i = out_.cur_step;
-  m.seq_cur_config_i = out_.cur_config;
-  m.seq_generation_i = out_.generation;
-  m.seq_epochs_i = out_.epochs;
-  m.seq_swaps_i = out_.swaps;
-  m.seq_last_swap_i = out_.last_swap_ticks;
-  m.seq_triggered_at_i = out_.triggered_at_ticks;
-  m.seq_triggers_i = out_.triggers;
-  m.seq_sel_valid_i = out_.sel_valid;
-  m.seq_fall_valid_i = out_.fall_valid;
-  m.seq_rise_valid_i = out_.rise_valid;
+  m.seq_status_i = k.status;
+  m.seq_errors_i = k.errors;
+  m.seq_steps_i = k.steps;
+  m.seq_missed_i = k.missed;
+  m.seq_cur_step_i = k.cur_step;
+  m.seq_cur_config_i = k.cur_config;
+  m.seq_generation_i = k.generation;
+  m.seq_epochs_i = k.epochs;
+  m.seq_swaps_i = k.swaps;
+  m.seq_last_swap_i = k.last_swap_ticks;
+  m.seq_triggered_at_i = k.triggered_at_ticks;
+  m.seq_triggers_i = k.triggers;
+  m.seq_sel_valid_i = k.sel_valid;
+  m.seq_fall_valid_i = k.fall_valid;
+  m.seq_rise_valid_i = k.rise_valid;
   clear_wide(m.seq_sel_fine_i);
   clear_wide(m.seq_sel_value_i);
   clear_wide(m.seq_fall_fine_i);
   clear_wide(m.seq_rise_fine_i);
-  for (uint32_t any = out_.sel_valid | out_.fall_valid | out_.rise_valid; any; any &= any - 1) {
+  for (uint32_t any = k.sel_valid | k.fall_valid | k.rise_valid; any; any &= any - 1) {
     const unsigned p = unsigned(__builtin_ctz(any));
-    put_bits(m.seq_sel_fine_i.data(), p * FINE_BITS, FINE_BITS, out_.sel_fine[p]);
-    put_bits(m.seq_sel_value_i.data(), p * WAVELENGTH_BITS, WAVELENGTH_BITS, out_.sel_value[p]);
-    put_bits(m.seq_fall_fine_i.data(), p * FINE_BITS, FINE_BITS, out_.fall_fine[p]);
-    put_bits(m.seq_rise_fine_i.data(), p * FINE_BITS, FINE_BITS, out_.rise_fine[p]);
+    put_bits(m.seq_sel_fine_i.data(), p * FINE_BITS, FINE_BITS, k.sel_fine[p]);
+    put_bits(m.seq_sel_value_i.data(), p * WAVELENGTH_BITS, WAVELENGTH_BITS, k.sel_value[p]);
+    put_bits(m.seq_fall_fine_i.data(), p * FINE_BITS, FINE_BITS, k.fall_fine[p]);
+    put_bits(m.seq_rise_fine_i.data(), p * FINE_BITS, FINE_BITS, k.rise_fine[p]);
   }
 
   m.sync_dac_word_i = uint16_t(act_dac_);
@@ -168,9 +189,10 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   if (m.rst_ni && !axi_.busy() && !answered)
     if (BusRequest* r = bus_.pop()) start_request(r, edge_fs);
 
-  // The top's outputs to the kernel, then one kernel cycle.
-  now_ticks_ = m.seq_now_ticks_o;
-  in_.now_ticks = now_ticks_;
+  // The top's outputs to the kernel, then one kernel cycle. Board time is
+  // the top's own; the kernel's runs kernel_latency cycles ahead of it.
+  now_ticks_ = m.rootp->lightrail_board_top__DOT__board_ticks;
+  in_.now_ticks = m.seq_now_ticks_o;
   in_.commit = m.seq_commit_o;
   in_.commit_at_time = m.seq_commit_at_time_o;
   in_.commit_ticks = m.seq_commit_ticks_o;
@@ -194,9 +216,18 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   in_.tune_we = m.seq_tune_we_o;
   in_.tune_addr = m.seq_tune_addr_o;
   in_.tune_wdata = m.seq_tune_wdata_o;
-  const seq::SequencerOut before = out_;
-  seq::sequencer_step(*st_, in_, out_);
-  watch_kernel(before);
+  if (m.rst_ni) {
+    const seq::SequencerOut before = out_;
+    seq::sequencer_step(*st_, in_, out_);
+    watch_kernel(before);
+  } else {
+    seq::sequencer_reset(*st_);  // ap_rst_n: held in reset, outputs idle
+    out_ = seq::SequencerOut{};
+  }
+  // Into the pipeline, with the STOP's output window: the kernel's window,
+  // in its own time, is board time when the outputs reach the board.
+  pipe_[pipe_head_] = {out_, stop, in_.now_ticks + uint64_t{OUTPUT_LATENCY_CYCLES} * FINE_STEPS};
+  pipe_head_ = (pipe_head_ + 1) % (opt_.kernel_latency + 1);
 
   if (m.rst_ni) {
     uint32_t gate[PORTS];
@@ -208,29 +239,33 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
       fine[p] = uint8_t(get_bits(m.sel_fine_o.data(), p * FINE_BITS, FINE_BITS));
       value[p] = uint8_t(get_bits(m.sel_o.data(), p * WAVELENGTH_BITS, WAVELENGTH_BITS));
     }
-    probe_.observe_cycle(now_ticks_, edge_fs, period_fs / FINE_STEPS, gate, stb, fine, value);
-    // The kernel stops at its next boundary. Told after this cycle's edges
-    // are seen: they left before the STOP, and one of them may be the first
-    // edge of a triggered boundary the reference was still waiting for.
-    // A boundary the edges just placed must be generated before the STOP
-    // looks for the first one at or after its window.
-    if (stop) {
-      ref_.generate_until(now_ticks_ + FINE_STEPS);
-      ref_.stop(now_ticks_ + uint64_t{OUTPUT_LATENCY_CYCLES} * FINE_STEPS);
+    probe_->observe_cycle(now_ticks_, edge_fs, period_fs / FINE_STEPS, gate, stb, fine, value);
+    digest_outputs(gate, stb, fine, value);
+    // The kernel stops at its next boundary. The reference is told when the
+    // outputs of the call that took the STOP are the next to leave the
+    // kernel's pipeline: after the edges emitted before it are seen (one of
+    // them may be the first edge of a triggered boundary the reference was
+    // still waiting for), at the window those outputs are for. A boundary
+    // the edges just placed must be generated before the STOP looks for the
+    // first one at or after its window.
+    const Piped& next = pipe_[pipe_head_];
+    if (next.stop) {
+      ref_->generate_until(now_ticks_ + FINE_STEPS);
+      ref_->stop(next.stop_window);
     }
-    ref_.generate_until(now_ticks_ + 2 * FINE_STEPS);
-    for (uint64_t t : ref_.take_event_starts()) probe_.watch_boundary(t, Probe::Watch::kEventStart);
+    ref_->generate_until(now_ticks_ + 2 * FINE_STEPS);
+    for (uint64_t t : ref_->take_event_starts()) probe_->watch_boundary(t, Probe::Watch::kEventStart);
     // A triggered boundary is judged by the probes from its edges; the
     // reference must then hold a boundary exactly where the kernel said,
     // once it has resumed past it (a boundary that changes no port shows
     // only in the edges of a later one).
     while (!triggered_.empty() && triggered_.front() + 4 * FINE_STEPS < now_ticks_ &&
-           ref_.resolved_through(triggered_.front())) {
+           ref_->resolved_through(triggered_.front())) {
       ++timed_triggers_;
-      if (!ref_.is_boundary(triggered_.front(), nullptr)) ++trigger_errors_;
+      if (!ref_->is_boundary(triggered_.front(), nullptr)) ++trigger_errors_;
       triggered_.pop_front();
     }
-    if ((cycles_ & 7) == 0) probe_.settle(now_ticks_);  // matching waits anyway; batch it
+    if ((cycles_ & 7) == 0) probe_->settle(now_ticks_);  // matching waits anyway; batch it
   }
 }
 
@@ -300,13 +335,89 @@ void Board::set_sync_status(const sync::ClockSyncOut& o) {
   m.sync_holdover_us_i = o.holdover_us;
 }
 
-void Board::inject_fault() {
+// A board reset starts (rst_ni falls before the next edge): the outputs go
+// idle from the cycle after the last one observed. What the board did up to
+// there is judged by the probes of that run, against a reference cut at the
+// same tick; a fresh reference and probes judge what it does after (board
+// time starts again at 0). The kernel, its pipeline and the harness's view
+// of it start again too; the RAMs (banks, tune table) and their mirrors keep
+// their contents.
+void Board::begin_reset() {
+  ++resets_;
+  axi_.reset_bus("board reset");
+  ref_->cut(now_ticks_ + FINE_STEPS);
+  probe_->settle(std::numeric_limits<uint64_t>::max());
+  past_.probe = figures_total();
+  past_.stops += ref_->stops;
+  past_.stops_mid_retune += ref_->stops_mid_retune;
+  past_.board_timed_boundaries += ref_->board_timed_boundaries;
+  past_.event_rule_errors += ref_->event_rule_errors;
+  past_.watched = watched_boundaries();
+  probe_.reset();
+  ref_ = std::make_unique<Reference>(tune_, opt_.margin_ticks, opt_.packet_ticks);
+  probe_ = std::make_unique<Probe>(*ref_, tune_);
+  if (record_boundaries_) probe_->record_boundaries();
+
+  seq::sequencer_reset(*st_);
+  in_ = seq::SequencerIn{};
+  out_ = seq::SequencerOut{};
+  pipe_.fill(Piped{});
+  pipe_head_ = 0;
+  pending_.reset();
+  triggered_.clear();
+  latched_ = Latched::kNone;
+  commit_at_time_ = false;
+  commit_ticks_ = 0;
+  last_gate_.fill(0);
+}
+
+// This run's probe figures with those of the runs before the last reset.
+ProbeFigures Board::figures_total() const {
+  ProbeFigures t = past_.probe;
+  const ProbeFigures& f = probe_->figures();
+  t.switch_events += f.switch_events;
+  t.gate_edges += f.gate_edges;
+  t.missed_events += f.missed_events;
+  t.unexpected_events += f.unexpected_events;
+  t.late_boundaries += f.late_boundaries;
+  t.timing_error_fs_max = std::max(t.timing_error_fs_max, f.timing_error_fs_max);
+  t.packets_sent += f.packets_sent;
+  t.packets_delivered += f.packets_delivered;
+  t.misdelivered_packets += f.misdelivered_packets;
+  t.dark_violations += f.dark_violations;
+  return t;
+}
+
+void Board::inject_fault(seq::SequencerOut& out) {
   const int p = opt_.fault.port;
-  if (out_.fall_valid >> p & 1u)
-    out_.fall_fine[p] =
-        uint8_t(std::min<int>(FINE_STEPS - 1, out_.fall_fine[p] + opt_.fault.fall_shift_ticks));
-  if ((out_.sel_valid >> p & 1u) && opt_.fault.drop_every_sel && ++sel_seen_ % opt_.fault.drop_every_sel == 0)
-    out_.sel_valid &= ~(1u << p);
+  if (out.fall_valid >> p & 1u)
+    out.fall_fine[p] = uint8_t(std::min<int>(FINE_STEPS - 1, out.fall_fine[p] + opt_.fault.fall_shift_ticks));
+  if ((out.sel_valid >> p & 1u) && opt_.fault.drop_every_sel && ++sel_seen_ % opt_.fault.drop_every_sel == 0)
+    out.sel_valid &= ~(1u << p);
+}
+
+// FNV-1a over every change at the board outputs: (tick, port, gate word) for
+// a gate that changed, (tick, port, fine, value) for a wavelength strobe.
+void Board::digest_outputs(const uint32_t* gate, uint32_t stb, const uint8_t* fine, const uint8_t* value) {
+  auto mix = [this](uint64_t v) {
+    for (int i = 0; i < 8; ++i) {
+      output_digest_ ^= (v >> (8 * i)) & 0xFF;
+      output_digest_ *= 1099511628211ull;
+    }
+  };
+  for (unsigned p = 0; p < PORTS; ++p) {
+    if (gate[p] == last_gate_[p]) continue;
+    last_gate_[p] = gate[p];
+    mix(now_ticks_);
+    mix(p | uint64_t{gate[p]} << 8);
+    ++output_changes_;
+  }
+  for (uint32_t s = stb; s; s &= s - 1) {
+    const unsigned p = unsigned(__builtin_ctz(s));
+    mix(now_ticks_);
+    mix(p | uint64_t{fine[p]} << 8 | uint64_t{value[p]} << 16 | uint64_t{1} << 63);
+    ++output_changes_;
+  }
 }
 
 void Board::watch_kernel(const seq::SequencerOut& before) {
@@ -331,7 +442,7 @@ void Board::watch_kernel(const seq::SequencerOut& before) {
   if (out_.triggers != before.triggers) {
     if (latched_ == Latched::kTimed) {
       triggered_.push_back(out_.triggered_at_ticks);
-      probe_.watch_boundary(out_.triggered_at_ticks, Probe::Watch::kTrigger);
+      probe_->watch_boundary(out_.triggered_at_ticks, Probe::Watch::kTrigger);
     }
     latched_ = Latched::kNone;
   }
@@ -349,16 +460,19 @@ void Board::on_swap() {
   auto image = pending_ ? pending_ : std::make_shared<DecodedImage>(decode_image(bank_[active]));
   pending_.reset();
   const uint64_t at = out_.last_swap_ticks;
+  // The kernel takes a boundary kernel_latency cycles before board time
+  // reaches it: the reference must have made it.
+  ref_->generate_until(in_.now_ticks + 2 * FINE_STEPS);
   std::string rule;
   uint64_t expected = at;
   // Judged on the model as it stood at `at`: it may have generated a
   // boundary or two beyond it (a one-shot's end, say).
   bool epoch_end = false;
-  const bool at_boundary = ref_.is_boundary(at, &epoch_end);
+  const bool at_boundary = ref_->is_boundary(at, &epoch_end);
   if (!image->valid) {
     ++verify_mismatches_;  // the kernel activated a bank that fails its checks
     rule = "invalid bank activated: " + image->problem;
-  } else if (!ref_.running() && !at_boundary) {
+  } else if (!ref_->running() && !at_boundary) {
     if (commit_at_time_) {
       expected = commit_ticks_;
       rule = "idle, at time";
@@ -367,7 +481,7 @@ void Board::on_swap() {
       rule = "idle, at once";
     }
   } else if (commit_at_time_) {
-    expected = ref_.first_boundary_at_or_after(commit_ticks_, false);
+    expected = ref_->first_boundary_at_or_after(commit_ticks_, false);
     rule = "first boundary at or after the commit time";
   } else {
     if (!at_boundary || !epoch_end) expected = ~0ull;
@@ -383,7 +497,7 @@ void Board::on_swap() {
                     {"expected_ps", expected == ~0ull ? nlohmann::json(nullptr)
                                                       : nlohmann::json(int64_t(expected * TICK_PS))}});
   if (image->valid) {
-    ref_.start(image, at);
+    ref_->start(image, at);
   }
 }
 
@@ -398,9 +512,13 @@ void Board::fail_pending(const std::string& why) {
 }
 
 nlohmann::json Board::figures() const {
-  const ProbeFigures& f = probe_.figures();
+  const ProbeFigures f = figures_total();
   return {{"board", id_},
           {"cycles", cycles_},
+          {"kernel_latency", opt_.kernel_latency},
+          {"board_resets", resets_},
+          {"output_changes", output_changes_},
+          {"output_digest", fmt::format("{:016x}", output_digest_)},
           {"switch_events", f.switch_events},
           {"gate_edges", f.gate_edges},
           {"timing_error_ps_max", double(f.timing_error_fs_max) / 1000.0},
@@ -421,10 +539,10 @@ nlohmann::json Board::figures() const {
           {"epochs", out_.epochs},
           {"error_flags", out_.errors},
           {"osc_pin_errors", osc_pins_.protocol_errors()},
-          {"stops", ref_.stops},
-          {"stops_mid_retune", ref_.stops_mid_retune},
-          {"board_timed_boundaries", ref_.board_timed_boundaries},
-          {"event_rule_errors", ref_.event_rule_errors},
+          {"stops", past_.stops + ref_->stops},
+          {"stops_mid_retune", past_.stops_mid_retune + ref_->stops_mid_retune},
+          {"board_timed_boundaries", past_.board_timed_boundaries + ref_->board_timed_boundaries},
+          {"event_rule_errors", past_.event_rule_errors + ref_->event_rule_errors},
           {"triggers_checked", timed_triggers_},
           {"trigger_errors", trigger_errors_},
           {"watched_boundaries", watched_boundaries()},
@@ -464,12 +582,12 @@ nlohmann::json Board::edge_traces() const {
 // simulated time of its first gate fall and last rise, and the simulated
 // time of its first wavelength change (null when the boundary had none).
 nlohmann::json Board::watched_boundaries() const {
-  nlohmann::json out = nlohmann::json::array();
+  nlohmann::json out = past_.watched;
   auto ps = [](int64_t fs) { return fs < 0 ? nlohmann::json(nullptr) : nlohmann::json(double(fs) / 1000.0); };
   auto board_ps = [](int64_t t) {
     return t < 0 ? nlohmann::json(nullptr) : nlohmann::json(t * hwdef::TICK_PS);
   };
-  for (const auto& [tick, e] : probe_.watched()) {
+  for (const auto& [tick, e] : probe_->watched()) {
     out.push_back({{"board_ps", int64_t(tick) * hwdef::TICK_PS},
                    {"kind", e.trigger ? "trigger" : "event_start"},
                    {"dark_from_board_ps", board_ps(e.fall_tick)},
@@ -482,11 +600,11 @@ nlohmann::json Board::watched_boundaries() const {
 }
 
 bool Board::correct() const {
-  const ProbeFigures& f = probe_.figures();
+  const ProbeFigures f = figures_total();
   return f.missed_events == 0 && f.unexpected_events == 0 && f.misdelivered_packets == 0 &&
          f.dark_violations == 0 && out_.missed == 0 && swap_errors_ == 0 && verify_mismatches_ == 0 &&
-         ref_.event_rule_errors == 0 && trigger_errors_ == 0 && osc_pins_.protocol_errors() == 0 &&
-         f.timing_error_fs_max <= int64_t(TICK_PS) * 1000;
+         past_.event_rule_errors + ref_->event_rule_errors == 0 && trigger_errors_ == 0 &&
+         osc_pins_.protocol_errors() == 0 && f.timing_error_fs_max <= int64_t(TICK_PS) * 1000;
 }
 
 }  // namespace lightrail::sim

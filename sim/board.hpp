@@ -4,6 +4,7 @@
 // outputs.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -14,6 +15,7 @@
 
 #include "axi_master.hpp"
 #include "bus_request.hpp"
+#include "lightrail/hwdef.hpp"
 #include "osc_pins.hpp"
 #include "probe.hpp"
 #include "reference.hpp"
@@ -33,11 +35,28 @@ struct FaultInjection {
   bool ignore_stop = false;     // the kernel never sees STOP (the reference does)
 };
 
+// Longest kernel pipeline the co-simulation models (hw/'s kernel_latency
+// is 4 bits; the HLS schedule of the sequencer is far shorter).
+inline constexpr unsigned kMaxKernelLatency = 8;
+
 struct BoardOptions {
   FaultInjection fault;
+  // Cycles the kernel's event and status outputs take to reach the top
+  // (the synthesised pipeline's latency); the top tells the kernel a time
+  // that far ahead. The bank read ports are not delayed: their one-call
+  // round trip is part of the kernel's state update (docs/sequencer.md).
+  unsigned kernel_latency = hwdef::SEQ_KERNEL_LATENCY;
   uint64_t margin_ticks = 1;   // senders keep this far from the intended window edges
   uint64_t packet_ticks = 41;  // 64 B at 100 Gb/s = 5.12 ns
   std::string waveform;        // FST file, empty: none
+  // Board resets (rst_ni low) mid-run: from the first cycle at or after
+  // at_fs, for `cycles` cycles, on board `board` (-1: every board).
+  struct Reset {
+    uint64_t at_fs = 0;
+    uint64_t cycles = 0;
+    int board = -1;
+  };
+  std::vector<Reset> resets;  // in time order
 };
 
 class Board : public SyncPort {
@@ -60,7 +79,11 @@ class Board : public SyncPort {
   nlohmann::json edge_traces() const;         // every port's edges around the first swaps and event starts
   void fail_pending(const std::string& why);  // answers every queued request
   bool correct() const;                       // every correctness figure is zero
-  Probe& probe() { return probe_; }
+  Probe& probe() { return *probe_; }
+  void record_boundaries() {
+    record_boundaries_ = true;
+    probe_->record_boundaries();
+  }
 
   sync::ClockSyncConfig sync_config() override;
   uint32_t take_sync_clear() override;
@@ -77,7 +100,8 @@ class Board : public SyncPort {
   void start_request(BusRequest* r, uint64_t edge_fs);
   void mirror_write(uint32_t addr, uint32_t value);
   void watch_kernel(const seq::SequencerOut& before);
-  void inject_fault();
+  void inject_fault(seq::SequencerOut& out);
+  void digest_outputs(const uint32_t* gate, uint32_t stb, const uint8_t* fine, const uint8_t* value);
   void on_swap();
 
   int id_;
@@ -87,6 +111,21 @@ class Board : public SyncPort {
   std::unique_ptr<seq::SequencerState> st_;  // large: on the heap
   seq::SequencerIn in_{};
   seq::SequencerOut out_{};
+  // The kernel's pipeline: outputs of the last kernel_latency + 1 calls,
+  // the oldest at pipe_head_, with the STOP each call took and the window
+  // (board time) its outputs are for.
+  struct Piped {
+    seq::SequencerOut out;
+    bool stop = false;
+    uint64_t stop_window = 0;
+  };
+  std::array<Piped, kMaxKernelLatency + 1> pipe_{};
+  size_t pipe_head_ = 0;
+  // Every change of the board outputs, hashed: two runs with the same
+  // digest switched every port at the same ticks to the same values.
+  uint64_t output_digest_ = 1469598103934665603ull;
+  uint64_t output_changes_ = 0;
+  std::array<uint32_t, hwdef::PORTS> last_gate_{};
   AxiMaster<Vlightrail_board_top> axi_;
   BusQueue bus_;
   uint64_t cycles_ = 0, now_ticks_ = 0, sel_seen_ = 0;
@@ -111,8 +150,21 @@ class Board : public SyncPort {
   uint64_t pending_since_ = 0;
   std::shared_ptr<const DecodedImage> pending_;
 
-  Reference ref_;
-  Probe probe_;
+  // The independent model and the probes of the current run; a board
+  // reset ends one run (its figures are kept in past_) and starts the next.
+  std::unique_ptr<Reference> ref_;
+  std::unique_ptr<Probe> probe_;
+  bool record_boundaries_ = false;
+  struct PastRuns {
+    ProbeFigures probe;
+    uint64_t stops = 0, stops_mid_retune = 0, board_timed_boundaries = 0, event_rule_errors = 0;
+    nlohmann::json watched = nlohmann::json::array();
+  } past_;
+  uint64_t resets_ = 0;
+  uint64_t reset_left_ = 0;  // cycles of the board reset still to hold
+  size_t next_reset_ = 0;    // in opt_.resets
+  void begin_reset();
+  ProbeFigures figures_total() const;
   uint64_t swap_errors_ = 0, verify_mismatches_ = 0, board_timed_starts_ = 0;
   // Boundaries the kernel says a trigger resolved, to be seen by the
   // reference (from the edges) once they are past; those that are not are

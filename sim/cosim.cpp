@@ -85,7 +85,7 @@ Cosim::Cosim(const CosimOptions& options) {
     if (!options.waveform_prefix.empty()) bo.waveform = options.waveform_prefix + std::to_string(b) + ".fst";
     boards_.push_back(std::make_unique<Board>(b, bo));
     if (sync_) {
-      boards_.back()->probe().record_boundaries();
+      boards_.back()->record_boundaries();
       sync_->attach(b, boards_.back().get());
     }
     raw.push_back(boards_.back().get());

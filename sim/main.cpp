@@ -343,6 +343,10 @@ int sc_main(int argc, char** argv) {
   r->add_option("--plot", plot_dir,
                 "draw the report's pictures into DIR (PNG and SVG; docs/plots.md); the report goes to "
                 "DIR/report.json unless --report says otherwise");
+  int kernel_latency = -1;
+  r->add_option("--kernel-latency", kernel_latency,
+                "run the sequencer kernel with this pipeline latency, cycles (overrides the scenario's)")
+      ->check(CLI::Range(0, int(lightrail::sim::kMaxKernelLatency)));
 
   bool as_json = false;
   BenchOptions bo;
@@ -407,6 +411,7 @@ int sc_main(int argc, char** argv) {
         throw InputError(e.what());
       }
       check_plot(plot_dir, report);
+      if (kernel_latency >= 0) sc.kernel_latency = kernel_latency;
       clear_output(report, "report");
       check_waveform(sc.waveform_prefix);
       const json rep = run_scenario(sc);

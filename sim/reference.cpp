@@ -283,4 +283,20 @@ uint64_t Reference::first_boundary_at_or_after(uint64_t tick, bool epoch_only) c
   return best;
 }
 
+void Reference::cut(uint64_t tick) {
+  for (auto& kinds : events) {
+    for (auto& q : kinds) {
+      Fifo<ExpectedEvent> kept;
+      for (const ExpectedEvent& e : q)
+        if (e.tick < tick) kept.push_back(e);
+      q = std::move(kept);
+    }
+  }
+  Fifo<Packet> kept;
+  for (const Packet& p : packets)
+    if (p.end < tick) kept.push_back(p);
+  packets = std::move(kept);
+  running_ = false;
+}
+
 }  // namespace lightrail::sim

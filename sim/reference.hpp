@@ -49,6 +49,10 @@ class Reference {
   void stop(uint64_t window);
   uint64_t stops = 0;             // STOP boundaries generated
   uint64_t stops_mid_retune = 0;  // ... of which some edges were already out
+  // The board was reset in the cycle that starts at `tick`: nothing it was
+  // to do from then on can happen. Drops the expected events and the send
+  // windows at or after it and stops, so the probe judges what came before.
+  void cut(uint64_t tick);
   // Generates every boundary up to `tick`.
   void generate_until(uint64_t tick);
   // A cycle of the board's outputs starts at `tick`: where a guard window

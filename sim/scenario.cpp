@@ -306,11 +306,16 @@ Scenario load_scenario(const std::string& path) {
     if (!doc.is_object()) bad("scenario", "must be an object");
     check_keys(doc, "scenario",
                {"lightrail_scenario", "boards", "duration_ps", "waveform", "traffic", "schedules", "actions",
-                "expect", "inject_fault", "sync", "host", "comment"});
+                "expect", "inject_fault", "sync", "host", "comment", "kernel_latency"});
     if (doc.value("lightrail_scenario", 0) != 1) bad("lightrail_scenario", "must be 1");
     sc.boards = int(positive(doc, "boards", "scenario", 1, false));
     if (sc.boards < 1 || sc.boards > 64) bad("boards", "must be 1..64");
     sc.duration_ps = positive(doc, "duration_ps", "scenario", 0, true);
+    if (doc.contains("kernel_latency")) {
+      sc.kernel_latency = int(positive(doc, "kernel_latency", "scenario", 0, true));
+      if (sc.kernel_latency > int(kMaxKernelLatency))
+        bad("kernel_latency", fmt::format("must be 0..{} cycles", kMaxKernelLatency));
+    }
     if (sc.duration_ps == 0) bad("duration_ps", "must be positive");
     if (doc.contains("waveform")) {
       if (!doc["waveform"].is_string()) bad("waveform", "must be a file prefix (string)");
@@ -423,7 +428,7 @@ Scenario load_scenario(const std::string& path) {
         act.where = fmt::format("actions[{}]", i);
         check_keys(a, act.where,
                    {"at_ps", "board", "do", "schedule", "commit", "expect_error", "corrupt", "outcome", "at",
-                    "comment"});
+                    "cycles", "comment"});
         act.at_ps = positive(a, "at_ps", act.where, 0, true);
         if (act.at_ps < last) bad(act.where + ".at_ps", "actions must be in time order");
         if (act.at_ps >= sc.duration_ps) bad(act.where + ".at_ps", "is not before duration_ps");
@@ -436,10 +441,22 @@ Scenario load_scenario(const std::string& path) {
         const bool needs_schedule = act.what == "upload" || act.what == "corrupt_commit" ||
                                     act.what == "drop_mid_stage" || act.what == "intrude" ||
                                     act.what == "raw_overwrite";
-        if (!needs_schedule && act.what != "trigger" && act.what != "stop" && act.what != "cancel")
+        if (!needs_schedule && act.what != "trigger" && act.what != "stop" && act.what != "cancel" &&
+            act.what != "board_reset")
           bad(act.where + ".do",
-              "must be upload, corrupt_commit, drop_mid_stage, intrude, raw_overwrite, cancel, trigger or "
-              "stop");
+              "must be upload, corrupt_commit, drop_mid_stage, intrude, raw_overwrite, cancel, trigger, "
+              "stop or board_reset");
+        if (act.what == "board_reset") {
+          // The reset button (or the platform's reset of the logic): not a
+          // bus operation, so the board takes it at at_ps whatever the host
+          // is doing; the host then reconnects, as after a real reset.
+          act.reset_cycles = positive(a, "cycles", act.where, 16, false);
+          if (act.reset_cycles < 1 || act.reset_cycles > 100000)
+            bad(act.where + ".cycles", "must be 1..100000");
+          if (doc.contains("sync")) bad(act.where, "board_reset is not modelled with clock sync (\"sync\")");
+        } else if (a.contains("cycles")) {
+          bad(act.where + ".cycles", "only for board_reset");
+        }
         if (needs_schedule) {
           act.schedule = a.value("schedule", "");
           try {
@@ -588,6 +605,12 @@ class Host {
         got.push_back(*boundary);
       }
       return json{{"at_ps", t}, {"boundary_ps", got}};
+    }
+    if (a.what == "board_reset") {
+      // The board drops this host's lease with everything else: the next
+      // action opens the device again (and claims a new lease).
+      for (int b : targets) devices_.erase(b);
+      return "reset";
     }
     if (a.what == "trigger" || a.what == "stop") {
       for (int b : targets) a.what == "trigger" ? device(b).trigger() : device(b).stop();
@@ -770,6 +793,9 @@ json run_scenario(const Scenario& sc) {
   o.board.packet_ticks = (sc.packet_ps + hwdef::TICK_PS - 1) / hwdef::TICK_PS;
   o.waveform_prefix = sc.waveform_prefix;
   o.board.fault = sc.fault;
+  if (sc.kernel_latency >= 0) o.board.kernel_latency = unsigned(sc.kernel_latency);
+  for (const Action& a : sc.actions)
+    if (a.what == "board_reset") o.board.resets.push_back({a.at_ps * 1000, a.reset_cycles, a.board});
   o.sync = sc.sync;
   Cosim cosim(o);
   cosim.link().barrier_fs = 0;  // the host acts first; see Host::run

@@ -15,17 +15,18 @@
 namespace lightrail::sim {
 
 struct Action {
-  uint64_t at_ps = 0;        // simulated time at which the host acts
-  int board = -1;            // -1: every board
-  std::string what;          // upload | corrupt_commit | drop_mid_stage | trigger | stop | cancel |
-                             // intrude | raw_overwrite
-  std::string schedule;      // name in Scenario::schedules
-  nlohmann::json commit;     // "epoch" | {"at_ps": t} | {"in_ps": dt} (board time now + dt)
-  std::string expect_error;  // upload: the error must occur and contain this
-  std::string corrupt;       // corrupt_commit: magic | version | bounds | crc
-  std::string outcome;       // cancel: cancelled | already_swapped | nothing_pending
-  nlohmann::json at;         // trigger: {"at_ps": t} | {"in_ps": dt}: a timed trigger, one time for all
-  std::string where;         // "actions[3]" for messages
+  uint64_t at_ps = 0;         // simulated time at which the host acts
+  int board = -1;             // -1: every board
+  std::string what;           // upload | corrupt_commit | drop_mid_stage | trigger | stop | cancel | board_reset |
+                              // intrude | raw_overwrite
+  std::string schedule;       // name in Scenario::schedules
+  nlohmann::json commit;      // "epoch" | {"at_ps": t} | {"in_ps": dt} (board time now + dt)
+  std::string expect_error;   // upload: the error must occur and contain this
+  std::string corrupt;        // corrupt_commit: magic | version | bounds | crc
+  std::string outcome;        // cancel: cancelled | already_swapped | nothing_pending
+  nlohmann::json at;          // trigger: {"at_ps": t} | {"in_ps": dt}: a timed trigger, one time for all
+  uint64_t reset_cycles = 0;  // board_reset: cycles rst_ni is held low
+  std::string where;          // "actions[3]" for messages
 };
 
 struct Scenario {
@@ -41,6 +42,8 @@ struct Scenario {
   nlohmann::json expect = nlohmann::json::object();
   // Deliberate faults, to prove the probes catch them (docs/cosim.md).
   FaultInjection fault;
+  // The sequencer kernel's pipeline latency, cycles (-1: SEQ_KERNEL_LATENCY).
+  int kernel_latency = -1;
   SyncOptions sync;  // clock distribution (off unless the scenario has "sync")
   // How long the scenario's host waits for one board answer or a commit, in
   // wall time. The co-simulated board runs about 1000x slower than real

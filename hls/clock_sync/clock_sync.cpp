@@ -9,7 +9,8 @@
 // COARSE/TRACK, which slew.
 #include "clock_sync/clock_sync.hpp"
 
-namespace lightrail::sync {
+namespace lightrail {
+namespace sync {
 namespace {
 
 using hwdef::DDMTD_N;
@@ -382,4 +383,5 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
   out.holdover_us = saturate_u32(s.holdover_fs / 1000000000);
 }
 
-}  // namespace lightrail::sync
+}  // namespace sync
+}  // namespace lightrail

@@ -11,7 +11,8 @@
 
 #include "clock_sync/clock_sync_io.hpp"
 
-namespace lightrail::sync {
+namespace lightrail {
+namespace sync {
 
 // SYNC_STATUS.STATE values.
 enum class SyncMode : uint8_t {
@@ -25,45 +26,46 @@ enum class SyncMode : uint8_t {
 };
 
 // Frequencies are fractions of nominal in units of 2^-kFreqFracBits.
-inline constexpr int kFreqFracBits = 40;
-inline constexpr int64_t kPeriodFs = int64_t{hwdef::CLK_PERIOD_PS} * 1000;
+constexpr int kFreqFracBits = 40;
+constexpr int64_t kPeriodFs = int64_t{hwdef::CLK_PERIOD_PS} * 1000;
 // The integrator and FLL see errors clamped to this (keeps the Q40 shift in
 // int64 range; larger errors are handled by the slew stage anyway).
-inline constexpr int64_t kIntegratorErrorLimitFs = int64_t{1} << 21;
+constexpr int64_t kIntegratorErrorLimitFs = int64_t{1} << 21;
 // The integrator runs only while |error| is within this many lock
 // thresholds; beyond, the FLL steers the frequency (see servo_sample).
-inline constexpr int64_t kIntegrateWithinLockThresholds = 8;
+constexpr int64_t kIntegrateWithinLockThresholds = 8;
 // The integral gain until lock: SYNC_KI, or this if SYNC_KI is lower.
-inline constexpr int64_t kAcquireKiQ16 = hwdef::SYNC_DEFAULT_KI_Q16;
+constexpr int64_t kAcquireKiQ16 = hwdef::SYNC_DEFAULT_KI_Q16;
 // Gain of the coarse-stage frequency-locked loop: the fraction of the
 // measured frequency error removed per sample.
-inline constexpr int kFllShift = 1;
+constexpr int kFllShift = 1;
 // The DDMTD cycle count is taken from the two-way offset only when that is
 // this close to zero, so the nearest whole period is unambiguous.
-inline constexpr int64_t kFineAcquireFs = kPeriodFs / 4;
+constexpr int64_t kFineAcquireFs = kPeriodFs / 4;
 // In FINE, a DDMTD-refined offset this far from the two-way offset is a slip
 // (a bad phase sample or a lost whole-period count), not a measurement.
-inline constexpr int64_t kPhaseSlipFs = kPeriodFs / 8;
+constexpr int64_t kPhaseSlipFs = kPeriodFs / 8;
 // No DDMTD phase for this long (a beat and a quarter) means it fell silent.
-inline constexpr int64_t kDdmtdSilentFs = int64_t{hwdef::DDMTD_N + 1} * kPeriodFs * 5 / 4;
+constexpr int64_t kDdmtdSilentFs = int64_t{hwdef::DDMTD_N + 1} * kPeriodFs * 5 / 4;
 // A one-way delay this far from the filtered one is an outlier exchange (well
 // above the noise of cycle timestamps, well below the smallest time step,
 // SYNC_TIME_STEP_MIN_PS); this many in a row re-seed the filter.
-inline constexpr int64_t kExchangeOutlierFs = 4 * kPeriodFs;
-static_assert(2 * kExchangeOutlierFs < int64_t{hwdef::SYNC_TIME_STEP_MIN_PS} * 1000);
-inline constexpr uint32_t kOutliersBeforeReseed = 4;
-inline constexpr int64_t kTimeStepMinFs = int64_t{hwdef::SYNC_TIME_STEP_MIN_PS} * 1000;
+constexpr int64_t kExchangeOutlierFs = 4 * kPeriodFs;
+static_assert(2 * kExchangeOutlierFs < int64_t{hwdef::SYNC_TIME_STEP_MIN_PS} * 1000,
+              "an outlier bound must stay below the smallest time step");
+constexpr uint32_t kOutliersBeforeReseed = 4;
+constexpr int64_t kTimeStepMinFs = int64_t{hwdef::SYNC_TIME_STEP_MIN_PS} * 1000;
 // A locked board whose path delay (from the exchange) or DDMTD phase jumps by
 // more than the lock threshold holds its servo for at most this many samples
 // until both have settled, then re-points its phase setpoint (the DDMTD
 // phase and the exchange arrive up to a sample apart).
-inline constexpr uint32_t kPathHoldSamples = 3;
+constexpr uint32_t kPathHoldSamples = 3;
 // Consecutive updates at the DAC rail before the sticky DAC_SATURATED flag:
 // acquisition overshoots the pull range for a few samples on a healthy
 // board (star of 8: 4 of 7 followers flagged with DAC words near mid-scale);
 // an oscillator outside its range stays at the rail for good. The status
 // bit DAC_AT_RAIL still shows every update.
-inline constexpr uint32_t kRailSamples = 16;
+constexpr uint32_t kRailSamples = 16;
 
 struct ClockSyncState {
   SyncMode mode = SyncMode::kDisabled;
@@ -114,4 +116,5 @@ struct ClockSyncState {
 // One servo update. A value-initialised ClockSyncState is the reset state.
 void clock_sync_step(ClockSyncState& state, const ClockSyncIn& in, ClockSyncOut& out);
 
-}  // namespace lightrail::sync
+}  // namespace sync
+}  // namespace lightrail

@@ -12,7 +12,8 @@
 
 #include "lightrail/hwdef.hpp"
 
-namespace lightrail::sync {
+namespace lightrail {
+namespace sync {
 
 // The SYNC_* read/write registers, as the register file drives them.
 // Reset values are the SYNC_DEFAULT_* parameters.
@@ -75,4 +76,5 @@ struct ClockSyncOut {
   uint32_t holdover_us = 0;
 };
 
-}  // namespace lightrail::sync
+}  // namespace sync
+}  // namespace lightrail

@@ -5,7 +5,8 @@
 
 #include "lightrail/image_crc.hpp"
 
-namespace lightrail::seq {
+namespace lightrail {
+namespace seq {
 
 using namespace hwdef;
 
@@ -560,6 +561,8 @@ void take_up(SequencerState& s, uint64_t window) {
 
 }  // namespace
 
+void sequencer_reset(SequencerState& s) { static_cast<SequencerRegs&>(s) = SequencerRegs{}; }
+
 void sequencer_step(SequencerState& s, const SequencerIn& in, SequencerOut& out) {
   out = SequencerOut{};
   const uint64_t now = in.now_ticks;
@@ -618,4 +621,5 @@ void sequencer_step(SequencerState& s, const SequencerIn& in, SequencerOut& out)
   }
 }
 
-}  // namespace lightrail::seq
+}  // namespace seq
+}  // namespace lightrail

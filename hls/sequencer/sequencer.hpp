@@ -12,7 +12,8 @@
 #include "lightrail/hwdef.hpp"
 #include "sequencer/sequencer_io.hpp"
 
-namespace lightrail::seq {
+namespace lightrail {
+namespace seq {
 
 using hwdef::FINE_STEPS;
 using hwdef::TUNE_ENTRIES;
@@ -20,17 +21,17 @@ using hwdef::TUNE_ENTRIES;
 // An at-time commit must name a time at least this far past the cycle in
 // which verification finishes; the same lead decides whether an epoch
 // boundary that is already prefetched can still be replaced by the swap.
-inline constexpr uint32_t kCommitLeadCycles = 16;
+constexpr uint32_t kCommitLeadCycles = 16;
 // A trigger is registered, then acted on: the event step's boundary is no
 // earlier than trigger cycle + this lead + the transition's largest tune.
-inline constexpr uint32_t kTriggerLeadCycles = hwdef::OUTPUT_LATENCY_CYCLES + 1;
+constexpr uint32_t kTriggerLeadCycles = hwdef::OUTPUT_LATENCY_CYCLES + 1;
 // Cycles from starting a step fetch to its boundary being ready to emit:
 // step line, config line, then two cycles of tune lookups.
-inline constexpr uint32_t kFetchCycles = 4;
+constexpr uint32_t kFetchCycles = 4;
 // The tune table is replicated so one cycle performs PORTS/2 lookups (each
 // copy is a simple dual-port RAM: one read for the kernel, one write port).
-inline constexpr uint32_t kTuneLookupCycles = 2;
-inline constexpr uint32_t kTuneCopies = PORTS / kTuneLookupCycles;
+constexpr uint32_t kTuneLookupCycles = 2;
+constexpr uint32_t kTuneCopies = PORTS / kTuneLookupCycles;
 
 // Header fields of a verified bank the walker needs.
 struct BankInfo {
@@ -115,8 +116,9 @@ struct Verify {
   BankInfo info;
 };
 
-struct SequencerState {
-  uint16_t tune[kTuneCopies][TUNE_ENTRIES] = {};
+// Everything the board reset returns to its initial value: registers in
+// the synthesised kernel.
+struct SequencerRegs {
   BankInfo bank_info[2];
   uint8_t active_bank = 0;
 
@@ -153,8 +155,20 @@ struct SequencerState {
   uint64_t last_swap_ticks = 0;
 };
 
+struct SequencerState : SequencerRegs {
+  // The tune table: block RAM, written only through tune_we. A reset does
+  // not clear it (no RAM is cleared in one cycle); the host writes it
+  // before it commits a schedule.
+  uint16_t tune[kTuneCopies][TUNE_ENTRIES] = {};
+};
+
 // One clock cycle of the free-running kernel. A value-initialised
-// SequencerState is the reset state.
+// SequencerState is the power-up state.
 void sequencer_step(SequencerState& state, const SequencerIn& in, SequencerOut& out);
 
-}  // namespace lightrail::seq
+// The board reset (ap_rst_n): every register to its initial value, so the
+// next call behaves as a fresh kernel's first; the tune table is kept.
+void sequencer_reset(SequencerState& state);
+
+}  // namespace seq
+}  // namespace lightrail

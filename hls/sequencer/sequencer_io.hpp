@@ -7,7 +7,8 @@
 
 #include "lightrail/hwdef.hpp"
 
-namespace lightrail::seq {
+namespace lightrail {
+namespace seq {
 
 using hwdef::BANK_LINE_WORDS;
 using hwdef::PORTS;
@@ -59,4 +60,5 @@ struct SequencerOut {
   uint32_t triggers = 0;            // triggers that ended an event step
 };
 
-}  // namespace lightrail::seq
+}  // namespace seq
+}  // namespace lightrail

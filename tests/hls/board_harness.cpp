@@ -66,6 +66,15 @@ const SequencerOut& Board::cycle(SequencerIn in) {
   return out_;
 }
 
+void Board::reset(uint64_t cycles) {
+  for (uint64_t i = 0; i < cycles; ++i) {
+    sequencer_reset(state_);
+    raddr_[0] = raddr_[1] = 0;
+    out_ = SequencerOut{};
+  }
+  now_ = 0;
+}
+
 void Board::emit(const Edge& e) {
   if (record) edges.push_back(e);
   if (on_edge) on_edge(e);

@@ -52,6 +52,11 @@ class Board {
   void trigger();
   void trigger_at(uint64_t ticks);  // a timed trigger (CTRL.TRIGGER_AT)
   void stop();
+  // The board reset held for `cycles` cycles: the kernel's registers to
+  // their reset values (sequencer_reset, as ap_rst_n does), its outputs
+  // idle, board time back to 0 (hw/time_counter.sv). RAM contents (banks,
+  // tune table) are kept. Edges already recorded stay in `edges`.
+  void reset(uint64_t cycles = 1);
 
   uint64_t now() const { return now_; }
   const SequencerOut& out() const { return out_; }

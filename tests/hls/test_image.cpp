@@ -4,14 +4,16 @@
 
 #include "lightrail/image_crc.hpp"
 
-namespace lightrail::seq::test {
+namespace lightrail {
+namespace seq {
+namespace test {
 
 using namespace hwdef;
 
 PortWavelengths ports(std::initializer_list<std::pair<int, int>> lit) {
   PortWavelengths w;
   w.fill(kDarkPort);
-  for (const auto& [port, wavelength] : lit) w.at(port) = wavelength;
+  for (const auto& pw : lit) w.at(pw.first) = pw.second;
   return w;
 }
 
@@ -63,4 +65,6 @@ void seal(std::vector<uint32_t>& words) {
   words[IMG_HDR_CRC] = image_crc_final(crc);
 }
 
-}  // namespace lightrail::seq::test
+}  // namespace test
+}  // namespace seq
+}  // namespace lightrail

@@ -8,9 +8,11 @@
 
 #include "lightrail/hwdef.hpp"
 
-namespace lightrail::seq::test {
+namespace lightrail {
+namespace seq {
+namespace test {
 
-inline constexpr int kDarkPort = -1;
+constexpr int kDarkPort = -1;
 using PortWavelengths = std::array<int, hwdef::PORTS>;  // wavelength or kDarkPort
 
 struct TestStep {
@@ -36,4 +38,6 @@ std::vector<uint32_t> build_image(const TestImage& image);
 // Recomputes the header CRC after a test edited the words on purpose.
 void seal(std::vector<uint32_t>& words);
 
-}  // namespace lightrail::seq::test
+}  // namespace test
+}  // namespace seq
+}  // namespace lightrail

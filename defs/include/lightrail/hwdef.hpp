@@ -35,6 +35,8 @@ inline constexpr uint32_t CLK_PERIOD_PS = 4000u;
 inline constexpr uint32_t TICK_PS = 125u;
 // shortest step the sequencer sustains, in system clock cycles
 inline constexpr uint32_t MIN_STEP_CYCLES = 4u;
+// pipeline latency of the synthesised sequencer kernel, in cycles from its inputs to its outputs (the HLS schedule is pinned to it); hw/ tells the kernel a time this many cycles ahead so its edges land where a zero-latency kernel's would
+inline constexpr uint32_t SEQ_KERNEL_LATENCY = 1u;
 // cycles from the sequencer's event outputs to the edge at the board outputs (the fine-edge stage register); the sequencer emits events this many cycles ahead
 inline constexpr uint32_t OUTPUT_LATENCY_CYCLES = 1u;
 // an at-time commit may name a time at most this many seconds of board time ahead; a later one is refused (ERROR.COMMIT_FAR), since nothing but a cancel or STOP could end its wait
