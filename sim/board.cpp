@@ -489,7 +489,7 @@ void Board::on_swap() {
   }
   const bool ok = image->valid && expected == at;
   if (!ok) ++swap_errors_;
-  probe_.trace_window(at, Probe::TraceKind::kSwap);
+  probe_->trace_window(at, Probe::TraceKind::kSwap);
   swaps_.push_back({{"at_ps", int64_t(at * TICK_PS)},
                     {"generation", image->generation},
                     {"rule", rule},
@@ -547,7 +547,7 @@ nlohmann::json Board::figures() const {
           {"trigger_errors", trigger_errors_},
           {"watched_boundaries", watched_boundaries()},
           {"edge_traces", edge_traces()},
-          {"edge_traces_dropped", probe_.traces_dropped()}};
+          {"edge_traces_dropped", probe_->traces_dropped()}};
 }
 
 // Each traced window (a swap, a boundary into an event step): board times
@@ -556,7 +556,7 @@ nlohmann::json Board::figures() const {
 // "gate", new value].
 nlohmann::json Board::edge_traces() const {
   nlohmann::json out = nlohmann::json::array();
-  for (const Probe::EdgeTrace& t : probe_.traces()) {
+  for (const Probe::EdgeTrace& t : probe_->traces()) {
     const auto rel = [&](int64_t tick) { return (tick - int64_t(t.at_tick)) * int64_t(TICK_PS); };
     nlohmann::json start = nlohmann::json::array(), edges = nlohmann::json::array();
     for (size_t p = 0; p < PORTS; ++p) start.push_back({t.select[p], t.gate[p]});

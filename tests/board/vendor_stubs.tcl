@@ -266,7 +266,7 @@ stub::define package_xo {-xo_path -kernel_name -ip_directory -kernel_xml -ctrl_p
 } {return {}}
 
 # ------------------------------------------------------------------ Vitis HLS
-stub::define open_project {} {-reset} 1 1 {} {return {}}
+stub::define open_project {} {-reset} 1 1 {set ::stub::hls_project [lindex $pos 0]} {return {}}
 stub::define set_top {} {} 1 1 {
   if {[string match *::* [lindex $pos 0]]} { stub::fail "set_top: '[lindex $pos 0]' is namespace-qualified; HLS wants the plain function name" }
 } {return {}}
@@ -291,7 +291,18 @@ stub::define config_dataflow {-default_channel -fifo_depth} {} 0 0 {} {return {}
 stub::define config_schedule {-effort} {-enable_dsp_full_reg -relax_ii_for_timing} 0 0 {} {return {}}
 stub::define config_cosim {-tool -trace_level -wave_debug} {-enable_tasks_with_m_axi} 0 0 {} {return {}}
 stub::define csim_design {-argv -compiler -ldflags -mflags} {-clean -O -setup} 0 0 {} {return {}}
-stub::define csynth_design {} {-synthesis_check} 0 0 {} {return {}}
+# Vitis HLS writes its schedule to csynth.xml, which run_hls.tcl checks: a
+# kernel at II 1 with the latency asked for (stub::hls_latency, default 1).
+set ::stub::hls_latency 1
+stub::define csynth_design {} {-synthesis_check} 0 0 {
+  if {![info exists ::stub::hls_project]} { stub::fail "csynth_design before open_project" }
+  set dir $::stub::hls_project/solution1/syn/report
+  file mkdir $dir
+  set fh [open $dir/csynth.xml w]
+  puts $fh "<profile><PerformanceEstimates><SummaryOfOverallLatency><Worst-caseLatency>$::stub::hls_latency</Worst-caseLatency>"
+  puts $fh "<Interval-min>1</Interval-min><Interval-max>1</Interval-max></SummaryOfOverallLatency></PerformanceEstimates></profile>"
+  close $fh
+} {return {}}
 stub::define cosim_design {-argv -tool -trace_level -rtl -ldflags -compiled_library_dir} {-O -setup -wave_debug -enable_dataflow_profiling -disable_deadlock_detection} 0 0 {} {return {}}
 stub::define export_design {-format -rtl -output -vendor -library -version -ipname -display_name -flow} {-evaluate} 0 0 {
   if {[dict exists $a -format] && [dict get $a -format] ni {ip_catalog xo syn_dcp sysgen}} {
