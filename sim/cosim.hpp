@@ -25,6 +25,8 @@ struct CosimOptions {
   ServerOptions server;         // limits and token of the board server
 };
 
+double thread_cpu_s();  // CPU time of the calling thread, in s
+
 class Cosim {
  public:
   // Elaborates (once per process: a SystemC rule) and starts serving.
@@ -37,6 +39,7 @@ class Cosim {
   void run(std::optional<uint64_t> until_fs);
   uint64_t sim_fs() const;
   double wall_s() const { return wall_s_; }
+  double cpu_s() const { return cpu_s_; }  // the simulation thread's CPU time in run()
 
   // The report's common part: per-board figures and their totals.
   nlohmann::json report() const;
@@ -45,13 +48,15 @@ class Cosim {
  private:
   struct Clock;
   void calibrate();
+  void advance(std::optional<uint64_t> fs);  // sc_start for `fs` (none: until stopped)
   nlohmann::json sync_report() const;
   HostLink link_;
   std::unique_ptr<SyncEngine> sync_;
   std::vector<std::unique_ptr<Board>> boards_;
   std::vector<std::unique_ptr<Clock>> clocks_;
   std::unique_ptr<BoardServer> server_;
-  double wall_s_ = 0;
+  double wall_s_ = 0, cpu_s_ = 0;
+  uint64_t end_fs_ = 0;  // where the running sc_start ends: board clocks batch cycles up to it
 };
 
 }  // namespace lightrail::sim
