@@ -82,6 +82,7 @@ void Probe::match(int port, int kind, uint64_t before) {
   const Seen *o = seen.begin(), *const o_end = seen.end();
   uint64_t on_time = 0, unexpected = 0;
   int64_t err_max = f_.timing_error_fs_max;
+  const bool keep_edges = (record_ && kind == kSel) || !watched_.empty();
   for (; e != e_end && e->tick + kSearchTicks < before; ++e) {
     while (o != o_end && o->tick + kSearchTicks < e->tick) {
       ++unexpected;
@@ -96,15 +97,11 @@ void Probe::match(int port, int kind, uint64_t before) {
       const Seen& m = *o++;
       if (off <= kToleranceTicks) {
         ++on_time;
-        if (record_ && kind == kSel && (boundary_fs_.empty() || boundary_fs_.back().first < e->boundary))
-          boundary_fs_.emplace_back(
-              e->boundary, int64_t(m.fs) + (int64_t(e->boundary) - int64_t(m.tick)) * int64_t(m.fine_fs));
-        if (!watched_.empty()) note_watched(kind, e->boundary, m);
+        if (keep_edges) note_edge(kind, e->boundary, m);
         continue;
       }
     }
-    ++f_.missed_events;
-    if (late_.insert(e->boundary).second) ++f_.late_boundaries;
+    note_missed(e->boundary);
   }
   while (o != o_end && o->tick + kSearchTicks < before && (e == e_end || o->tick + kSearchTicks < e->tick)) {
     ++unexpected;
@@ -117,7 +114,17 @@ void Probe::match(int port, int kind, uint64_t before) {
   f_.timing_error_fs_max = err_max;
 }
 
-void Probe::note_watched(int kind, uint64_t boundary, const Seen& o) {
+// Kept out of line, with note_missed: the matcher's loop stays small.
+void Probe::note_missed(uint64_t boundary) {
+  ++f_.missed_events;
+  if (late_.insert(boundary).second) ++f_.late_boundaries;
+}
+
+void Probe::note_edge(int kind, uint64_t boundary, const Seen& o) {
+  if (record_ && kind == kSel && (boundary_fs_.empty() || boundary_fs_.back().first < boundary))
+    boundary_fs_.emplace_back(boundary,
+                              int64_t(o.fs) + (int64_t(boundary) - int64_t(o.tick)) * int64_t(o.fine_fs));
+  if (watched_.empty()) return;
   auto w = watched_.find(boundary);
   if (w == watched_.end()) return;
   int64_t& at = kind == kSel ? w->second.sel_fs : kind == kFall ? w->second.fall_fs : w->second.rise_fs;

@@ -100,7 +100,9 @@ class Probe {
     }
   };
   void match(int port, int kind, uint64_t before);
-  void note_watched(int kind, uint64_t boundary, const Seen& o);
+  // A matched edge on time: for record_boundaries() and watched boundaries.
+  [[gnu::noinline]] void note_edge(int kind, uint64_t boundary, const Seen& o);
+  [[gnu::noinline]] void note_missed(uint64_t boundary);
   void resume_event(int port, int kind, uint64_t tick);
   enum class Verdict { kDelivered, kDark, kMisdelivered };
   // `quiet_until`: the port's first edge after `start` (UINT64_MAX: none yet).
