@@ -11,8 +11,8 @@
 #include <filesystem>
 #include <string>
 
-#include "lightrail/hwdef.hpp"
 #include "cosim.hpp"
+#include "lightrail/hwdef.hpp"
 #include "scenario.hpp"
 
 namespace lightrail::sim {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <limits>
 #include <ctime>
+#include <limits>
 #include <map>
 #include <systemc>
 #include <thread>
@@ -74,8 +74,9 @@ struct Cosim::Clock : sc_core::sc_module {
       // A SystemC activation costs as much as a tenth of a board cycle.
       uint64_t t = now + period_fs;
       const uint64_t limit = std::min(*end_fs, link.barrier_fs.load(std::memory_order_acquire));
-      for (int k = 1; k < kBatchCycles && t < limit && link.outstanding.load(std::memory_order_acquire) == 0 &&
-                      !link.stop.load(std::memory_order_relaxed);
+      for (int k = 1;
+           k < kBatchCycles && t < limit && link.outstanding.load(std::memory_order_acquire) == 0 &&
+           !link.stop.load(std::memory_order_relaxed);
            ++k, t += period_fs) {
         link.now_fs.store(t, std::memory_order_relaxed);
         board.cycle(t, period_fs);

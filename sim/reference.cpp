@@ -199,7 +199,8 @@ void Reference::close_window(int port, uint64_t end, uint64_t boundary) {
   // One packet at each end of the window: they catch late falls and early
   // rises as well as a laser that has not settled.
   const bool two = to - packet_ticks_ > from + packet_ticks_;
-  packets.push_back({{from, to - packet_ticks_}, {from + packet_ticks_, to}, boundary, port, wl, two ? 2u : 1u, 0});
+  packets.push_back(
+      {{from, to - packet_ticks_}, {from + packet_ticks_, to}, boundary, port, wl, two ? 2u : 1u, 0});
 }
 
 void Reference::emit_boundary() {

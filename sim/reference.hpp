@@ -32,8 +32,8 @@ struct Packet {
   uint64_t boundary;  // boundary that closed the window
   int port;
   int wavelength;
-  uint32_t count;     // packets in the window: 1 or 2
-  uint32_t judged;    // packets the probes have judged so far
+  uint32_t count;   // packets in the window: 1 or 2
+  uint32_t judged;  // packets the probes have judged so far
 };
 
 class Reference {
@@ -82,7 +82,7 @@ class Reference {
   uint64_t max_tune_ticks() const { return max_tune_; }
 
   std::array<std::array<Fifo<ExpectedEvent>, kEventKinds>, hwdef::PORTS> events;
-  Fifo<Packet> packets;  // windows, in the order they closed
+  Fifo<Packet> packets;     // windows, in the order they closed
   uint64_t boundaries = 0;  // generated, net of withdrawals
 
  private:
