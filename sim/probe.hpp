@@ -38,8 +38,13 @@ class Probe {
   // `fine_fs` is this cycle's period over FINE_STEPS (the serializer bit).
   void observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, const uint32_t* gate_word,
                      uint32_t sel_stb, const uint8_t* sel_fine, const uint8_t* sel_value);
-  // Matches and checks everything older than `tick` minus the settling delay.
+  // Matches and checks everything older than `tick` minus the settling
+  // delay: every kJudgeEvery-th call (a pass over every queue costs as much
+  // as the events in it), the others only note how far it may go.
   void settle(uint64_t tick);
+  // Does what the last settle() deferred: the figures are then those of
+  // judging at every call (the end of a run).
+  void flush();
 
   const ProbeFigures& figures() const { return f_; }
   // With record_boundaries(): when each boundary happened, in fs of
@@ -122,6 +127,11 @@ class Probe {
   bool record_ = false;
   std::vector<std::pair<uint64_t, int64_t>> boundary_fs_;
   std::map<uint64_t, BoundaryEdges> watched_;
+  static constexpr unsigned kJudgeEvery = 4;
+  void judge(uint64_t before);
+  uint64_t due_before_ = 0;  // the horizon of the last settle() not judged yet
+  bool due_ = false;
+  unsigned settles_ = 0;
   ProbeFigures f_;
 };
 
