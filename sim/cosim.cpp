@@ -29,20 +29,27 @@ struct Cosim::Clock : sc_core::sc_module {
   uint64_t period_fs;
   sc_core::sc_time period;
   uint64_t next_fs = 0;
-  const uint64_t* end_fs;  // where the current sc_start ends (absolute fs)
-  bool batch = false;      // run several cycles per activation (a lone board on an ideal clock)
+  const uint64_t* end_fs;                  // where the current sc_start ends (absolute fs)
+  double* wait_cpu_s;                      // CPU time spent waiting for the host
+  std::pair<double, uint64_t>* free_from;  // thread CPU time and cycles when the host last let go
+  const std::vector<std::unique_ptr<Board>>* boards;
+  bool batch = false;  // run several cycles per activation (a lone board on an ideal clock)
   static constexpr int kBatchCycles = 32;
 
   SC_HAS_PROCESS(Clock);
   Clock(sc_core::sc_module_name name, Board& b, HostLink& l, uint64_t period_fs_, SyncEngine* s,
-        const uint64_t* end)
+        const uint64_t* end, double* wait_cpu, std::pair<double, uint64_t>* free,
+        const std::vector<std::unique_ptr<Board>>* all)
       : sc_module(name),
         board(b),
         link(l),
         sync(s),
         period_fs(period_fs_),
         period(double(period_fs_), sc_core::SC_FS),
-        end_fs(end) {
+        end_fs(end),
+        wait_cpu_s(wait_cpu),
+        free_from(free),
+        boards(all) {
     SC_METHOD(tick);
     if (sync) next_fs = uint64_t(sync->next_edge_fs(board.id()));
     if (sync && sync->has_ddmtd(board.id())) SC_METHOD(dmtd_tick);
@@ -62,7 +69,15 @@ struct Cosim::Clock : sc_core::sc_module {
       return;
     }
     link.now_fs.store(now, std::memory_order_relaxed);
-    while (link.must_wait(now)) std::this_thread::sleep_for(std::chrono::microseconds(20));
+    if (link.must_wait(now)) {
+      // Waiting for the host is not the board's work: kept out of cpu_s.
+      const double cpu0 = thread_cpu_s();
+      while (link.must_wait(now)) std::this_thread::sleep_for(std::chrono::microseconds(20));
+      *wait_cpu_s += thread_cpu_s() - cpu0;
+      free_from->first = thread_cpu_s();  // the board runs on its own from here, unless the host acts again
+      free_from->second = 0;
+      for (const auto& b : *boards) free_from->second += b->cycles();
+    }
     if (link.stop.load(std::memory_order_relaxed)) {
       sc_core::sc_stop();
       return;
@@ -115,7 +130,8 @@ Cosim::Cosim(const CosimOptions& options) {
     }
     raw.push_back(boards_.back().get());
     clocks_.push_back(std::make_unique<Clock>(("board" + std::to_string(b)).c_str(), *boards_.back(), link_,
-                                              uint64_t(hwdef::CLK_PERIOD_PS) * 1000, sync_.get(), &end_fs_));
+                                              uint64_t(hwdef::CLK_PERIOD_PS) * 1000, sync_.get(), &end_fs_,
+                                              &wait_cpu_s_, &free_from_, &boards_));
   }
   if (clocks_.size() == 1) clocks_.front()->batch = true;
   calibrate();
@@ -211,10 +227,17 @@ double thread_cpu_s() {
 void Cosim::run(std::optional<uint64_t> until_fs) {
   yield_to_the_host();
   const auto t0 = std::chrono::steady_clock::now();
-  const double cpu0 = thread_cpu_s();
+  const double cpu0 = thread_cpu_s(), wait0 = wait_cpu_s_;
+  free_from_ = {cpu0, 0};
+  for (const auto& b : boards_) free_from_.second += b->cycles();
   advance(until_fs);
   wall_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  cpu_s_ += thread_cpu_s() - cpu0;
+  const double cpu1 = thread_cpu_s();
+  cpu_s_ += cpu1 - cpu0 - (wait_cpu_s_ - wait0);
+  free_cpu_s_ = cpu1 - free_from_.first;
+  free_cycles_ = 0;
+  for (const auto& b : boards_) free_cycles_ += b->cycles();
+  free_cycles_ -= free_from_.second;
   link_.stop = true;
   for (auto& b : boards_) {
     b->fail_pending("simulation ended");
@@ -266,6 +289,9 @@ nlohmann::json Cosim::report() const {
           {"sim_time_ps", double(sim_fs()) / 1000.0},
           {"wall_s", wall_s_},
           {"cpu_s", cpu_s_},
+          // Since the host last held the simulation (its last action's end):
+          // the boards running on their own.
+          {"free_running", {{"cycles", free_cycles_}, {"cpu_s", free_cpu_s_}}},
           {"boards", boards},
           {"sync", sync_ ? sync_report() : nlohmann::json(nullptr)},
           {"ok", correct()}};
