@@ -24,47 +24,57 @@ Probe::Probe(Reference& ref, const std::vector<uint16_t>& tune) : ref_(ref), tun
 void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, const uint32_t* gate_word,
                           uint32_t sel_stb, const uint8_t* sel_fine, const uint8_t* sel_value) {
   ref_.set_cycle_start(tick);
+  // Only an edge can end an event step the reference waits on; asked again
+  // only after an edge resumed it.
+  bool waiting = ref_.waiting_event();
   for (uint32_t p = 0; p < PORTS; ++p) {
     const uint32_t w = gate_word[p];
-    const uint32_t level = level_[p];
     // Bit k is an edge where it differs from bit k-1 (bit -1: the level the
-    // last cycle ended at): visit only those.
-    for (uint32_t edges = w ^ ((w << 1) | level); edges; edges &= edges - 1) {
-      const uint32_t k = uint32_t(__builtin_ctz(edges));
-      const uint32_t bit = (w >> k) & 1u;
-      const Seen s{tick + k, edge_fs + k * fine_fs, fine_fs, bit ? kRise : kFall, int(bit), 0};
-      seen_[p][s.kind].push_back(s);
-      history_[p].push_back(s);
-      if (open_trace_ < traces_.size()) trace_edge(int(p), s);
-      resume_event(int(p), s);
+    // last cycle ended at): visit only those. Most ports have none.
+    uint32_t edges = w ^ ((w << 1) | level_[p]);
+    if (edges) {
+      level_[p] = w >> (FINE_STEPS - 1);
+      for (; edges; edges &= edges - 1) {
+        const uint32_t k = uint32_t(__builtin_ctz(edges));
+        const int bit = int((w >> k) & 1u);
+        const int kind = bit ? kRise : kFall;
+        seen_[p][kind].push_back({tick + k, edge_fs + k * fine_fs, uint32_t(fine_fs), bit});
+        gate_log_[p].push(tick + k, bit, 0);
+        if (open_trace_ < traces_.size()) trace_edge(int(p), kind, tick + k, bit);
+        if (waiting) {
+          resume_event(int(p), kind, tick + k);
+          waiting = ref_.waiting_event();
+        }
+      }
     }
-    level_[p] = w >> (FINE_STEPS - 1);
     if (sel_stb >> p & 1u) {
-      const Seen s{tick + sel_fine[p], edge_fs + sel_fine[p] * fine_fs, fine_fs, kSel, sel_value[p],
-                   select_[p]};
+      const uint64_t t = tick + sel_fine[p];
+      seen_[p][kSel].push_back({t, edge_fs + sel_fine[p] * fine_fs, uint32_t(fine_fs), sel_value[p]});
+      sel_log_[p].push(t, sel_value[p], select_[p]);
       select_[p] = sel_value[p];
-      seen_[p][kSel].push_back(s);
-      history_[p].push_back(s);
-      if (open_trace_ < traces_.size()) trace_edge(int(p), s);
-      resume_event(int(p), s);
+      if (open_trace_ < traces_.size()) trace_edge(int(p), kSel, t, sel_value[p]);
+      if (waiting) {
+        resume_event(int(p), kSel, t);
+        waiting = ref_.waiting_event();
+      }
     }
   }
   while (open_trace_ < traces_.size() && traces_[open_trace_].until_tick < tick) ++open_trace_;
 }
 
-void Probe::trace_edge(int port, const Seen& s) {
+void Probe::trace_edge(int port, int kind, uint64_t tick, int value) {
   for (size_t i = open_trace_; i < traces_.size(); ++i) {
     EdgeTrace& t = traces_[i];
-    if (s.tick < t.from_tick) {  // registered ahead of its window: the state it starts from
-      (s.kind == kSel ? t.select : t.gate)[size_t(port)] = s.value;
+    if (tick < t.from_tick) {  // registered ahead of its window: the state it starts from
+      (kind == kSel ? t.select : t.gate)[size_t(port)] = value;
       continue;
     }
-    if (s.tick > t.until_tick) continue;
+    if (tick > t.until_tick) continue;
     if (t.edges.size() >= kTraceEdges) {
       ++t.edges_dropped;
       continue;
     }
-    t.edges.push_back({int64_t(s.tick), uint8_t(port), uint8_t(s.kind), int16_t(s.value)});
+    t.edges.push_back({int64_t(tick), uint8_t(port), uint8_t(kind), int16_t(value)});
   }
 }
 
@@ -88,22 +98,26 @@ void Probe::trace_window(uint64_t tick, TraceKind kind) {
   t.at_tick = tick;
   t.from_tick = tick > kTraceBeforeTicks ? tick - kTraceBeforeTicks : 0;
   t.until_tick = tick + kTraceAfterTicks;
-  for (uint32_t p = 0; p < PORTS; ++p) {
-    const auto& h = history_[p];
-    if (h.size() == kHistoryEdges && h[0].tick > t.from_tick) t.from_tick = h[0].tick;
-  }
+  // Each port's kept gate and select edges (EdgeLog): a full log that does
+  // not reach back to the window's start starts the window later.
+  for (uint32_t p = 0; p < PORTS; ++p)
+    for (const EdgeLog* log : {&gate_log_[p], &sel_log_[p]})
+      if (log->n > EdgeLog::kEdges && log->at(log->lo()).tick > t.from_tick) t.from_tick = log->at(log->lo()).tick;
   std::vector<TraceEdge> seen;
   for (uint32_t p = 0; p < PORTS; ++p) {
     int gate = int(level_[p]), select = select_[p];
-    const auto& h = history_[p];
-    for (size_t i = h.size(); i-- > 0 && h[i].tick >= t.from_tick;) {
-      if (h[i].kind == kSel) {
-        select = h[i].prev_value;
-      } else {
-        gate = 1 - h[i].value;
-      }
-      if (h[i].tick <= t.until_tick)
-        seen.push_back({int64_t(h[i].tick), uint8_t(p), uint8_t(h[i].kind), int16_t(h[i].value)});
+    const EdgeLog& gl = gate_log_[p];
+    for (uint64_t i = gl.n; i-- > gl.lo() && gl.at(i).tick >= t.from_tick;) {
+      gate = 1 - gl.at(i).value;
+      if (gl.at(i).tick <= t.until_tick)
+        seen.push_back({int64_t(gl.at(i).tick), uint8_t(p), uint8_t(gl.at(i).value ? kRise : kFall),
+                        int16_t(gl.at(i).value)});
+    }
+    const EdgeLog& sl = sel_log_[p];
+    for (uint64_t i = sl.n; i-- > sl.lo() && sl.at(i).tick >= t.from_tick;) {
+      select = sl.at(i).prev;
+      if (sl.at(i).tick <= t.until_tick)
+        seen.push_back({int64_t(sl.at(i).tick), uint8_t(p), uint8_t(kSel), int16_t(sl.at(i).value)});
     }
     t.select[p] = select;
     t.gate[p] = gate;
@@ -120,9 +134,8 @@ void Probe::trace_window(uint64_t tick, TraceKind kind) {
 
 // The first edge of the boundary that ends an event-triggered step says when
 // the board ended it; the reference resumes from there.
-void Probe::resume_event(int port, const Seen& s) {
-  if (!ref_.waiting_event()) return;
-  const uint64_t boundary = ref_.boundary_from_edge(port, s.kind, s.tick);
+void Probe::resume_event(int port, int kind, uint64_t tick) {
+  const uint64_t boundary = ref_.boundary_from_edge(port, kind, tick);
   if (boundary != std::numeric_limits<uint64_t>::max()) ref_.resume_at(boundary);
 }
 
@@ -136,120 +149,160 @@ void Probe::watch_boundary(uint64_t tick, Watch why) {
 void Probe::match(int port, int kind, uint64_t before) {
   auto& expected = ref_.events[port][kind];
   auto& seen = seen_[port][kind];
-  while (!expected.empty() && expected.front().tick + kSearchTicks < before) {
-    const ExpectedEvent e = expected.front();
-    expected.pop_front();
-    while (!seen.empty() && seen.front().tick + kSearchTicks < e.tick) {
-      ++f_.unexpected_events;
-      seen.pop_front();
+  // Walked with local pointers and counters, the queues updated once at the
+  // end: stores to the figures would otherwise make the compiler reload the
+  // queues' state on every event.
+  const ExpectedEvent *e = expected.begin(), *const e_end = expected.end();
+  const Seen *o = seen.begin(), *const o_end = seen.end();
+  uint64_t on_time = 0, unexpected = 0;
+  int64_t err_max = f_.timing_error_fs_max;
+  const bool keep_edges = (record_ && kind == kSel) || !watched_.empty();
+  for (; e != e_end && e->tick + kSearchTicks < before; ++e) {
+    while (o != o_end && o->tick + kSearchTicks < e->tick) {
+      ++unexpected;
+      ++o;
     }
     // The nearest edge within a cycle counts as this one, so a late or early
     // edge shows in the timing error as well as among the missed ones.
-    if (!seen.empty() && seen.front().tick <= e.tick + kSearchTicks &&
-        (kind != kSel || seen.front().value == e.value)) {
+    if (o != o_end && o->tick <= e->tick + kSearchTicks && (kind != kSel || o->value == e->value)) {
       // Intended: the expected tick on the same cycle's serializer grid.
-      const Seen o = seen.front();
-      const int64_t err = std::llabs(
-          int64_t(o.fs) - (int64_t(o.fs) + (int64_t(e.tick) - int64_t(o.tick)) * int64_t(o.fine_fs)));
-      if (err > f_.timing_error_fs_max) f_.timing_error_fs_max = err;
-      const bool on_time =
-          seen.front().tick + kToleranceTicks >= e.tick && seen.front().tick <= e.tick + kToleranceTicks;
-      seen.pop_front();
-      if (on_time && record_ && kind == kSel &&
-          (boundary_fs_.empty() || boundary_fs_.back().first < e.boundary))
-        boundary_fs_.emplace_back(
-            e.boundary, int64_t(o.fs) + (int64_t(e.boundary) - int64_t(o.tick)) * int64_t(o.fine_fs));
-      if (on_time && !watched_.empty()) {
-        auto w = watched_.find(e.boundary);
-        if (w != watched_.end()) {
-          int64_t& at = kind == kSel    ? w->second.sel_fs
-                        : kind == kFall ? w->second.fall_fs
-                                        : w->second.rise_fs;
-          const auto fs = int64_t(o.fs);
-          if (at < 0 || (kind == kRise ? fs > at : fs < at)) {
-            at = fs;
-            if (kind != kSel) (kind == kFall ? w->second.fall_tick : w->second.rise_tick) = int64_t(o.tick);
-          }
-        }
-      }
-      if (on_time) {
-        ++(kind == kSel ? f_.switch_events : f_.gate_edges);
+      const uint64_t off = o->tick > e->tick ? o->tick - e->tick : e->tick - o->tick;
+      err_max = std::max(err_max, int64_t(off * o->fine_fs));
+      const Seen& m = *o++;
+      if (off <= kToleranceTicks) {
+        ++on_time;
+        if (keep_edges) note_edge(kind, e->boundary, m);
         continue;
       }
     }
-    ++f_.missed_events;
-    if (late_.insert(e.boundary).second) ++f_.late_boundaries;
+    note_missed(e->boundary);
   }
-  while (!seen.empty() && seen.front().tick + kSearchTicks < before &&
-         (expected.empty() || seen.front().tick + kSearchTicks < expected.front().tick)) {
-    ++f_.unexpected_events;
-    seen.pop_front();
+  while (o != o_end && o->tick + kSearchTicks < before && (e == e_end || o->tick + kSearchTicks < e->tick)) {
+    ++unexpected;
+    ++o;
+  }
+  expected.pop_front_to(e);
+  seen.pop_front_to(o);
+  (kind == kSel ? f_.switch_events : f_.gate_edges) += on_time;
+  f_.unexpected_events += unexpected;
+  f_.timing_error_fs_max = err_max;
+}
+
+// Kept out of line, with note_missed: the matcher's loop stays small.
+void Probe::note_missed(uint64_t boundary) {
+  ++f_.missed_events;
+  if (late_.insert(boundary).second) ++f_.late_boundaries;
+}
+
+void Probe::note_edge(int kind, uint64_t boundary, const Seen& o) {
+  if (record_ && kind == kSel && (boundary_fs_.empty() || boundary_fs_.back().first < boundary))
+    boundary_fs_.emplace_back(boundary,
+                              int64_t(o.fs) + (int64_t(boundary) - int64_t(o.tick)) * int64_t(o.fine_fs));
+  if (watched_.empty()) return;
+  auto w = watched_.find(boundary);
+  if (w == watched_.end()) return;
+  int64_t& at = kind == kSel ? w->second.sel_fs : kind == kFall ? w->second.fall_fs : w->second.rise_fs;
+  const auto fs = int64_t(o.fs);
+  if (at < 0 || (kind == kRise ? fs > at : fs < at)) {
+    at = fs;
+    if (kind != kSel) (kind == kFall ? w->second.fall_tick : w->second.rise_tick) = int64_t(o.tick);
   }
 }
 
-void Probe::check_packet(const Packet& pkt) {
-  ++f_.packets_sent;
-  const auto& h = history_[pkt.port];
-  // Gate and laser state at the packet's first tick, from the last edges
-  // before it; any edge inside the packet spoils it.
-  int gate = -1, select = -1, select_prev = -1;
+Probe::Verdict Probe::check_packet(int port, uint64_t start, uint64_t end, int wavelength,
+                                   uint64_t* quiet_until) {
+  // Gate and laser state at the packet's first tick, from the last edge of
+  // each class at or before it; any edge inside the packet spoils it.
+  const EdgeLog& g = gate_log_[port];
+  const uint64_t gi = gate_log_[port].seek(start);
+  const EdgeLog& s = sel_log_[port];
+  const uint64_t si = sel_log_[port].seek(start);
+  const uint64_t none = std::numeric_limits<uint64_t>::max();
+  const uint64_t next_gate = gi < g.n ? g.at(gi).tick : none, next_sel = si < s.n ? s.at(si).tick : none;
+  *quiet_until = std::min(next_gate, next_sel);
+  // No gate edge before the packet kept: the level before the first one
+  // after it, or the current one.
+  const int gate = gi > g.lo() ? g.at(gi - 1).value : gi < g.n ? 1 - g.at(gi).value : int(level_[port]);
+  if (gate != 1 || next_gate <= end) return Verdict::kDark;
+  int select, select_prev = -1;
   uint64_t select_tick = 0;
-  bool edge_inside_gate = false, edge_inside_select = false;
-  // Newest first: edges inside the packet, then the last of each kind before it.
-  for (size_t i = h.size(); i-- > 0 && (gate < 0 || select < 0);) {
-    const Seen* it = &h[i];
-    const bool select_edge = it->kind == kSel;
-    if (it->tick > pkt.end) continue;
-    if (it->tick > pkt.start) {
-      (select_edge ? edge_inside_select : edge_inside_gate) = true;
-    } else if (select_edge && select < 0) {
-      select = it->value;
-      select_prev = it->prev_value;
-      select_tick = it->tick;
-    } else if (!select_edge && gate < 0) {
-      gate = it->value;
-    }
-  }
-  // No edge before the packet in the window: the state before the first
-  // edge after it, or the current one.
-  for (size_t i = 0; i < h.size() && (gate < 0 || select < 0); ++i) {
-    const Seen* it = &h[i];
-    if (gate < 0 && it->kind != kSel) gate = 1 - it->value;
-    if (select < 0 && it->kind == kSel) select = it->prev_value;
-  }
-  if (gate < 0) gate = int(level_[pkt.port]);
-  if (select < 0) select = select_[pkt.port];
-  if (gate != 1 || edge_inside_gate) {
-    ++f_.dark_violations;
-    return;
+  if (si > s.lo()) {
+    const Edge& e = s.at(si - 1);
+    select = e.value;
+    select_prev = e.prev;
+    select_tick = e.tick;
+  } else {
+    select = si < s.n ? s.at(si).prev : select_[port];
   }
   const bool settled =
       select_prev < 0 ||
-      select_tick + tune_[size_t(select_prev) * hwdef::WAVELENGTHS + size_t(select)] <= pkt.start;
-  const int receiver = awgr_receiver(pkt.port, select, int(PORTS));
-  const int intended = awgr_receiver(pkt.port, pkt.wavelength, int(PORTS));
-  if (!settled || edge_inside_select || receiver != intended) {
-    ++f_.misdelivered_packets;
-    return;
-  }
-  ++f_.packets_delivered;
+      select_tick + tune_[size_t(select_prev) * hwdef::WAVELENGTHS + size_t(select)] <= start;
+  const int receiver = awgr_receiver(port, select, int(PORTS));
+  const int intended = awgr_receiver(port, wavelength, int(PORTS));
+  if (!settled || next_sel <= end || receiver != intended) return Verdict::kMisdelivered;
+  return Verdict::kDelivered;
+}
+
+void Probe::count(Verdict v) {
+  ++f_.packets_sent;
+  ++(v == Verdict::kDelivered ? f_.packets_delivered
+     : v == Verdict::kDark    ? f_.dark_violations
+                              : f_.misdelivered_packets);
 }
 
 void Probe::settle(uint64_t tick) {
   if (tick < kSettleTicks) return;
-  const uint64_t before = tick - kSettleTicks;
+  due_before_ = tick - kSettleTicks;
+  due_ = true;
+  if (++settles_ % kJudgeEvery == 0) judge(due_before_);
+}
+
+void Probe::flush() {
+  if (due_) judge(due_before_);
+}
+
+// Matching and packet checks are the same done at once to `before` as done
+// in steps: every event and packet they take is older than anything the
+// reference may still withdraw or add (docs/cosim.md, "Speed").
+void Probe::judge(uint64_t before) {
+  due_ = false;
+  // Only queues with something due: a call per queue costs as much as the
+  // events in it.
   for (int p = 0; p < int(PORTS); ++p)
-    for (int k = 0; k < kEventKinds; ++k) match(p, k, before);
+    for (int k = 0; k < kEventKinds; ++k) {
+      const auto& e = ref_.events[p][k];
+      const auto& o = seen_[p][k];
+      if ((!e.empty() && e.front().tick + kSearchTicks < before) ||
+          (!o.empty() && o.front().tick + kSearchTicks < before))
+        match(p, k, before);
+    }
   // A boundary older than every event still to judge can miss no more.
   uint64_t oldest = std::numeric_limits<uint64_t>::max();
   for (const auto& kinds : ref_.events)
     for (const auto& q : kinds)
       if (!q.empty() && q.front().boundary < oldest) oldest = q.front().boundary;
   late_.erase(late_.begin(), late_.lower_bound(oldest));
-  auto& packets = ref_.packets;
-  while (!packets.empty() && packets.front().end < before) {
-    check_packet(packets.front());
-    packets.pop_front();
+  // Each packet once its last tick is old enough, in the order they were
+  // generated (a window's first packet may be judged before its last).
+  auto& windows = ref_.packets;
+  while (!windows.empty()) {
+    Packet& w = windows.front();
+    while (w.judged < w.count && w.end[w.judged] < before) {
+      uint64_t quiet_until;
+      const Verdict v = check_packet(w.port, w.start[w.judged], w.end[w.judged], w.wavelength, &quiet_until);
+      count(v);
+      ++w.judged;
+      // No edge of the port from the first packet's start to the end of the
+      // last: the last sees the same gate and laser, so the same verdict
+      // (a laser not settled yet may have settled since: judged apart).
+      if (w.judged == 1 && w.count == 2 && w.end[1] < before && quiet_until > w.end[1] &&
+          v != Verdict::kMisdelivered) {
+        count(v);
+        ++w.judged;
+      }
+    }
+    if (w.judged < w.count) break;
+    windows.pop_front();
   }
 }
 

@@ -38,8 +38,13 @@ class Probe {
   // `fine_fs` is this cycle's period over FINE_STEPS (the serializer bit).
   void observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, const uint32_t* gate_word,
                      uint32_t sel_stb, const uint8_t* sel_fine, const uint8_t* sel_value);
-  // Matches and checks everything older than `tick` minus the settling delay.
+  // Matches and checks everything older than `tick` minus the settling
+  // delay: every kJudgeEvery-th call (a pass over every queue costs as much
+  // as the events in it), the others only note how far it may go.
   void settle(uint64_t tick);
+  // Does what the last settle() deferred: the figures are then those of
+  // judging at every call (the end of a run).
+  void flush();
 
   const ProbeFigures& figures() const { return f_; }
   // With record_boundaries(): when each boundary happened, in fs of
@@ -93,18 +98,50 @@ class Probe {
   uint64_t traces_dropped() const { return traces_dropped_; }
 
  private:
+  // An edge as the matcher needs it: when, on which serializer grid, to what.
   struct Seen {
     uint64_t tick;
     uint64_t fs;
-    uint64_t fine_fs;  // the serializer bit of its cycle
-    int kind;
-    int value;       // kSel: new select; gate: new level
-    int prev_value;  // kSel: select before
+    uint32_t fine_fs;  // the serializer bit of its cycle
+    int32_t value;     // kSel: new select; gate: new level
+  };
+  // One port's last edges of one class (gate, or select), in time order
+  // (each class is: gate edges come bit by bit, selects at most one per
+  // cycle), with a cursor that packet checks move forward: the packets of a
+  // port come in time order, so the state at a packet's start is found in
+  // O(1) however many edges are kept.
+  struct Edge {
+    uint64_t tick;
+    int16_t value;  // kSel: new select; gate: new level
+    int16_t prev;   // kSel: select before
+  };
+  struct EdgeLog {
+    static constexpr uint64_t kEdges = 64;  // per port and class
+    std::array<Edge, kEdges> e{};
+    uint64_t n = 0, cur = 0;  // edges pushed; the first edge after the last seek
+    uint64_t lo() const { return n > kEdges ? n - kEdges : 0; }
+    const Edge& at(uint64_t i) const { return e[i % kEdges]; }
+    void push(uint64_t tick, int value, int prev) { e[n++ % kEdges] = {tick, int16_t(value), int16_t(prev)}; }
+    // Index of the first kept edge after `t` (every kept edge before it is
+    // at or before `t`); the cursor moves there.
+    uint64_t seek(uint64_t t) {
+      const uint64_t low = lo();
+      uint64_t i = cur < low ? low : cur;
+      while (i < n && at(i).tick <= t) ++i;
+      while (i > low && at(i - 1).tick > t) --i;
+      return cur = i;
+    }
   };
   void match(int port, int kind, uint64_t before);
-  void resume_event(int port, const Seen& s);
-  void check_packet(const Packet& p);
-  void trace_edge(int port, const Seen& s);
+  // A matched edge on time: for record_boundaries() and watched boundaries.
+  [[gnu::noinline]] void note_edge(int kind, uint64_t boundary, const Seen& o);
+  [[gnu::noinline]] void note_missed(uint64_t boundary);
+  void resume_event(int port, int kind, uint64_t tick);
+  enum class Verdict { kDelivered, kDark, kMisdelivered };
+  // `quiet_until`: the port's first edge after `start` (UINT64_MAX: none yet).
+  Verdict check_packet(int port, uint64_t start, uint64_t end, int wavelength, uint64_t* quiet_until);
+  void count(Verdict v);
+  void trace_edge(int port, int kind, uint64_t tick, int value);
 
   Reference& ref_;
   const std::vector<uint16_t>& tune_;
@@ -112,8 +149,7 @@ class Probe {
   std::array<int, hwdef::PORTS> select_{};
   std::array<std::array<Fifo<Seen>, kEventKinds>, hwdef::PORTS> seen_;
   // Every port's last edges, for packet checks.
-  static constexpr size_t kHistoryEdges = 64;
-  std::array<Ring<Seen, kHistoryEdges>, hwdef::PORTS> history_;
+  std::array<EdgeLog, hwdef::PORTS> gate_log_, sel_log_;
   // Late boundaries whose events are not all judged yet: the events of one
   // boundary are matched per port and kind, in any order among others'.
   std::set<uint64_t> late_;
@@ -123,6 +159,11 @@ class Probe {
   std::vector<EdgeTrace> traces_;
   size_t open_trace_ = 0;  // traces_[open_trace_..] may still take edges
   uint64_t traces_dropped_ = 0;
+  static constexpr unsigned kJudgeEvery = 4;
+  void judge(uint64_t before);
+  uint64_t due_before_ = 0;  // the horizon of the last settle() not judged yet
+  bool due_ = false;
+  unsigned settles_ = 0;
   ProbeFigures f_;
 };
 

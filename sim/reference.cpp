@@ -198,9 +198,9 @@ void Reference::close_window(int port, uint64_t end, uint64_t boundary) {
   const int wl = s_.config[port];
   // One packet at each end of the window: they catch late falls and early
   // rises as well as a laser that has not settled.
-  packets.push_back({port, from, from + packet_ticks_, wl, boundary});
-  if (to - packet_ticks_ > from + packet_ticks_)
-    packets.push_back({port, to - packet_ticks_, to, wl, boundary});
+  const bool two = to - packet_ticks_ > from + packet_ticks_;
+  packets.push_back(
+      {{from, to - packet_ticks_}, {from + packet_ticks_, to}, boundary, port, wl, two ? 2u : 1u, 0});
 }
 
 void Reference::emit_boundary() {

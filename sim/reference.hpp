@@ -23,13 +23,17 @@ struct ExpectedEvent {
   int value;          // wavelength for kSel
 };
 
-// A packet the host may send on `port` during [start, end] (ticks) to the
-// receiver its schedule intends.
+// The packets a sender sends in one window on `port` to the receiver its
+// schedule intends: packet i during [start[i], end[i]] (ticks), one at each
+// end of the window (one only when the window holds no more). Kept as one
+// entry per window: half the queue traffic of one per packet.
 struct Packet {
-  int port;
-  uint64_t start, end;
-  int wavelength;
+  uint64_t start[2], end[2];
   uint64_t boundary;  // boundary that closed the window
+  int port;
+  int wavelength;
+  uint32_t count;   // packets in the window: 1 or 2
+  uint32_t judged;  // packets the probes have judged so far
 };
 
 class Reference {
@@ -82,7 +86,7 @@ class Reference {
   uint64_t max_tune_ticks() const { return max_tune_; }
 
   std::array<std::array<Fifo<ExpectedEvent>, kEventKinds>, hwdef::PORTS> events;
-  Fifo<Packet> packets;
+  Fifo<Packet> packets;     // windows, in the order they closed
   uint64_t boundaries = 0;  // generated, net of withdrawals
 
  private:
