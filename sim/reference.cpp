@@ -292,9 +292,16 @@ void Reference::cut(uint64_t tick) {
       q = std::move(kept);
     }
   }
+  // A window's packets that end before the cut stay (its second may not).
   Fifo<Packet> kept;
-  for (const Packet& p : packets)
-    if (p.end < tick) kept.push_back(p);
+  for (Packet p : packets) {
+    if (p.end[0] >= tick) continue;
+    if (p.count == 2 && p.end[1] >= tick) {
+      p.count = 1;
+      p.judged = std::min(p.judged, 1u);
+    }
+    kept.push_back(p);
+  }
   packets = std::move(kept);
   running_ = false;
 }

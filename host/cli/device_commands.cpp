@@ -35,23 +35,9 @@ struct Options {
   bool break_lease = false;  // take the board's lease whoever holds it
 };
 
-// Runs body; turns the driver's exceptions into exit codes and messages.
 template <typename Body>
 int guarded(const Options& opt, const char* command, Body body) {
-  auto report = [&](int code, const std::string& message, const std::vector<Problem>& problems) {
-    return report_failure(code, "lightrail " + std::string(command), opt.file, opt.json, message, problems);
-  };
-  try {
-    return body();
-  } catch (const FormatError& e) {
-    return report(kInvalidInput, e.what(), e.problems());
-  } catch (const ValidationError& e) {
-    return report(kInvalidInput, e.what(), e.problems());
-  } catch (const BoardBusyError& e) {
-    return report(kBoardBusy, e.what(), {});
-  } catch (const Error& e) {
-    return report(kDeviceError, e.what(), {});
-  }
+  return run_reporting(command, opt.file, opt.json, body);
 }
 
 int run_validate(const Options& opt) {

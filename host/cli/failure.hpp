@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "commands.hpp"
 #include "device_json.hpp"
+#include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/validate.hpp"
 
@@ -33,6 +35,26 @@ inline int report_failure(int code, const std::string& command, const std::strin
     std::cout << out.dump(2) << "\n";
   }
   return code;
+}
+
+// Runs body; turns the driver's exceptions into exit codes and messages
+// (invalid input 1, board busy 4, any other device error 3).
+template <typename Body>
+int run_reporting(const char* command, const std::string& file, bool as_json, Body body) {
+  auto report = [&](int code, const std::string& message, const std::vector<Problem>& problems) {
+    return report_failure(code, "lightrail " + std::string(command), file, as_json, message, problems);
+  };
+  try {
+    return body();
+  } catch (const FormatError& e) {
+    return report(kInvalidInput, e.what(), e.problems());
+  } catch (const ValidationError& e) {
+    return report(kInvalidInput, e.what(), e.problems());
+  } catch (const BoardBusyError& e) {
+    return report(kBoardBusy, e.what(), {});
+  } catch (const Error& e) {
+    return report(kDeviceError, e.what(), {});
+  }
 }
 
 }  // namespace lightrail::cli

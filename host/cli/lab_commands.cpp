@@ -42,18 +42,7 @@ struct LabOptions {
 
 template <typename Body>
 int guarded(const LabOptions& opt, const char* command, Body body) {
-  auto report = [&](int code, const std::string& message, const std::vector<Problem>& problems) {
-    return report_failure(code, "lightrail " + std::string(command), opt.file, opt.json, message, problems);
-  };
-  try {
-    return body();
-  } catch (const FormatError& e) {
-    return report(kInvalidInput, e.what(), e.problems());
-  } catch (const BoardBusyError& e) {
-    return report(kBoardBusy, e.what(), {});
-  } catch (const Error& e) {
-    return report(kDeviceError, e.what(), {});
-  }
+  return run_reporting(command, opt.file, opt.json, body);
 }
 
 // ---------------------------------------------------------------- boards
