@@ -102,7 +102,8 @@ void Probe::trace_window(uint64_t tick, TraceKind kind) {
   // not reach back to the window's start starts the window later.
   for (uint32_t p = 0; p < PORTS; ++p)
     for (const EdgeLog* log : {&gate_log_[p], &sel_log_[p]})
-      if (log->n > EdgeLog::kEdges && log->at(log->lo()).tick > t.from_tick) t.from_tick = log->at(log->lo()).tick;
+      if (log->n > EdgeLog::kEdges && log->at(log->lo()).tick > t.from_tick)
+        t.from_tick = log->at(log->lo()).tick;
   std::vector<TraceEdge> seen;
   for (uint32_t p = 0; p < PORTS; ++p) {
     int gate = int(level_[p]), select = select_[p];
