@@ -227,7 +227,7 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   // Into the pipeline, with the STOP's output window: the kernel's window,
   // in its own time, is board time when the outputs reach the board.
   pipe_[pipe_head_] = {out_, stop, in_.now_ticks + uint64_t{OUTPUT_LATENCY_CYCLES} * FINE_STEPS};
-  pipe_head_ = (pipe_head_ + 1) % (opt_.kernel_latency + 1);
+  if (++pipe_head_ > size_t(opt_.kernel_latency)) pipe_head_ = 0;  // a ring of kernel_latency + 1
 
   if (m.rst_ni) {
     uint32_t gate[PORTS];

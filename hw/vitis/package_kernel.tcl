@@ -19,6 +19,13 @@ if {$ipsep < 2} { error "no IPREPO (the HLS kernels' IP repositories); $usage" }
 set sources [lrange $rest 1 [expr {$ipsep - 1}]]
 set ip_repos [lrange $rest [expr {$ipsep + 1}] end]
 if {![file exists $kernel_xml]} { error "kernel.xml not found: $kernel_xml" }
+# The register range is kernel.xml's (tests/board checks it covers the map).
+set fh [open $kernel_xml r]
+set kernel_text [read $fh]
+close $fh
+if {![regexp {name="s_axi_control"[^>]*range="(0x[0-9A-Fa-f]+)"} $kernel_text -> map_range]} {
+  error "no s_axi_control range in $kernel_xml"
+}
 set top lightrail_zcu102_top
 set ip_dir $out_dir/ip
 file mkdir $ip_dir
@@ -50,11 +57,11 @@ set_property vitis_drc {ctrl_protocol user_managed} $core
 set_property ipi_drc {ignore_freq_hz true} $core
 
 ipx::associate_bus_interfaces -busif s_axi_control -clock ap_clk $core
-# The register map's address block: all 2^18 bytes (kernel.xml agrees).
+# The register map's address block: kernel.xml's range, the whole map.
 set map [ipx::add_memory_map s_axi_control $core]
 set_property slave_memory_map_ref s_axi_control [ipx::get_bus_interfaces s_axi_control -of_objects $core]
 set block [ipx::add_address_block reg0 $map]
-set_property range 0x40000 $block
+set_property range $map_range $block
 set_property width 32 $block
 
 set_property xpm_libraries {XPM_CDC XPM_MEMORY} $core

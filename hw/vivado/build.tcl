@@ -111,7 +111,16 @@ connect_bd_intf_net [get_bd_intf_pins zynq_ps/M_AXI_HPM0_FPD] [get_bd_intf_pins 
 connect_bd_intf_net [get_bd_intf_pins axi_ic/M00_AXI] [get_bd_intf_pins lightrail/s_axi_control]
 source [file join [file dirname [info script]] bd_ports.tcl]
 lightrail_board_ports $kernel
-assign_bd_address -offset 0xA0000000 -range 256K [get_bd_addr_segs lightrail/s_axi_control/reg0]
+# The whole register map: 2^AXI_ADDR_BITS bytes, from the generated package.
+set map_bytes 0
+foreach f $sources {
+  if {[file tail $f] ne "lightrail_hwdef_pkg.sv"} { continue }
+  set fh [open $f r]
+  if {[regexp {AXI_ADDR_BITS = 32'd(\d+);} [read $fh] -> bits]} { set map_bytes [format 0x%X [expr {1 << $bits}]] }
+  close $fh
+}
+if {$map_bytes == 0} { error "AXI_ADDR_BITS not found: lightrail_hwdef_pkg.sv must be among the SOURCES" }
+assign_bd_address -offset 0xA0000000 -range $map_bytes [get_bd_addr_segs lightrail/s_axi_control/reg0]
 validate_bd_design
 save_bd_design
 generate_target all [get_files lightrail_bd.bd]
