@@ -14,6 +14,8 @@
 #include <unistd.h>
 #endif
 
+#include <fmt/format.h>
+
 #include "lightrail/capabilities.hpp"
 #include "lightrail/hwdef.hpp"
 
@@ -33,7 +35,8 @@ struct Cosim::Clock : sc_core::sc_module {
   double* wait_cpu_s;                      // CPU time spent waiting for the host
   std::pair<double, uint64_t>* free_from;  // thread CPU time and cycles when the host last let go
   const std::vector<std::unique_ptr<Board>>* boards;
-  bool batch = false;  // run several cycles per activation (a lone board on an ideal clock)
+  bool batch = false;     // run several cycles per activation (a lone board on an ideal clock)
+  bool windowed = false;  // partitioned: the host is met at window boundaries, not here
   static constexpr int kBatchCycles = 32;
 
   SC_HAS_PROCESS(Clock);
@@ -66,6 +69,10 @@ struct Cosim::Clock : sc_core::sc_module {
     const uint64_t now = sc_core::sc_time_stamp().value();
     if (sync && now < next_fs) {  // before this oscillator's first edge
       next_trigger(sc_core::sc_time(double(next_fs - now), sc_core::SC_FS));
+      return;
+    }
+    if (windowed) {
+      cycle_synced(now);
       return;
     }
     link.now_fs.store(now, std::memory_order_relaxed);
@@ -105,6 +112,15 @@ struct Cosim::Clock : sc_core::sc_module {
       next_trigger(t - now == period_fs ? period : sc_core::sc_time(double(t - now), sc_core::SC_FS));
       return;
     }
+    cycle_synced(now);
+  }
+
+  void cycle_synced(uint64_t now) {
+    if (!sync) {
+      board.cycle(now, period_fs);
+      next_trigger(period);
+      return;
+    }
     next_fs = uint64_t(sync->next_edge_fs(board.id()));
     board.cycle(now, next_fs - now);
     sync->on_edge(board.id(), int64_t(now), board.now_ticks());
@@ -112,15 +128,47 @@ struct Cosim::Clock : sc_core::sc_module {
   }
 };
 
-Cosim::Cosim(const CosimOptions& options) {
+Cosim::Cosim(const CosimOptions& options) : part_(Partition::world()) {
   sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
   int boards = options.boards;
   if (options.sync.enabled) {
     sync_ = std::make_unique<SyncEngine>(options.sync, options.boards);
     boards = sync_->total_boards();
   }
-  std::vector<Board*> raw;
+  total_boards_ = boards;
+  const bool windowed = part_.active();
+  if (windowed && part_.ranks() > boards)
+    throw PartitionError(fmt::format("mpirun -np {}: more ranks than the {} boards to simulate{}",
+                                     part_.ranks(), boards,
+                                     sync_ && options.sync.baseline ? " (PTP-only copies included)" : ""));
+  if (windowed) {
+    std::vector<bool> mine(static_cast<size_t>(boards));
+    for (int b = 0; b < boards; ++b) mine[size_t(b)] = part_.owner(b, boards) == part_.rank();
+    // The window: everything crossing between boards is at least this old
+    // (sync) or nothing crosses (ideal clocks); either way host requests
+    // take effect at window boundaries, at most kHostWindowFs apart.
+    constexpr uint64_t kHostWindowFs = 500000000;  // 500 ns, a PCIe round trip's order
+    window_fs_ = kHostWindowFs;
+    if (sync_) {
+      sync_->partition(mine);
+      const int64_t ahead = sync_->lookahead_fs(std::numeric_limits<int32_t>::max() * int64_t(1000000));
+      if (ahead < 1000000)
+        throw PartitionError(fmt::format(
+            "sync.profile.fibre: the shortest link delay, {} fs, is under the 1 ns a partitioned run needs "
+            "as lookahead",
+            ahead));
+      window_fs_ = std::min(window_fs_, uint64_t(ahead));
+    }
+  }
+  std::vector<BusQueue*> buses;
   for (int b = 0; b < boards; ++b) {
+    if (windowed) {
+      if (part_.rank() == 0) {
+        mailboxes_.push_back(std::make_unique<BusQueue>());
+        buses.push_back(mailboxes_.back().get());
+      }
+      if (part_.owner(b, boards) != part_.rank()) continue;
+    }
     BoardOptions bo = options.board;
     if (!options.waveform_prefix.empty()) bo.waveform = options.waveform_prefix + std::to_string(b) + ".fst";
     boards_.push_back(std::make_unique<Board>(b, bo));
@@ -128,15 +176,23 @@ Cosim::Cosim(const CosimOptions& options) {
       boards_.back()->record_boundaries();
       sync_->attach(b, boards_.back().get());
     }
-    raw.push_back(boards_.back().get());
+    if (!windowed) buses.push_back(&boards_.back()->bus());
     clocks_.push_back(std::make_unique<Clock>(("board" + std::to_string(b)).c_str(), *boards_.back(), link_,
                                               uint64_t(hwdef::CLK_PERIOD_PS) * 1000, sync_.get(), &end_fs_,
                                               &wait_cpu_s_, &free_from_, &boards_));
+    clocks_.back()->windowed = windowed;
   }
-  if (clocks_.size() == 1) clocks_.front()->batch = true;
+  if (clocks_.size() == 1 && !windowed) clocks_.front()->batch = true;
   calibrate();
-  server_ = std::make_unique<BoardServer>(raw, options.port, link_, options.server);
+  if (part_.rank() != 0) return;
+  server_ = std::make_unique<BoardServer>(buses, options.port, link_, options.server);
   server_->start();
+}
+
+Board* Cosim::local(int id) const {
+  for (const auto& b : boards_)
+    if (b->id() == id) return b.get();
+  return nullptr;
 }
 
 // Bring-up: every board's tune table gets the reference laser calibration
@@ -159,7 +215,7 @@ void Cosim::calibrate() {
     if (!sync_) continue;
     // The servo's settings, as a board's bring-up script would write them
     // (the host may change them later: `lightrail sync calibrate`).
-    const sync::ClockSyncConfig c = sync_->initial_config(int(b));
+    const sync::ClockSyncConfig c = sync_->initial_config(boards_[b]->id());
     write(b, 1, hwdef::REG_SYNC_CAL_DELAY_MS_PS,
           {uint32_t(c.cal_delay_ms_ps), uint32_t(c.cal_delay_sm_ps), uint32_t(c.cal_asym_ps)});
     write(b, 2, hwdef::REG_SYNC_KP,
@@ -168,7 +224,7 @@ void Cosim::calibrate() {
   }
   std::vector<BusRequest> ctrl(sync_ ? boards_.size() : 0);
   for (size_t b = 0; b < ctrl.size(); ++b) {
-    const sync::ClockSyncConfig c = sync_->initial_config(int(b));
+    const sync::ClockSyncConfig c = sync_->initial_config(boards_[b]->id());
     ctrl[b].kind = BusRequest::Kind::kWrite;
     ctrl[b].addr = hwdef::REG_SYNC_CTRL;
     ctrl[b].data = {(c.enable ? hwdef::SYNC_CTRL_ENABLE_MASK : 0u) |
@@ -176,9 +232,24 @@ void Cosim::calibrate() {
     done.push_back(ctrl[b].done.get_future());
     boards_[b]->bus().push(&ctrl[b]);
   }
+  auto ready = [](std::future<BusRequest::Result>& d) {
+    return d.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+  };
+  if (part_.active()) {
+    // Every process runs the same windows until every board is calibrated.
+    for (uint64_t t = 0;; t += window_fs_) {
+      const bool mine = std::all_of(done.begin(), done.end(), ready);
+      const auto all = part_.allgather(std::string(1, mine ? '1' : '0'));
+      if (std::all_of(all.begin(), all.end(), [](const std::string& x) { return x == "1"; })) break;
+      if (t > 1000000000000)
+        throw std::runtime_error("calibrating the tune table: the bus did not answer within 1 ms");
+      boundary(false, false);
+      advance(window_fs_);
+    }
+  }
   for (auto& d : done) {
     // A few bus cycles per word; a board that takes far longer is broken.
-    for (int us = 0; d.wait_for(std::chrono::seconds(0)) != std::future_status::ready; ++us) {
+    for (int us = 0; !ready(d); ++us) {
       if (us > 1000)
         throw std::runtime_error("calibrating the tune table: the bus did not answer within 1 ms");
       advance(1000000000);
@@ -191,7 +262,7 @@ void Cosim::calibrate() {
 Cosim::~Cosim() {
   link_.stop = true;
   link_.ended = true;
-  server_->stop();
+  if (server_) server_->stop();
 }
 
 namespace {
@@ -216,6 +287,15 @@ void yield_to_the_host() {
 
 }  // namespace
 
+// The process's peak resident memory so far, KiB.
+long max_rss_kib() {
+#ifdef __linux__
+  rusage u{};
+  if (getrusage(RUSAGE_SELF, &u) == 0) return u.ru_maxrss;
+#endif
+  return -1;
+}
+
 // CPU time of the calling thread: the simulation's own work, whatever else
 // the machine runs (wall time on a shared machine measures the others too).
 double thread_cpu_s() {
@@ -230,7 +310,13 @@ void Cosim::run(std::optional<uint64_t> until_fs) {
   const double cpu0 = thread_cpu_s(), wait0 = wait_cpu_s_;
   free_from_ = {cpu0, 0};
   for (const auto& b : boards_) free_from_.second += b->cycles();
-  advance(until_fs);
+  if (part_.active()) {
+    const uint64_t end = until_fs ? sim_fs() + *until_fs : std::numeric_limits<uint64_t>::max();
+    while (boundary(true, sim_fs() >= end)) advance(std::min(window_fs_, end - sim_fs()));
+    end_requests();
+  } else {
+    advance(until_fs);
+  }
   wall_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double cpu1 = thread_cpu_s();
   cpu_s_ += cpu1 - cpu0 - (wait_cpu_s_ - wait0);
@@ -246,6 +332,123 @@ void Cosim::run(std::optional<uint64_t> until_fs) {
   link_.ended = true;
 }
 
+namespace {
+
+void put_words(Wire& w, const std::vector<uint32_t>& words) {
+  w.put(uint64_t(words.size()));
+  for (uint32_t x : words) w.put(x);
+}
+
+std::vector<uint32_t> get_words(WireReader& r) {
+  std::vector<uint32_t> words(r.get<uint64_t>());
+  for (uint32_t& x : words) x = r.get<uint32_t>();
+  return words;
+}
+
+}  // namespace
+
+bool Cosim::boundary(bool host, bool at_end) {
+  const uint64_t now = sim_fs();
+  // Before any answer reaches the host, which reads the time it came at.
+  if (part_.rank() == 0) link_.now_fs.store(now, std::memory_order_release);
+  Wire out;
+  if (sync_) sync_->export_window(out);
+  for (auto it = incoming_.begin(); it != incoming_.end();) {
+    if (it->done.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+      ++it;
+      continue;
+    }
+    const BusRequest::Result r = it->done.get();
+    out.put(it->id);
+    out.put(uint8_t(r.ok));
+    out.put_bytes(r.error);
+    put_words(out, r.data);
+    out.put_bytes(r.text);
+    out.put(r.sim_fs);
+    out.put(r.axi_resp);
+    out.put(r.failed_word);
+    it = incoming_.erase(it);
+  }
+  for (const std::string& part : part_.allgather(out.take())) {
+    WireReader in(part);
+    if (sync_) sync_->import_window(in);
+    while (!in.done()) {
+      const auto id = in.get<uint64_t>();
+      BusRequest::Result r;
+      r.ok = in.get<uint8_t>() != 0;
+      r.error = in.get_bytes();
+      r.data = get_words(in);
+      r.text = in.get_bytes();
+      r.sim_fs = in.get<uint64_t>();
+      r.axi_resp = in.get<uint32_t>();
+      r.failed_word = in.get<uint32_t>();
+      const auto f = forwarded_.find(id);
+      if (f == forwarded_.end()) continue;  // not rank 0
+      BusRequest* req = f->second;
+      forwarded_.erase(f);
+      answer(req, std::move(r));
+    }
+  }
+  Wire ctl;
+  if (part_.rank() == 0) {
+    if (host && !at_end && link_.must_wait(now)) {
+      // Waiting for the host is not the boards' work: kept out of cpu_s.
+      const double cpu0 = thread_cpu_s();
+      while (link_.must_wait(now)) std::this_thread::sleep_for(std::chrono::microseconds(20));
+      wait_cpu_s_ += thread_cpu_s() - cpu0;
+    }
+    ctl.put(uint8_t(at_end || link_.stop.load()));
+    for (size_t b = 0; b < mailboxes_.size(); ++b)
+      while (BusRequest* r = mailboxes_[b]->pop()) {
+        const uint64_t id = next_request_++;
+        forwarded_[id] = r;
+        ctl.put(id);
+        ctl.put(int32_t(b));
+        ctl.put(uint8_t(r->kind));
+        ctl.put(r->addr);
+        ctl.put(r->count);
+        put_words(ctl, r->data);
+      }
+  }
+  const std::string c = part_.broadcast(ctl.take());
+  WireReader in(c);
+  const bool stop = in.get<uint8_t>() != 0;
+  while (!in.done()) {
+    Incoming x;
+    x.id = in.get<uint64_t>();
+    const int b = in.get<int32_t>();
+    x.req = std::make_unique<BusRequest>();
+    x.req->kind = BusRequest::Kind(in.get<uint8_t>());
+    x.req->addr = in.get<uint32_t>();
+    x.req->count = in.get<uint32_t>();
+    x.req->data = get_words(in);
+    Board* mine = local(b);
+    if (!mine) continue;
+    x.done = x.req->done.get_future();
+    mine->bus().push(x.req.get());
+    incoming_.push_back(std::move(x));
+  }
+  return !stop;
+}
+
+// What the run leaves unanswered fails, as a board's would.
+void Cosim::end_requests() {
+  for (auto& [id, r] : forwarded_) {
+    BusRequest::Result res;
+    res.ok = false;
+    res.error = "simulation ended";
+    answer(r, std::move(res));
+  }
+  forwarded_.clear();
+  for (auto& m : mailboxes_)
+    while (BusRequest* r = m->pop()) {
+      BusRequest::Result res;
+      res.ok = false;
+      res.error = "simulation ended";
+      answer(r, std::move(res));
+    }
+}
+
 void Cosim::advance(std::optional<uint64_t> fs) {
   if (fs) {
     end_fs_ = sim_fs() + *fs;
@@ -259,13 +462,36 @@ void Cosim::advance(std::optional<uint64_t> fs) {
 uint64_t Cosim::sim_fs() const { return sc_core::sc_time_stamp().value(); }
 
 nlohmann::json Cosim::report() const {
-  nlohmann::json boards = nlohmann::json::array();
+  // This process's part; in a partitioned run, every rank's, merged on rank 0.
+  nlohmann::json boards = nlohmann::json::array(), boundaries = nlohmann::json::array();
+  for (const auto& b : boards_) {
+    boards.push_back(b->figures());
+    if (sync_ && !sync_->is_baseline(b->id())) boundaries.push_back(b->probe().boundaries());
+  }
+  const nlohmann::json mine = {{"boards", boards},
+                               {"boundaries", boundaries},
+                               {"sync", sync_ ? sync_->partial_report() : nlohmann::json(nullptr)},
+                               {"ok", correct()},
+                               {"max_rss_kib", max_rss_kib()}};
+  std::vector<nlohmann::json> parts;
+  if (part_.active()) {
+    for (const std::string& p : part_.allgather(mine.dump())) parts.push_back(nlohmann::json::parse(p));
+    if (part_.rank() != 0) return nullptr;
+  } else {
+    parts.push_back(mine);
+  }
+  std::map<int, nlohmann::json> by_board;
+  bool ok = true;
+  for (const auto& p : parts) {
+    for (const auto& f : p["boards"]) by_board[f["board"].get<int>()] = f;
+    ok = ok && p["ok"].get<bool>();
+  }
+  boards = nlohmann::json::array();
   uint64_t cycles = 0, switch_events = 0, missed = 0, unexpected = 0, misdelivered = 0, dark = 0, packets = 0,
            delivered = 0;
   double err = 0;
-  for (const auto& b : boards_) {
-    nlohmann::json f = b->figures();
-    cycles += b->cycles();
+  for (auto& [id, f] : by_board) {
+    cycles += f["cycles"].get<uint64_t>();
     switch_events += f["switch_events"].get<uint64_t>();
     missed += f["missed_steps"].get<uint64_t>();
     unexpected += f["unexpected_events"].get<uint64_t>();
@@ -276,44 +502,64 @@ nlohmann::json Cosim::report() const {
     err = std::max(err, f["timing_error_ps_max"].get<double>());
     boards.push_back(std::move(f));
   }
-  return {{"switch_events", switch_events},
-          {"timing_error_ps_max", err},
-          {"missed_steps", missed},
-          {"unexpected_edges", unexpected},
-          {"misdelivered_packets", misdelivered},
-          {"dark_violations", dark},
-          {"packets_sent", packets},
-          {"packets_delivered", delivered},
-          {"board_cycles", cycles},
-          {"board_cycles_per_s", wall_s_ > 0 ? double(cycles) / wall_s_ : 0.0},
-          {"sim_time_ps", double(sim_fs()) / 1000.0},
-          {"wall_s", wall_s_},
-          {"cpu_s", cpu_s_},
-          // Since the host last held the simulation (its last action's end):
-          // the boards running on their own.
-          {"free_running", {{"cycles", free_cycles_}, {"cpu_s", free_cpu_s_}}},
-          {"boards", boards},
-          {"sync", sync_ ? sync_report() : nlohmann::json(nullptr)},
-          {"ok", correct()}};
+  nlohmann::json r = {{"switch_events", switch_events},
+                      {"timing_error_ps_max", err},
+                      {"missed_steps", missed},
+                      {"unexpected_edges", unexpected},
+                      {"misdelivered_packets", misdelivered},
+                      {"dark_violations", dark},
+                      {"packets_sent", packets},
+                      {"packets_delivered", delivered},
+                      {"board_cycles", cycles},
+                      {"board_cycles_per_s", wall_s_ > 0 ? double(cycles) / wall_s_ : 0.0},
+                      {"sim_time_ps", double(sim_fs()) / 1000.0},
+                      {"wall_s", wall_s_},
+                      {"cpu_s", cpu_s_},
+                      {"boards", boards},
+                      {"sync", sync_ ? sync_report(parts) : nlohmann::json(nullptr)},
+                      {"ok", ok}};
+  if (part_.active()) {
+    // Each rank's boards and peak memory (the process's, its SystemC kernel
+    // and every clock model included), for memory per board.
+    nlohmann::json boards_per_rank = nlohmann::json::array(), rss = nlohmann::json::array();
+    for (const auto& p : parts) {
+      boards_per_rank.push_back(p["boards"].size());
+      rss.push_back(p["max_rss_kib"]);
+    }
+    r["partition"] = {{"ranks", part_.ranks()},
+                      {"window_ps", double(window_fs_) / 1000.0},
+                      {"boards_per_rank", boards_per_rank},
+                      {"max_rss_kib_per_rank", rss}};
+  } else {
+    // Since the host last held the simulation (its last action's end): the
+    // boards running on their own. (A partitioned run's ranks do not share
+    // that instant.)
+    r["free_running"] = {{"cycles", free_cycles_}, {"cpu_s", free_cpu_s_}};
+  }
+  return r;
 }
 
 // The sync engine's figures plus the step-boundary skew across the
 // synchronised boards: for every boundary all of them switched after the
 // measurement start, the spread of the instants they switched at.
-nlohmann::json Cosim::sync_report() const {
-  nlohmann::json r = sync_->report();
+nlohmann::json Cosim::sync_report(const std::vector<nlohmann::json>& parts) const {
+  std::vector<nlohmann::json> sync_parts;
+  for (const auto& p : parts) sync_parts.push_back(p["sync"]);
+  nlohmann::json r = sync_->merge_reports(sync_parts);
   std::map<uint64_t, std::pair<int64_t, int64_t>> span;  // tick -> (min, max) fs
   std::map<uint64_t, int> seen;
   int synced = 0;
-  for (const auto& b : boards_) {
-    if (sync_->is_baseline(b->id())) continue;
-    ++synced;
-    for (const auto& [tick, fs] : b->probe().boundaries()) {
-      auto [it, fresh] = span.try_emplace(tick, fs, fs);
-      if (!fresh) it->second = {std::min(it->second.first, fs), std::max(it->second.second, fs)};
-      ++seen[tick];
+  for (const auto& p : parts)
+    for (const auto& board : p["boundaries"]) {
+      ++synced;
+      for (const auto& tf : board) {
+        const auto tick = tf[0].get<uint64_t>();
+        const auto fs = tf[1].get<int64_t>();
+        auto [it, fresh] = span.try_emplace(tick, fs, fs);
+        if (!fresh) it->second = {std::min(it->second.first, fs), std::max(it->second.second, fs)};
+        ++seen[tick];
+      }
     }
-  }
   std::vector<double> skew;
   const int64_t from = r.value("measure_from_ps", int64_t(0)) * 1000;
   for (const auto& [tick, mm] : span)

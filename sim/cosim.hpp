@@ -1,9 +1,14 @@
 // N simulated boards under one SystemC kernel at 1 fs resolution, each
 // clocked by its own process, with the board server in front of them.
+// Under mpirun the boards are split over the job's processes, each with its
+// SystemC kernel, and run in windows (docs/cosim.md, "Partitioned over
+// processes"); rank 0 serves every board.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <future>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -12,6 +17,7 @@
 
 #include "board.hpp"
 #include "host_link.hpp"
+#include "partition.hpp"
 #include "server/server.hpp"
 #include "sync.hpp"
 
@@ -27,6 +33,7 @@ struct CosimOptions {
 };
 
 double thread_cpu_s();  // CPU time of the calling thread, in s
+long max_rss_kib();     // the process's peak resident memory, KiB (-1: unknown)
 
 class Cosim {
  public:
@@ -34,7 +41,9 @@ class Cosim {
   explicit Cosim(const CosimOptions& options);
   ~Cosim();
 
-  uint16_t port() const { return server_->port(); }
+  // The board server's port (rank 0 only: the other ranks serve nothing).
+  uint16_t port() const { return server_ ? server_->port() : 0; }
+  bool serves() const { return bool(server_); }
   HostLink& link() { return link_; }
   // Runs until `until_fs` of simulated time, or until a SHUTDOWN request.
   void run(std::optional<uint64_t> until_fs);
@@ -43,15 +52,35 @@ class Cosim {
   // The simulation thread's CPU time in run(), less its waits for the host.
   double cpu_s() const { return cpu_s_; }
 
-  // The report's common part: per-board figures and their totals.
+  // The report's common part: per-board figures and their totals. Every
+  // rank calls it; rank 0 gets the whole report, the others null.
   nlohmann::json report() const;
-  bool correct() const;
 
  private:
   struct Clock;
   void calibrate();
   void advance(std::optional<uint64_t> fs);  // sc_start for `fs` (none: until stopped)
-  nlohmann::json sync_report() const;
+  bool correct() const;                      // this process's boards
+  nlohmann::json sync_report(const std::vector<nlohmann::json>& parts) const;
+  // Partitioned: one window boundary. Clock history and host answers go
+  // round; rank 0 waits for the host if it must and hands out its requests.
+  // False: the run stops here.
+  bool boundary(bool host, bool at_end);
+  void end_requests();
+  Board* local(int id) const;
+
+  const Partition& part_;
+  int total_boards_ = 0;
+  uint64_t window_fs_ = 0;                            // partitioned: each window's length
+  std::vector<std::unique_ptr<BusQueue>> mailboxes_;  // partitioned, rank 0: the server's queue per board
+  std::map<uint64_t, BusRequest*> forwarded_;         // rank 0: handed out, not answered yet
+  uint64_t next_request_ = 0;
+  struct Incoming {
+    uint64_t id;
+    std::unique_ptr<BusRequest> req;
+    std::future<BusRequest::Result> done;
+  };
+  std::vector<Incoming> incoming_;  // from rank 0 to this process's boards, not answered yet
   HostLink link_;
   std::unique_ptr<SyncEngine> sync_;
   std::vector<std::unique_ptr<Board>> boards_;

@@ -23,6 +23,11 @@ class EdgeHistory {
   }
   int64_t last_edge_fs() const { return fs_[head_]; }
   uint64_t last_ticks() const { return ticks_[head_]; }
+  // The edge `age` pushes ago (0: the newest); age < kEdges.
+  void recent(size_t age, int64_t* edge_fs, uint64_t* ticks) const {
+    *edge_fs = fs_[slot(age)];
+    *ticks = ticks_[slot(age)];
+  }
   int64_t oldest_fs() const { return fs_[(head_ + kEdges + 1 - count_) & (kEdges - 1)]; }
 
   // The last edge at or before `t_fs`; false when it is older than the window.

@@ -22,6 +22,7 @@
 #include "lightrail/json_text.hpp"
 #include "lightrail/schedule_json.hpp"
 #include "lightrail/token_file.hpp"
+#include "partition.hpp"
 #include "plot_program.hpp"
 #include "scenario.hpp"
 
@@ -228,6 +229,11 @@ int serve(ServeArgs a) {
   g_link = &cosim->link();
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
+  if (!cosim->serves()) {  // a partitioned run's other ranks: rank 0 serves and reports
+    cosim->run(std::nullopt);
+    cosim->report();
+    return kPass;
+  }
   std::cout << fmt::format("lightrail-cosim: {} board(s) on sim://127.0.0.1:{}/0..{}\n", a.boards,
                            cosim->port(), a.boards - 1)
             << std::flush;
@@ -300,10 +306,28 @@ int stop(int port, int timeout_ms, const std::string& token_file) {
 
 // Our own main, ahead of libsystemc's, only to keep SystemC's banner out of
 // reports and summaries.
+// Under mpirun each rank joins the job first (docs/cosim.md, "Partitioned
+// over processes").
 int main(int argc, char** argv) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-  return sc_core::sc_elab_and_sim(argc, argv);
+  lightrail::sim::Partition::init(&argc, &argv);
+  const int rc = sc_core::sc_elab_and_sim(argc, argv);
+  lightrail::sim::Partition::finalize();
+  return rc;
 }
+
+namespace {
+// One rank's error ends the whole job: the others would wait for it at the
+// next window boundary for ever.
+int failed(int code) {
+  const Partition& p = Partition::world();
+  if (p.active() && p.ranks() > 1) {
+    std::cerr << std::flush;
+    Partition::abort(code);
+  }
+  return code;
+}
+}  // namespace
 
 int sc_main(int argc, char** argv) {
   CLI::App app{"lightrail-cosim: co-simulated lightrail boards (Verilator + SystemC)"};
@@ -312,7 +336,9 @@ int sc_main(int argc, char** argv) {
   ServeArgs sa;
   std::string report, scenario;
   auto* s = app.add_subcommand("serve", "Serve N simulated boards on 127.0.0.1 until `stop`");
-  s->add_option("--boards", sa.boards, "number of boards")->transform(kDecimal)->check(CLI::Range(1, 64));
+  s->add_option("--boards", sa.boards, "number of boards")
+      ->transform(kDecimal)
+      ->check(CLI::Range(1, int(kMaxBoards)));
   s->add_option("--port", sa.port, "TCP port (0: any free one)")
       ->transform(kDecimal)
       ->check(CLI::Range(0, 65535));
@@ -389,6 +415,11 @@ int sc_main(int argc, char** argv) {
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);  // "stopped by user"
 
+  const Partition& part = Partition::world();
+  if (part.active() && (*b || *g || *st)) {
+    std::cerr << "lightrail-cosim: under mpirun only `run` and `serve` split boards over ranks\n";
+    return failed(kRefused);
+  }
   try {
     if (*s) return serve(sa);
     if (*st) return stop(stop_port, stop_timeout_ms, stop_token_file);
@@ -415,6 +446,7 @@ int sc_main(int argc, char** argv) {
       clear_output(report, "report");
       check_waveform(sc.waveform_prefix);
       const json rep = run_scenario(sc);
+      if (rep.is_null()) return kPass;  // not rank 0: rank 0 reports
       print_summary(rep);
       write_output(report, rep.dump(2) + "\n", "report");
       plot(plot_dir, report);
@@ -478,12 +510,15 @@ int sc_main(int argc, char** argv) {
     return kPass;
   } catch (const InputError& e) {
     std::cerr << "lightrail-cosim: " << e.what() << "\n";
-    return kRefused;
+    return failed(kRefused);
+  } catch (const PartitionError& e) {
+    std::cerr << "lightrail-cosim: " << e.what() << "\n";
+    return failed(kRefused);
   } catch (const OutputError& e) {
     std::cerr << "lightrail-cosim: " << e.what() << "\n";
-    return kOutput;
+    return failed(kOutput);
   } catch (const std::exception& e) {
     std::cerr << "lightrail-cosim: " << e.what() << "\n";
-    return kError;
+    return failed(kError);
   }
 }

@@ -15,11 +15,11 @@
 namespace lightrail::sim {
 
 struct Action {
-  uint64_t at_ps = 0;         // simulated time at which the host acts
-  int board = -1;             // -1: every board
-  std::string what;           // upload | corrupt_commit | drop_mid_stage | trigger | stop | cancel | board_reset |
-                              // intrude | raw_overwrite
-  std::string schedule;       // name in Scenario::schedules
+  uint64_t at_ps = 0;    // simulated time at which the host acts
+  int board = -1;        // -1: every board
+  std::string what;      // upload | corrupt_commit | drop_mid_stage | trigger | stop | cancel | board_reset |
+                         // intrude | raw_overwrite
+  std::string schedule;  // name in Scenario::schedules
   nlohmann::json commit;      // "epoch" | {"at_ps": t} | {"in_ps": dt} (board time now + dt)
   std::string expect_error;   // upload: the error must occur and contain this
   std::string corrupt;        // corrupt_commit: magic | version | bounds | crc
@@ -28,6 +28,9 @@ struct Action {
   uint64_t reset_cycles = 0;  // board_reset: cycles rst_ni is held low
   std::string where;          // "actions[3]" for messages
 };
+
+// The most boards a scenario or `serve` simulates.
+constexpr unsigned kMaxBoards = 1024;
 
 struct Scenario {
   std::string path;
@@ -63,7 +66,8 @@ Scenario load_scenario(const std::string& path);
 // at random (seeded), about one port in eight dark.
 Schedule generate_schedule(const nlohmann::json& recipe, const std::string& where);
 
-// Runs the scenario to its end; returns the report (ok == every check held).
+// Runs the scenario to its end; returns the report (ok == every check held),
+// or, on a partitioned run's ranks other than 0, null.
 nlohmann::json run_scenario(const Scenario& scenario);
 
 }  // namespace lightrail::sim

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "clock/rng.hpp"
@@ -113,7 +114,9 @@ struct SyncEngine::Node {
   bool baseline = false;
   std::unique_ptr<clock::Oscillator> osc;
   std::unique_ptr<clock::Fibre> fibre;  // to the parent
-  EdgeHistory history;
+  // Its clock's recent edges: this process's boards and the parents of
+  // its boards only (256 KiB each).
+  std::unique_ptr<EdgeHistory> history = std::make_unique<EdgeHistory>();
   SyncPort* port = nullptr;
   sync::ClockSyncState servo{};
   sync::ClockSyncConfig cfg;      // brought up with
@@ -151,6 +154,15 @@ struct SyncEngine::Node {
   std::vector<double> offsets;                   // ps, while locked after measure_from
   OffsetTrace trace;                             // every PPS offset, decimated
   std::vector<std::pair<int64_t, int>> relocks;  // (fs the receiver locked again, its bitslide in UI)
+  // Partitioned runs: whether this process simulates the board, and whether
+  // a board another process simulates follows it (its edges and lock
+  // changes then go out at each window's end).
+  bool mine = true, shown = false;
+  uint64_t edges_out = 0;  // edges sent so far
+  // LOCKED as its children hear it (the flag in its exchange frames): every
+  // change (fs, locked) within the reach of the edge history.
+  std::deque<std::pair<int64_t, bool>> lock_history;
+  std::vector<std::pair<int64_t, bool>> locks_out;  // changes not sent yet
 };
 
 SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boards) {
@@ -376,9 +388,9 @@ void SyncEngine::on_dmtd_edge(int b, int64_t t) {
   uint64_t ticks;
   const int64_t at_parent = t - n.fibre->forward_delay_fs(t);
   const bool ref =
-      ref_ok(n, t) && p.history.edge_before(at_parent, &e, &ticks) &&
+      ref_ok(n, t) && p.history->edge_before(at_parent, &e, &ticks) &&
       level(at_parent - e, kPeriodFs, int64_t(std::llround(dp.cdr_jitter_fs * n.noise.normal())));
-  const bool local = n.history.edge_before(t, &e, &ticks) && level(t - e, n.period_fs, 0);
+  const bool local = n.history->edge_before(t, &e, &ticks) && level(t - e, n.period_fs, 0);
   n.port->dmtd_edge(ref, local);
 }
 
@@ -390,7 +402,7 @@ bool SyncEngine::ref_ok(const Node& n, int64_t now) const {
 
 void SyncEngine::on_edge(int b, int64_t edge_fs, uint64_t ticks) {
   Node& n = *nodes_[size_t(b)];
-  n.history.push(edge_fs, ticks);
+  n.history->push(edge_fs, ticks);
   if (n.lock_us >= 0 && ticks <= n.last_ticks) {
     if (n.time_backwards++ == 0) n.first_backwards_us = double(edge_fs) * 1e-9;
   }
@@ -445,7 +457,8 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
   // exchange frames) that it is locked itself: following a parent that is
   // still acquiring passes its transient down the chain, amplified.
   if (n.port) n.port->set_link_up(ref_ok(n, now));
-  in.ref_ok = ref_ok(n, now) && (p.parent < 0 || p.locked || !opt_.wait_for_parent_lock);
+  in.ref_ok = ref_ok(n, now) && (p.parent < 0 || locked_at(p, now - n.fibre->forward_delay_fs(now)) ||
+                                 !opt_.wait_for_parent_lock);
   // At a set exchange rate only some updates carry an exchange; the DDMTD
   // phase comes with every beat regardless.
   bool exchange_due = true;
@@ -463,10 +476,10 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
     const int64_t T3 = now - d_bwd - kExchangeGapFs / 2, T2 = T3 - kExchangeGapFs, T1 = T2 - d_fwd,
                   T4 = T3 + d_bwd;
     const bool fine = !n.baseline;
-    in.exchange_valid = exchange_due && p.history.board_time_fs(T1, fine, &in.t1_fs) &&
-                        n.history.board_time_fs(T2, fine, &in.t2_fs) &&
-                        n.history.board_time_fs(T3, fine, &in.t3_fs) &&
-                        p.history.board_time_fs(T4, fine, &in.t4_fs);
+    in.exchange_valid = exchange_due && p.history->board_time_fs(T1, fine, &in.t1_fs) &&
+                        n.history->board_time_fs(T2, fine, &in.t2_fs) &&
+                        n.history->board_time_fs(T3, fine, &in.t3_fs) &&
+                        p.history->board_time_fs(T4, fine, &in.t4_fs);
     if (in.exchange_valid) ++n.exchanges;
     if (fine && in.exchange_valid) {
       // A receive timestamp is refined by the receiver's DDMTD phase, so it
@@ -503,6 +516,10 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
     }
   if (locked != n.locked) {
     n.locked = locked;
+    n.lock_history.emplace_back(now, locked);
+    while (n.lock_history.size() > 1 && n.lock_history[1].first < now - int64_t(kHistoryReachFs))
+      n.lock_history.pop_front();
+    if (n.shown) n.locks_out.emplace_back(now, locked);
     if (n.lock_events.size() < kLockEventsKept)
       n.lock_events.emplace_back(double(now) * 1e-9, locked);
     else
@@ -526,88 +543,179 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
     }
 }
 
+// The truth: a board's PPS edge against the grandmaster's of the same index.
+void SyncEngine::match_pps(Node& n, uint64_t k, int64_t t) {
+  const double offset_ps = double(gm_pps_.at(k) - t) / 1000.0;  // > 0: the board is ahead
+  n.trace.add(t, offset_ps);
+  // Every sample from the lock deadline on, whatever the servo thinks of
+  // itself: the truth does not ask.
+  if (t >= opt_.measure_from_ps * 1000) {
+    n.offsets.push_back(offset_ps);
+    if (n.slew_from_fs < 0) {
+      n.slew_from_fs = t;
+      n.slew_from_offset_ps = offset_ps;
+    } else if (t - n.slew_from_fs >= kSlewWindowFs) {
+      const double rate =
+          std::fabs(offset_ps - n.slew_from_offset_ps) * 1e3 / (double(t - n.slew_from_fs) * 1e-15);
+      n.max_slew_ns_per_s = std::max(n.max_slew_ns_per_s, rate * 1e-6);
+      n.slew_from_fs = t;
+      n.slew_from_offset_ps = offset_ps;
+    }
+  }
+  for (ChangeRecord& c : changes_)
+    if (c.spec.board == n.id && t >= c.at_fs - kChangeBeforeFs && t < c.until_fs)
+      c.offsets.emplace_back(t, offset_ps);
+  for (Holdover& h : holdovers_) {
+    if (h.board != n.id || t < h.start_fs || t >= h.end_fs) continue;
+    if (!h.started) {
+      h.started = true;
+      h.offset_at_start_ps = offset_ps;
+      // The bound a data sheet and the servo's design give, never the
+      // truth: a locked loop can carry at most the frequency error its
+      // proportional path hides within the lock threshold
+      // (kp * threshold per servo interval); the oscillators add their
+      // specified instability (3 sigma, both ends: random walk, flicker,
+      // temperature, ageing) and two edges' jitter. A board that was not
+      // locked has no bound.
+      const double gap_s = double(h.end_fs - t) * 1e-15;
+      const double interval_s = double(kUpdateCycles) * double(kPeriodFs) * 1e-15;
+      const double y_servo =
+          double(n.cfg_now.lock_thresh_ps) * 1e-12 * (double(n.cfg_now.kp_q16) / 65536.0) / interval_s;
+      h.frequency_bound_ppb = y_servo * 1e9;
+      h.predicted_ps = y_servo * gap_s * 1e12 + clock::holdover_bound_fs(opt_.profile, gap_s) / 1000.0 +
+                       6 * opt_.profile.oscillator.jitter_rms_fs / 1000.0 +
+                       double(n.cfg.phase_step_fs) / 1000.0;
+    }
+    h.max_drift_ps = std::max(h.max_drift_ps, std::fabs(offset_ps - h.offset_at_start_ps));
+  }
+}
+
+void SyncEngine::grandmaster_pps(uint64_t index, int64_t fs) {
+  gm_pps_[index] = fs;
+  while (gm_pps_.size() > 256) gm_pps_.erase(gm_pps_.begin());
+  for (auto& n : nodes_)
+    while (!n->pps.empty() && gm_pps_.count(n->pps.front().first)) {
+      match_pps(*n, n->pps.front().first, n->pps.front().second);
+      n->pps.pop_front();
+    }
+}
+
+bool SyncEngine::locked_at(const Node& n, int64_t t_fs) const {
+  bool locked = false;
+  for (const auto& [at, l] : n.lock_history)
+    if (at <= t_fs) locked = l;
+  return locked;
+}
+
 void SyncEngine::record_pps(int b, uint64_t index, int64_t fs) {
-  auto match = [&](Node& n, uint64_t k, int64_t t) {
-    const double offset_ps = double(gm_pps_.at(k) - t) / 1000.0;  // > 0: the board is ahead
-    n.trace.add(t, offset_ps);
-    // Every sample from the lock deadline on, whatever the servo thinks of
-    // itself: the truth does not ask.
-    if (t >= opt_.measure_from_ps * 1000) {
-      n.offsets.push_back(offset_ps);
-      (n.baseline ? baseline_offsets_ : offsets_).push_back(offset_ps);
-      if (n.slew_from_fs < 0) {
-        n.slew_from_fs = t;
-        n.slew_from_offset_ps = offset_ps;
-      } else if (t - n.slew_from_fs >= kSlewWindowFs) {
-        const double rate =
-            std::fabs(offset_ps - n.slew_from_offset_ps) * 1e3 / (double(t - n.slew_from_fs) * 1e-15);
-        n.max_slew_ns_per_s = std::max(n.max_slew_ns_per_s, rate * 1e-6);
-        n.slew_from_fs = t;
-        n.slew_from_offset_ps = offset_ps;
-      }
-    }
-    for (ChangeRecord& c : changes_)
-      if (c.spec.board == n.id && t >= c.at_fs - kChangeBeforeFs && t < c.until_fs)
-        c.offsets.emplace_back(t, offset_ps);
-    for (Holdover& h : holdovers_) {
-      if (h.board != n.id || t < h.start_fs || t >= h.end_fs) continue;
-      if (!h.started) {
-        h.started = true;
-        h.offset_at_start_ps = offset_ps;
-        // The bound a data sheet and the servo's design give, never the
-        // truth: a locked loop can carry at most the frequency error its
-        // proportional path hides within the lock threshold
-        // (kp * threshold per servo interval); the oscillators add their
-        // specified instability (3 sigma, both ends: random walk, flicker,
-        // temperature, ageing) and two edges' jitter. A board that was not
-        // locked has no bound.
-        const double gap_s = double(h.end_fs - t) * 1e-15;
-        const double interval_s = double(kUpdateCycles) * double(kPeriodFs) * 1e-15;
-        const double y_servo =
-            double(n.cfg_now.lock_thresh_ps) * 1e-12 * (double(n.cfg_now.kp_q16) / 65536.0) / interval_s;
-        h.frequency_bound_ppb = y_servo * 1e9;
-        h.predicted_ps = y_servo * gap_s * 1e12 + clock::holdover_bound_fs(opt_.profile, gap_s) / 1000.0 +
-                         6 * opt_.profile.oscillator.jitter_rms_fs / 1000.0 +
-                         double(n.cfg.phase_step_fs) / 1000.0;
-      }
-      h.max_drift_ps = std::max(h.max_drift_ps, std::fabs(offset_ps - h.offset_at_start_ps));
-    }
-  };
   if (b == 0) {
-    gm_pps_[index] = fs;
-    while (gm_pps_.size() > 256) gm_pps_.erase(gm_pps_.begin());
-    for (auto& n : nodes_)
-      while (!n->pps.empty() && gm_pps_.count(n->pps.front().first)) {
-        match(*n, n->pps.front().first, n->pps.front().second);
-        n->pps.pop_front();
-      }
+    // Partitioned, every process learns it at the window's end (this one too).
+    if (windowed_)
+      gm_out_.emplace_back(index, fs);
+    else
+      grandmaster_pps(index, fs);
     return;
   }
   Node& n = *nodes_[size_t(b)];
   if (gm_pps_.count(index)) {
-    match(n, index, fs);
+    match_pps(n, index, fs);
   } else {
     n.pps.emplace_back(index, fs);
     if (n.pps.size() > 256) n.pps.pop_front();  // more than 256 PPS apart: never in sync anyway
   }
 }
 
-json SyncEngine::report() const {
-  json boards = json::array();
-  double lock_us = 0;
-  bool all_locked = true, all_locked_over_window = true;
-  for (const auto& n : nodes_) {
-    if (n->parent < 0) continue;
-    const bool over_window = n->window_fs > 0 && n->locked_in_window_fs == n->window_fs && n->locked;
-    if (!n->baseline) {
-      all_locked = all_locked && n->lock_us >= 0;
-      lock_us = std::max(lock_us, n->lock_us);
-      all_locked_over_window = all_locked_over_window && over_window;
+void SyncEngine::partition(const std::vector<bool>& mine) {
+  windowed_ = true;
+  for (auto& n : nodes_) n->mine = mine[size_t(n->id)];
+  for (auto& n : nodes_)
+    if (n->parent >= 0 && n->mine != nodes_[size_t(n->parent)]->mine) nodes_[size_t(n->parent)]->shown = true;
+  for (auto& n : nodes_) {
+    bool needed = n->mine;
+    for (const auto& c : nodes_) needed = needed || (c->mine && c->parent == n->id);
+    if (!needed) n->history.reset();
+  }
+}
+
+// What one board reads of another: its parent's clock one fibre earlier
+// (the recovered reference at the DDMTD, LOCKED in the exchange frames) and
+// the parent's board time at the exchange's T1 and T4, T4 half the exchange
+// gap before the servo runs.
+int64_t SyncEngine::lookahead_fs(int64_t until_fs) const {
+  double least = double(kExchangeGapFs / 2);
+  for (const auto& n : nodes_)
+    if (n->parent >= 0) least = std::min(least, n->fibre->min_delay_fs(until_fs));
+  return int64_t(least);
+}
+
+void SyncEngine::export_window(Wire& out) {
+  for (auto& n : nodes_) {
+    if (!n->mine || !n->shown) continue;
+    const uint64_t fresh = n->edges - n->edges_out;
+    if (fresh >= EdgeHistory::kEdges)
+      throw std::runtime_error("partition: a window is longer than the clock history it must send");
+    out.put(int32_t(n->id));
+    out.put(fresh);
+    for (uint64_t age = fresh; age-- > 0;) {
+      int64_t fs;
+      uint64_t ticks;
+      n->history->recent(size_t(age), &fs, &ticks);
+      out.put(fs);
+      out.put(ticks);
     }
+    n->edges_out = n->edges;
+    out.put(uint64_t(n->locks_out.size()));
+    for (const auto& [at, locked] : n->locks_out) {
+      out.put(at);
+      out.put(uint8_t(locked));
+    }
+    n->locks_out.clear();
+  }
+  out.put(int32_t(-1));
+  out.put(uint64_t(gm_out_.size()));
+  for (const auto& [index, fs] : gm_out_) {
+    out.put(index);
+    out.put(fs);
+  }
+  gm_out_.clear();
+}
+
+void SyncEngine::import_window(WireReader& in) {
+  for (int32_t id; (id = in.get<int32_t>()) >= 0;) {
+    if (size_t(id) >= nodes_.size()) throw std::runtime_error("partition: a window names an unknown board");
+    Node& n = *nodes_[size_t(id)];
+    const bool keep = !n.mine && n.history;  // another process's board, parent of one of ours
+    int64_t newest = std::numeric_limits<int64_t>::min();
+    for (auto k = in.get<uint64_t>(); k > 0; --k) {
+      const auto fs = in.get<int64_t>();
+      const auto ticks = in.get<uint64_t>();
+      newest = fs;
+      if (keep) n.history->push(fs, ticks);
+    }
+    for (auto k = in.get<uint64_t>(); k > 0; --k) {
+      const auto at = in.get<int64_t>();
+      const bool locked = in.get<uint8_t>() != 0;
+      if (keep) n.lock_history.emplace_back(at, locked);
+    }
+    while (keep && n.lock_history.size() > 1 && n.lock_history[1].first < newest - int64_t(kHistoryReachFs))
+      n.lock_history.pop_front();
+  }
+  for (auto k = in.get<uint64_t>(); k > 0; --k) {
+    const auto index = in.get<uint64_t>();
+    const auto fs = in.get<int64_t>();
+    grandmaster_pps(index, fs);
+  }
+}
+
+json SyncEngine::partial_report() const {
+  json nodes = json::array(), holdovers = json::array(), changes = json::array();
+  for (const auto& n : nodes_) {
+    if (n->parent < 0 || !n->mine) continue;
+    const bool over_window = n->window_fs > 0 && n->locked_in_window_fs == n->window_fs && n->locked;
     json events = json::array();
     for (const auto& [at_us, locked] : n->lock_events)
       events.push_back({{"at_us", at_us}, {"locked", locked}});
-    boards.push_back(
+    nodes.push_back(
         {{"board", n->id},
          {"parent", n->parent},
          {"ptp_only", n->baseline},
@@ -618,6 +726,7 @@ json SyncEngine::report() const {
          {"locked_fraction", n->window_fs > 0 ? double(n->locked_in_window_fs) / double(n->window_fs) : 0.0},
          {"locked_over_window", over_window},
          {"offset_ps", stats(n->offsets)},
+         {"offsets", n->offsets},  // for the totals; merge_reports takes it out
          {"servo_offset_ps", n->out.offset_ps},
          {"rtt_ps", n->out.rtt_ps},
          {"dac", n->out.dac_word},
@@ -633,11 +742,12 @@ json SyncEngine::report() const {
          {"offset_from_calibration_ps", n->cal_error_fs / 2000.0},
          {"offset_trace", n->trace.to_json()}});
   }
-  json holdover = json::array();
-  double max_drift = 0;
-  for (const Holdover& h : holdovers_) {
-    holdover.push_back(
-        {{"board", h.board},
+  for (size_t i = 0; i < holdovers_.size(); ++i) {
+    const Holdover& h = holdovers_[i];
+    if (!nodes_[size_t(h.board)]->mine) continue;
+    holdovers.push_back(
+        {{"index", i},
+         {"board", h.board},
          {"from_us", double(h.start_fs) * 1e-9},
          {"for_us", double(h.end_fs - h.start_fs) * 1e-9},
          {"max_drift_ps", h.max_drift_ps},
@@ -647,14 +757,56 @@ json SyncEngine::report() const {
          {"within_prediction", h.started && h.locked_at_loss && h.max_drift_ps <= h.predicted_ps},
          {"relocked", h.relocked},
          {"relock_us", h.relock_us}});
-    max_drift = std::max(max_drift, h.max_drift_ps);
+  }
+  for (size_t i = 0; i < changes_.size(); ++i)
+    if (nodes_[size_t(changes_[i].spec.board)]->mine) {
+      json c = change_report(changes_[i]);
+      c["index"] = i;
+      changes.push_back(std::move(c));
+    }
+  return {{"boards", nodes}, {"holdover", holdovers}, {"link_changes", changes}};
+}
+
+json SyncEngine::merge_reports(const std::vector<json>& parts) const {
+  // Every part in board (or list) order, whichever process made it.
+  std::map<int, json> by_board;
+  std::map<size_t, json> holdover_by_index, change_by_index;
+  for (const json& p : parts) {
+    for (const json& b : p["boards"]) by_board[b["board"].get<int>()] = b;
+    for (const json& h : p["holdover"]) holdover_by_index[h["index"].get<size_t>()] = h;
+    for (const json& c : p["link_changes"]) change_by_index[c["index"].get<size_t>()] = c;
+  }
+  json boards = json::array();
+  std::vector<double> offsets, baseline_offsets;
+  double lock_us = 0;
+  bool all_locked = true, all_locked_over_window = true;
+  for (auto& [id, b] : by_board) {
+    const auto mine = b["offsets"].get<std::vector<double>>();
+    const bool baseline = b["ptp_only"].get<bool>();
+    (baseline ? baseline_offsets : offsets)
+        .insert((baseline ? baseline_offsets : offsets).end(), mine.begin(), mine.end());
+    if (!baseline) {
+      const double t = b["lock_time_us"].get<double>();
+      all_locked = all_locked && t >= 0;
+      lock_us = std::max(lock_us, t);
+      all_locked_over_window = all_locked_over_window && b["locked_over_window"].get<bool>();
+    }
+    b.erase("offsets");
+    boards.push_back(std::move(b));
+  }
+  json holdover = json::array();
+  double max_drift = 0;
+  for (auto& [i, h] : holdover_by_index) {
+    max_drift = std::max(max_drift, h["max_drift_ps"].get<double>());
+    h.erase("index");
+    holdover.push_back(std::move(h));
   }
   json r = {
       {"topology", opt_.topology},
       {"exchange_rate_hz",
        opt_.exchange_rate_hz > 0 ? opt_.exchange_rate_hz : 1e15 / double(int64_t(kUpdateCycles) * kPeriodFs)},
       {"measure_from_ps", opt_.measure_from_ps},
-      {"offset_ps", stats(offsets_)},
+      {"offset_ps", stats(offsets)},
       {"lock_time_us", all_locked ? json(lock_us) : json(nullptr)},
       {"every_follower_locked_over_window", all_locked_over_window},
       {"boards", boards},
@@ -666,7 +818,7 @@ json SyncEngine::report() const {
     // where the fibre length falls within a cycle) and its noise apart: the
     // ratio of the noise does not move with a few cm of fibre, a ratio of
     // p99 does (29x to 168x over 0.2 m).
-    r["baseline"] = {{"offset_ps", stats(baseline_offsets_)}};
+    r["baseline"] = {{"offset_ps", stats(baseline_offsets)}};
     const json& a = r["offset_ps"];
     const json& b = r["baseline"]["offset_ps"];
     if (a.contains("std") && b.contains("std")) {
@@ -677,7 +829,14 @@ json SyncEngine::report() const {
     }
   }
   if (!holdovers_.empty()) r["holdover"] = {{"max_drift_ps", max_drift}, {"events", holdover}};
-  if (!changes_.empty()) r["link_changes"] = changes_report();
+  if (!changes_.empty()) {
+    json changes = json::array();
+    for (auto& [i, c] : change_by_index) {
+      c.erase("index");
+      changes.push_back(std::move(c));
+    }
+    r["link_changes"] = changes;
+  }
   if (opt_.topology == "chain") {
     // Per hop, and how the spread grows from hop to hop: exp of the
     // least-squares slope of log(std) over the hop number (robust to one
@@ -685,13 +844,14 @@ json SyncEngine::report() const {
     json hops = json::array();
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     int counted = 0;
-    for (const auto& n : nodes_) {
-      if (n->parent < 0 || n->baseline || n->offsets.empty()) continue;
-      const json st = stats(n->offsets);
-      hops.push_back({{"hop", n->id}, {"p99", st["p99"]}, {"std", st["std"]}, {"mean", st["mean"]}});
+    for (const json& b : r["boards"]) {
+      const json& st = b["offset_ps"];
+      if (b["ptp_only"].get<bool>() || st["samples"].get<size_t>() == 0) continue;
+      const int id = b["board"].get<int>();
+      hops.push_back({{"hop", id}, {"p99", st["p99"]}, {"std", st["std"]}, {"mean", st["mean"]}});
       const double std_ps = st["std"].get<double>();
       if (std_ps <= 0) continue;
-      const double x = n->id, y = std::log(std_ps);
+      const double x = id, y = std::log(std_ps);
       sx += x, sy += y, sxx += x * x, sxy += x * y;
       ++counted;
     }
@@ -708,83 +868,78 @@ json SyncEngine::report() const {
 // the half the exchange cannot see), the largest excursion, overshoot
 // beyond the final offset after that peak, and the time until the offset
 // stays within the recovery band.
-json SyncEngine::changes_report() const {
-  json out = json::array();
-  for (const ChangeRecord& c : changes_) {
-    double before_sum = 0, before_sq = 0;
-    size_t before_n = 0, final_n = 0;
-    double final_sum = 0;
-    const int64_t last_t = c.offsets.empty() ? c.at_fs : c.offsets.back().first;
-    for (const auto& [t, off] : c.offsets) {
-      if (t < c.at_fs) {
-        before_sum += off;
-        before_sq += off * off;
-        ++before_n;
-      } else if (t > last_t - kChangeFinalFs) {
-        final_sum += off;
-        ++final_n;
-      }
+json SyncEngine::change_report(const ChangeRecord& c) const {
+  double before_sum = 0, before_sq = 0;
+  size_t before_n = 0, final_n = 0;
+  double final_sum = 0;
+  const int64_t last_t = c.offsets.empty() ? c.at_fs : c.offsets.back().first;
+  for (const auto& [t, off] : c.offsets) {
+    if (t < c.at_fs) {
+      before_sum += off;
+      before_sq += off * off;
+      ++before_n;
+    } else if (t > last_t - kChangeFinalFs) {
+      final_sum += off;
+      ++final_n;
     }
-    json j = {{"board", c.spec.board},
-              {"at_us", double(c.at_fs) * 1e-9},
-              {"direction", c.spec.forward && c.spec.backward ? "both"
-                            : c.spec.forward                  ? "forward"
-                                                              : "backward"},
-              {c.spec.kind, c.spec.value},
-              {"forward_change_ps", c.forward_ps},
-              {"backward_change_ps", c.backward_ps},
-              {"model_shift_ps", -(c.forward_ps - c.backward_ps - c.compensated_ps) / 2},
-              {"lock_kept", c.seen && !c.lock_lost},
-              {"unlocked_at_us", c.unlocked_at_us},
-              {"relock_us", c.relock_us},
-              {"flags_raised", flag_names(c.errors_after & ~c.errors_before)}};
-    if (c.spec.kind == "temperature_ramp_k_per_s") j["for_us"] = double(c.spec.for_ps) * 1e-6;
-    if (c.spec.kind == "cdr_relock_slide_ui") j["bitslide_compensated_ps"] = c.compensated_ps;
-    if (before_n == 0 || final_n == 0 || last_t - c.at_fs < 2 * kChangeFinalFs) {
-      j["judged"] = false;  // too little before or after it in the run
-      out.push_back(j);
-      continue;
-    }
-    const double before = before_sum / double(before_n);
-    const double before_std = std::sqrt(std::max(0.0, before_sq / double(before_n) - before * before));
-    const double final_offset = final_sum / double(final_n);
-    const double band = std::max(kRecoveryBandMinPs, 4 * before_std);
-    double peak = 0, peak_abs = 0;
-    size_t peak_i = 0;
-    int64_t last_out_t = -1;
-    for (size_t i = 0; i < c.offsets.size(); ++i) {
-      const auto& [t, off] = c.offsets[i];
-      if (t < c.at_fs) continue;
-      peak_abs = std::max(peak_abs, std::fabs(off));
-      if (std::fabs(off - final_offset) > std::fabs(peak)) {
-        peak = off - final_offset;
-        peak_i = i;
-      }
-      if (std::fabs(off - final_offset) > band) last_out_t = t;
-    }
-    double overshoot = 0;
-    for (size_t i = peak_i; i < c.offsets.size(); ++i)
-      overshoot = std::max(overshoot, -(peak >= 0 ? 1.0 : -1.0) * (c.offsets[i].second - final_offset));
-    j["judged"] = true;
-    j["offset_before_ps"] = before;
-    j["offset_before_std_ps"] = before_std;
-    j["offset_final_ps"] = final_offset;
-    j["measured_shift_ps"] = final_offset - before;
-    j["peak_excursion_ps"] = peak;
-    j["peak_abs_offset_ps"] = peak_abs;
-    j["overshoot_ps"] = overshoot;
-    j["recovery_band_ps"] = band;
-    j["recovery_us"] = last_out_t < 0 ? 0.0 : double(last_out_t - c.at_fs) * 1e-9;
-    j["settled"] = last_out_t < last_t - kChangeFinalFs;
-    // The response itself, at most kTracePoints samples (us from the change, ps).
-    json trace = json::array();
-    const size_t every = std::max<size_t>(1, c.offsets.size() / kTracePoints);
-    for (size_t i = 0; i < c.offsets.size(); i += every)
-      trace.push_back({double(c.offsets[i].first - c.at_fs) * 1e-9, c.offsets[i].second});
-    j["trace_us_ps"] = trace;
-    out.push_back(j);
   }
-  return out;
+  json j = {{"board", c.spec.board},
+            {"at_us", double(c.at_fs) * 1e-9},
+            {"direction", c.spec.forward && c.spec.backward ? "both"
+                          : c.spec.forward                  ? "forward"
+                                                            : "backward"},
+            {c.spec.kind, c.spec.value},
+            {"forward_change_ps", c.forward_ps},
+            {"backward_change_ps", c.backward_ps},
+            {"model_shift_ps", -(c.forward_ps - c.backward_ps - c.compensated_ps) / 2},
+            {"lock_kept", c.seen && !c.lock_lost},
+            {"unlocked_at_us", c.unlocked_at_us},
+            {"relock_us", c.relock_us},
+            {"flags_raised", flag_names(c.errors_after & ~c.errors_before)}};
+  if (c.spec.kind == "temperature_ramp_k_per_s") j["for_us"] = double(c.spec.for_ps) * 1e-6;
+  if (c.spec.kind == "cdr_relock_slide_ui") j["bitslide_compensated_ps"] = c.compensated_ps;
+  if (before_n == 0 || final_n == 0 || last_t - c.at_fs < 2 * kChangeFinalFs) {
+    j["judged"] = false;  // too little before or after it in the run
+    return j;
+  }
+  const double before = before_sum / double(before_n);
+  const double before_std = std::sqrt(std::max(0.0, before_sq / double(before_n) - before * before));
+  const double final_offset = final_sum / double(final_n);
+  const double band = std::max(kRecoveryBandMinPs, 4 * before_std);
+  double peak = 0, peak_abs = 0;
+  size_t peak_i = 0;
+  int64_t last_out_t = -1;
+  for (size_t i = 0; i < c.offsets.size(); ++i) {
+    const auto& [t, off] = c.offsets[i];
+    if (t < c.at_fs) continue;
+    peak_abs = std::max(peak_abs, std::fabs(off));
+    if (std::fabs(off - final_offset) > std::fabs(peak)) {
+      peak = off - final_offset;
+      peak_i = i;
+    }
+    if (std::fabs(off - final_offset) > band) last_out_t = t;
+  }
+  double overshoot = 0;
+  for (size_t i = peak_i; i < c.offsets.size(); ++i)
+    overshoot = std::max(overshoot, -(peak >= 0 ? 1.0 : -1.0) * (c.offsets[i].second - final_offset));
+  j["judged"] = true;
+  j["offset_before_ps"] = before;
+  j["offset_before_std_ps"] = before_std;
+  j["offset_final_ps"] = final_offset;
+  j["measured_shift_ps"] = final_offset - before;
+  j["peak_excursion_ps"] = peak;
+  j["peak_abs_offset_ps"] = peak_abs;
+  j["overshoot_ps"] = overshoot;
+  j["recovery_band_ps"] = band;
+  j["recovery_us"] = last_out_t < 0 ? 0.0 : double(last_out_t - c.at_fs) * 1e-9;
+  j["settled"] = last_out_t < last_t - kChangeFinalFs;
+  // The response itself, at most kTracePoints samples (us from the change, ps).
+  json trace = json::array();
+  const size_t every = std::max<size_t>(1, c.offsets.size() / kTracePoints);
+  for (size_t i = 0; i < c.offsets.size(); i += every)
+    trace.push_back({double(c.offsets[i].first - c.at_fs) * 1e-9, c.offsets[i].second});
+  j["trace_us_ps"] = trace;
+  return j;
 }
 
 }  // namespace lightrail::sim

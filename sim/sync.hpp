@@ -27,6 +27,7 @@
 #include "clock/oscillator.hpp"
 #include "clock_sync/clock_sync.hpp"
 #include "edge_history.hpp"
+#include "partition.hpp"
 
 namespace lightrail::sim {
 
@@ -130,14 +131,34 @@ class SyncEngine {
   int64_t next_dmtd_edge_fs(int b);
   void on_dmtd_edge(int b, int64_t edge_fs);
 
-  nlohmann::json report() const;
+  nlohmann::json report() const { return merge_reports({partial_report()}); }
   bool correct() const { return true; }  // judged by the scenario's expectations
+
+  // Partitioned over processes (docs/cosim.md): this process simulates the
+  // boards `mine` marks; the others' clocks reach it at window boundaries.
+  // Everything a board reads of another is at least `lookahead_fs` old, so a
+  // window of that length needs nothing from the window it runs in, and the
+  // result does not depend on how the boards are split.
+  void partition(const std::vector<bool>& mine);
+  int64_t lookahead_fs(int64_t until_fs) const;
+  // What this process's boards showed the others during the last window
+  // (their clock edges and lock changes, the grandmaster's PPS); then every
+  // process's, this one's included, taken in rank order.
+  void export_window(Wire& out);
+  void import_window(WireReader& in);
+  // The report's parts for this process's boards, and the report made from
+  // every process's parts.
+  nlohmann::json partial_report() const;
+  nlohmann::json merge_reports(const std::vector<nlohmann::json>& parts) const;
 
  private:
   struct Node;
   void servo_update(Node& n, int64_t now_fs, bool phase_valid, uint32_t phase);
   bool ref_ok(const Node& n, int64_t now_fs) const;
   void record_pps(int b, uint64_t index, int64_t fs);
+  void grandmaster_pps(uint64_t index, int64_t fs);
+  void match_pps(Node& n, uint64_t index, int64_t fs);
+  bool locked_at(const Node& n, int64_t t_fs) const;
   void add_link_changes(const clock::FibreConfig& fc, const std::vector<LinkChange>& changes,
                         const std::string& where, const std::vector<double>& compensated_ps);
   void add_cdr_relocks(const clock::FibreConfig& fc);
@@ -148,7 +169,8 @@ class SyncEngine {
   std::vector<std::unique_ptr<Node>> nodes_;
   // PPS edges waiting for the grandmaster's edge of the same index.
   std::map<uint64_t, int64_t> gm_pps_;
-  std::vector<double> offsets_, baseline_offsets_;  // ps, after measure_from
+  bool windowed_ = false;                             // partitioned: see partition()
+  std::vector<std::pair<uint64_t, int64_t>> gm_out_;  // the grandmaster's PPS, to go out at the window's end
   struct Holdover {
     int board;
     int64_t start_fs, end_fs;
@@ -174,7 +196,7 @@ class SyncEngine {
     uint32_t errors_before = 0, errors_after = 0;
   };
   std::vector<ChangeRecord> changes_;
-  nlohmann::json changes_report() const;
+  nlohmann::json change_report(const ChangeRecord& c) const;
 };
 
 }  // namespace lightrail::sim

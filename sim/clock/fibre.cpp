@@ -75,6 +75,13 @@ double Fibre::max_delay_fs() const {
                   backward0_fs_ + extreme_change(changes_, false, 1));
 }
 
+double Fibre::min_delay_fs(int64_t until_fs) const {
+  const double drift = std::min({0.0, drift_fs(0), drift_fs(until_fs)});
+  return std::min(forward0_fs_ + extreme_change(changes_, true, -1),
+                  backward0_fs_ + extreme_change(changes_, false, -1)) +
+         drift;
+}
+
 void Fibre::add_change(const DelayChange& change) {
   std::vector<DelayChange> all = changes_;
   all.push_back(change);

@@ -60,6 +60,9 @@ class Fibre {
   // The most either direction's delay reaches over the changes (fs); the
   // least is checked when a change is added (never negative).
   double max_delay_fs() const;
+  // The least either direction's delay reaches from t = 0 to `until_fs`
+  // (fs; every shortening at once): a partitioned run's lookahead.
+  double min_delay_fs(int64_t until_fs) const;
   // Throws std::invalid_argument when the change would make a delay negative.
   void add_change(const DelayChange& change);
   const FibreConfig& config() const { return config_; }

@@ -37,7 +37,7 @@ constexpr std::chrono::milliseconds kAcceptRetry{50};
 class Session;
 
 struct BoardServer::Impl {
-  std::vector<Board*> boards;
+  std::vector<BusQueue*> buses;
   HostLink& link;
   ServerOptions opt;
   asio::io_context io;
@@ -51,8 +51,8 @@ struct BoardServer::Impl {
   // by stop() once that has ended).
   std::unordered_map<Session*, std::shared_ptr<Session>> sessions;
 
-  Impl(std::vector<Board*> b, uint16_t port, HostLink& l, ServerOptions o)
-      : boards(std::move(b)),
+  Impl(std::vector<BusQueue*> b, uint16_t port, HostLink& l, ServerOptions o)
+      : buses(std::move(b)),
         link(l),
         opt(std::move(o)),
         acceptor(io, tcp::endpoint(asio::ip::address_v4::loopback(), port)) {}
@@ -95,8 +95,7 @@ class Session : public std::enable_shared_from_this<Session> {
     close();
     if (!req_) return;
     end_check_.cancel();
-    if (!board().bus().remove(req_.get()) &&
-        fut_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+    if (!bus().remove(req_.get()) && fut_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
       req_->notify = nullptr;
       (void)req_.release();
     }
@@ -104,7 +103,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
  private:
-  Board& board() { return *srv_.boards[size_t(board_)]; }
+  BusQueue& bus() { return *srv_.buses[size_t(board_)]; }
   void forget() { srv_.sessions.erase(this); }  // callers hold a reference
 
   // Idle: no complete request line and no reply taken for this long.
@@ -184,13 +183,13 @@ class Session : public std::enable_shared_from_this<Session> {
     const bool locked = !srv_.opt.token.empty() && !authed_;
     switch (rq.verb) {
       case Verb::kHello:
-        if (rq.board >= srv_.boards.size()) {
+        if (rq.board >= srv_.buses.size()) {
           board_ = -1;  // a failed HELLO leaves no board chosen
           return fmt::format("ERR no board {} (this server has boards 0..{})", rq.board,
-                             srv_.boards.size() - 1);
+                             srv_.buses.size() - 1);
         }
         board_ = int(rq.board);
-        return fmt::format("OK lightrail-cosim {}", srv_.boards.size());
+        return fmt::format("OK lightrail-cosim {}", srv_.buses.size());
       case Verb::kAuth:
         if (srv_.opt.token.empty()) return "OK";
         authed_ = protocol::same_token(srv_.opt.token, rq.token);
@@ -227,7 +226,7 @@ class Session : public std::enable_shared_from_this<Session> {
       });
     };
     idle_.cancel();  // waiting for the simulation is not idleness
-    board().bus().push(&r);
+    bus().push(&r);
     check_end();
     return std::nullopt;
   }
@@ -236,7 +235,7 @@ class Session : public std::enable_shared_from_this<Session> {
     end_check_.expires_after(kEndCheck);
     end_check_.async_wait([self = shared_from_this()](const error_code& ec) {
       if (ec || !self->req_) return;
-      if (self->srv_.link.ended && self->board().bus().remove(self->req_.get())) {
+      if (self->srv_.link.ended && self->bus().remove(self->req_.get())) {
         BusRequest::Result r;
         r.ok = false;
         r.error = "simulation ended";
@@ -342,8 +341,8 @@ void BoardServer::Impl::run() {
   }
 }
 
-BoardServer::BoardServer(std::vector<Board*> boards, uint16_t port, HostLink& link, ServerOptions options)
-    : impl_(std::make_unique<Impl>(std::move(boards), port, link, std::move(options))) {}
+BoardServer::BoardServer(std::vector<BusQueue*> buses, uint16_t port, HostLink& link, ServerOptions options)
+    : impl_(std::make_unique<Impl>(std::move(buses), port, link, std::move(options))) {}
 
 BoardServer::~BoardServer() { stop(); }
 

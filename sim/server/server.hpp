@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "board.hpp"
+#include "bus_request.hpp"
 #include "host_link.hpp"
 
 namespace lightrail::sim {
@@ -24,8 +24,9 @@ struct ServerOptions {
 class BoardServer {
  public:
   // Binds 127.0.0.1:port (0: any free port) at once; serves from start(),
-  // on one thread of its own, every connection asynchronously.
-  BoardServer(std::vector<Board*> boards, uint16_t port, HostLink& link, ServerOptions options = {});
+  // on one thread of its own, every connection asynchronously. Board b's
+  // requests go to buses[b].
+  BoardServer(std::vector<BusQueue*> buses, uint16_t port, HostLink& link, ServerOptions options = {});
   ~BoardServer();
   uint16_t port() const;
   void start();
