@@ -135,7 +135,6 @@ Cosim::Cosim(const CosimOptions& options) : part_(Partition::world()) {
     sync_ = std::make_unique<SyncEngine>(options.sync, options.boards);
     boards = sync_->total_boards();
   }
-  total_boards_ = boards;
   const bool windowed = part_.active();
   if (windowed && part_.ranks() > boards)
     throw PartitionError(fmt::format("mpirun -np {}: more ranks than the {} boards to simulate{}",
@@ -151,7 +150,8 @@ Cosim::Cosim(const CosimOptions& options) : part_(Partition::world()) {
     window_fs_ = kHostWindowFs;
     if (sync_) {
       sync_->partition(mine);
-      const int64_t ahead = sync_->lookahead_fs(std::numeric_limits<int32_t>::max() * int64_t(1000000));
+      constexpr uint64_t kHourFs = 3600000000000000000;
+      const int64_t ahead = sync_->lookahead_fs(int64_t(options.horizon_fs ? options.horizon_fs : kHourFs));
       if (ahead < 1000000)
         throw PartitionError(fmt::format(
             "sync.profile.fibre: the shortest link delay, {} fs, is under the 1 ns a partitioned run needs "

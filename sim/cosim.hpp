@@ -30,6 +30,9 @@ struct CosimOptions {
   std::string waveform_prefix;  // FST per board: <prefix><board>.fst; empty: none
   SyncOptions sync;             // clock distribution; off: ideal 250 MHz clocks
   ServerOptions server;         // limits and token of the board server
+  // How long the run will be (fs; 0: not known, taken as an hour): how far
+  // a partitioned run must look ahead for fibre delays that drift.
+  uint64_t horizon_fs = 0;
 };
 
 double thread_cpu_s();  // CPU time of the calling thread, in s
@@ -70,7 +73,6 @@ class Cosim {
   Board* local(int id) const;
 
   const Partition& part_;
-  int total_boards_ = 0;
   uint64_t window_fs_ = 0;                            // partitioned: each window's length
   std::vector<std::unique_ptr<BusQueue>> mailboxes_;  // partitioned, rank 0: the server's queue per board
   std::map<uint64_t, BusRequest*> forwarded_;         // rank 0: handed out, not answered yet

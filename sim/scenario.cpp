@@ -799,6 +799,7 @@ json run_scenario(const Scenario& sc) {
   for (const Action& a : sc.actions)
     if (a.what == "board_reset") o.board.resets.push_back({a.at_ps * 1000, a.reset_cycles, a.board});
   o.sync = sc.sync;
+  o.horizon_fs = sc.duration_ps * 1000;
   Cosim cosim(o);
   if (!cosim.serves()) {  // a partitioned run's other ranks: rank 0 hosts and reports
     cosim.run(sc.duration_ps * 1000);
