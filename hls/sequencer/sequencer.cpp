@@ -3,6 +3,8 @@
 // time resolution, edge emission, boundary take, prefetch, status.
 #include "sequencer/sequencer.hpp"
 
+#include <cassert>
+
 #include "lightrail/image_crc.hpp"
 
 namespace lightrail {
@@ -74,6 +76,28 @@ Rel clamp_rel(Rel r) { return r > kRelMax ? kRelMax : (r < -kRelMax ? -kRelMax :
 Rel rel_of(uint64_t t, uint64_t window) { return clamp_rel(static_cast<Rel>(t - window)); }
 
 Rel clamp_duration(uint64_t d) { return d > uint64_t(kRelMax) ? kRelMax : static_cast<Rel>(d); }
+
+// The at-time swap compares a boundary's end (t_end) with commit_ticks.
+// Where that end is fixed in the same cycle, the compare is made on
+// differences computed in parallel instead: a 64-bit difference clamped to
+// [-1, kWideMax] against a sum of durations and tunes (< 2^41 + 2^16), a
+// 43-bit compare that the clamp does not change.
+constexpr Rel kWideMax = Rel{1} << 42;
+
+Rel clamp_wide(Rel r) { return r > kWideMax ? kWideMax : (r < -1 ? -1 : r); }
+
+// Per queue slot ([0] cur, [1] up, [2] next): commit_ticks - t_end as the
+// cycle starts (one 64-bit subtract each, in parallel), and whether t_end
+// reaches commit_ticks, kept current as slots are filled or resolved.
+struct Reach {
+  Rel ct_less_end[3];
+  bool r[3];
+};
+
+// Queue slot of the last planned boundary (2 next, 1 up, 0 cur), -1 if none.
+int tail_slot(const SequencerState& s) {
+  return s.next.valid ? 2 : (s.up.valid ? 1 : (s.cur.valid ? 0 : -1));
+}
 
 // The last planned boundary: the next one is planned after it.
 const Boundary* tail(const SequencerState& s) {
@@ -162,21 +186,28 @@ void stage_boundary(SequencerState& s, bool is_end, bool is_stop, bool pass_end)
 // The staged boundary joins the queue. Its time comes from the queue's tail
 // as it is now (an event boundary before it may have resolved meanwhile):
 // the tail's t_end, a register, so this is a mux; the one add (t_end) ends
-// in a register.
-void insert_staged(SequencerState& s) {
+// in a register, and its swap compare is made on the tail's difference.
+void insert_staged(SequencerState& s, Reach& reach) {
   Boundary& b = s.staged;
   if (!b.valid) return;
+  const int ts = tail_slot(s);
   const Boundary* tl = tail(s);
+  // With no tail this boundary is an activation that claimed the commit, so
+  // the flag is never read.
+  bool reaches = true;
   if (tl != nullptr) {
     b.t = tl->t_end;
     b.t_known = tl->t_known && !tl->event;
     b.asap = false;
+    reaches = static_cast<Rel>(b.duration) >= reach.ct_less_end[ts];
   }
   b.t_end = b.t + b.duration;
   if (!s.up.valid) {
     s.up = b;
+    reach.r[1] = reaches;
   } else {
     s.next = b;
+    reach.r[2] = reaches;
   }
   b.valid = false;
 }
@@ -235,6 +266,10 @@ void fetch_step(SequencerState& s, const SequencerIn& in, SequencerOut& out, uin
         f.pass_end = step >= s.bank_info[tl->bank].n_steps;
         const bool swap_here =
             s.commit == CommitState::kPending && (s.commit_at_time ? tail_reaches_commit : f.pass_end);
+#ifndef __SYNTHESIS__
+        assert(!(s.commit == CommitState::kPending && s.commit_at_time) ||
+               tail_reaches_commit == (tl->t_end >= s.commit_ticks));
+#endif
         if (swap_here) {
           f.bank = static_cast<uint8_t>(1 - s.active_bank);
           f.step = 0;
@@ -492,33 +527,66 @@ struct QueueRel {
 };
 
 // Fixes the time of the upcoming boundary when it was open: idle start,
-// event step with a trigger, or a STOP ending an event step. The emission
-// and take of this cycle use the new time as a window offset, chosen among
-// offsets computed in parallel (no 64-bit add or compare in series with
-// them); the 64-bit times are selected by the same decisions and written
-// to registers for the next cycle.
-void resolve_up(SequencerState& s, uint64_t now, uint64_t window, QueueRel& q) {
+// event step with a trigger, or a STOP ending an event step. Each candidate
+// time and the ends that follow from it (up's t_end, next's t and t_end)
+// are one 64-bit add of a register or input and a narrow sum, all in
+// parallel; narrow compares of window offsets pick one. The emission and
+// take of this cycle use the picked offset, the swap compare the matching
+// flag (Reach), so no 64-bit operation follows another.
+void resolve_up(SequencerState& s, uint64_t now, uint64_t window, QueueRel& q, Reach& reach) {
   Boundary& b = s.up;
   if (!b.valid || b.t_known) return;
   const Rel tune = Rel{b.max_tune};
   const Rel rel_b = q.r[1];  // b.t: the earliest time
+  const uint64_t dur = b.duration;
+  const uint64_t dur2 = b.duration + s.next.duration;  // up's step and next's (< 2^41)
+  const Rel ct_rel = clamp_wide(static_cast<Rel>(s.commit_ticks - window));
   Rel rel = 0;
   uint64_t t = 0;
+  uint64_t t_end = 0;
+  uint64_t next_end = 0;
+  bool reach_up = false;
+  bool reach_next = false;
   if (b.asap) {
-    const uint64_t cycles = (kOutputLeadTicks + b.max_tune + kFine - 1) / kFine;
-    t = now + cycles * kFine;
-    rel = static_cast<Rel>(cycles * kFine - kOutputLeadTicks);
+    const uint64_t lead = (kOutputLeadTicks + b.max_tune + kFine - 1) / kFine * kFine;
+    rel = static_cast<Rel>(lead - kOutputLeadTicks);
+    t = now + lead;
+    t_end = now + (lead + dur);
+    next_end = now + (lead + dur2);
+    reach_up = rel + static_cast<Rel>(dur) >= ct_rel;
+    reach_next = rel + static_cast<Rel>(dur2) >= ct_rel;
   } else if (b.is_stop || (s.trigger_latched && s.cur.valid && s.cur.event)) {
-    // max(b.t, window + max_tune[, trigger_ticks]): a time named ahead is kept exactly.
+    // max(b.t, window + max_tune[, trigger_ticks]): a time named ahead is
+    // kept exactly. Offsets clamped alike are told apart by the one 64-bit
+    // compare of the two registers.
     const bool timed = !b.is_stop && s.trigger_timed;
     const Rel rel_trig = rel_of(s.trigger_ticks, window);
-    rel = rel_b > tune ? rel_b : tune;
-    t = rel_b > tune ? b.t : window + b.max_tune;
-    // Offsets clamped alike are told apart by the one 64-bit compare.
-    const bool trig_wins = rel_trig > rel || (rel_trig == kRelMax && rel == kRelMax && s.trigger_ticks > t);
-    if (timed && trig_wins) {
+    const bool earliest_wins = rel_b > tune;
+    const Rel rel_bt = earliest_wins ? rel_b : tune;
+    const bool trig_wins =
+        timed && (rel_trig > rel_bt || (rel_trig == kRelMax && rel_bt == kRelMax && s.trigger_ticks > b.t));
+    if (trig_wins) {
+      const Rel ct_less_trig = clamp_wide(static_cast<Rel>(s.commit_ticks - s.trigger_ticks));
       rel = rel_trig;
       t = s.trigger_ticks;
+      t_end = s.trigger_ticks + dur;
+      next_end = s.trigger_ticks + dur2;
+      reach_up = static_cast<Rel>(dur) >= ct_less_trig;
+      reach_next = static_cast<Rel>(dur2) >= ct_less_trig;
+    } else if (earliest_wins) {
+      rel = rel_b;
+      t = b.t;
+      t_end = b.t_end;
+      next_end = b.t_end + s.next.duration;
+      reach_up = reach.r[1];
+      reach_next = static_cast<Rel>(s.next.duration) >= reach.ct_less_end[1];
+    } else {
+      rel = tune;
+      t = window + b.max_tune;
+      t_end = window + (b.max_tune + dur);
+      next_end = window + (b.max_tune + dur2);
+      reach_up = tune + static_cast<Rel>(dur) >= ct_rel;
+      reach_next = tune + static_cast<Rel>(dur2) >= ct_rel;
     }
     if (!b.is_stop) {
       s.trigger_latched = false;
@@ -529,16 +597,24 @@ void resolve_up(SequencerState& s, uint64_t now, uint64_t window, QueueRel& q) {
   } else {
     return;
   }
+#ifndef __SYNTHESIS__
+  assert(rel == rel_of(t, window) && t_end == t + dur);
+#endif
   b.t = t;
-  b.t_end = t + b.duration;
+  b.t_end = t_end;
   b.t_known = true;
   b.asap = false;
   q.r[1] = rel;
+  reach.r[1] = reach_up;
   if (s.next.valid) {
-    s.next.t = b.t_end;
-    s.next.t_end = b.t_end + s.next.duration;
+    s.next.t = t_end;
+    s.next.t_end = next_end;
     s.next.t_known = !b.event;
-    q.r[2] = clamp_rel(rel + clamp_duration(b.duration));  // both >= 0: exact after the clamp
+    q.r[2] = clamp_rel(rel + clamp_duration(dur));  // both >= 0: exact after the clamp
+    reach.r[2] = reach_next;
+#ifndef __SYNTHESIS__
+    assert(q.r[2] == rel_of(t_end, window) && reach_next == (next_end >= s.commit_ticks));
+#endif
   }
 }
 
@@ -640,9 +716,17 @@ void sequencer_step(SequencerState& s, const SequencerIn& in, SequencerOut& out)
   }
   s.errors &= ~in.clear_errors;
 
+  // For the at-time swap: each slot's distance to commit_ticks, from the
+  // registers (a commit started below leaves no swap to decide this cycle).
+  Reach reach;
+  reach.ct_less_end[0] = clamp_wide(static_cast<Rel>(s.commit_ticks - s.cur.t_end));
+  reach.ct_less_end[1] = clamp_wide(static_cast<Rel>(s.commit_ticks - s.up.t_end));
+  reach.ct_less_end[2] = clamp_wide(static_cast<Rel>(s.commit_ticks - s.next.t_end));
+  for (int i = 0; i < 3; ++i) reach.r[i] = reach.ct_less_end[i] <= 0;
+
   // Stage 0: last cycle's staged boundary joins the queue (a mux of
   // registers; its t_end add ends in a register).
-  insert_staged(s);
+  insert_staged(s, reach);
 
   if (in.stop) apply_stop(s);
   if (in.cancel) apply_cancel(s, window);
@@ -655,12 +739,7 @@ void sequencer_step(SequencerState& s, const SequencerIn& in, SequencerOut& out)
   q.r[0] = rel_of(s.cur.t, window);
   q.r[1] = rel_of(s.up.t, window);
   q.r[2] = rel_of(s.next.t, window);
-  resolve_up(s, now, window, q);
-  // The compare the prefetcher needs for an at-time swap, per slot, before
-  // the take moves the queue.
-  const bool cur_reaches = s.cur.t_end >= s.commit_ticks;
-  const bool up_reaches = s.up.t_end >= s.commit_ticks;
-  const bool next_reaches = s.next.t_end >= s.commit_ticks;
+  resolve_up(s, now, window, q, reach);
 
   emit_edges(s.cur, q.r[0], nullptr, 0, out);
   emit_edges(s.up, q.r[1], &s.cur, q.r[0], out);
@@ -668,8 +747,7 @@ void sequencer_step(SequencerState& s, const SequencerIn& in, SequencerOut& out)
   const bool taken = take_up(s, q.r[1]);
   // The tail after the take: up if valid, else cur (next is then invalid or
   // the prefetcher waits).
-  const bool tail_reaches =
-      s.up.valid ? (taken ? next_reaches : up_reaches) : (taken ? up_reaches : cur_reaches);
+  const bool tail_reaches = s.up.valid ? reach.r[taken ? 2 : 1] : reach.r[taken ? 1 : 0];
   fetch_step(s, in, out, now, tail_reaches);
 
   uint32_t status = 0;
