@@ -193,22 +193,28 @@ void insert_staged(SequencerState& s, Reach& reach) {
   const int ts = tail_slot(s);
   const Boundary* tl = tail(s);
   // With no tail this boundary is an activation that claimed the commit, so
-  // the flag is never read.
-  bool reaches = true;
+  // its flag is never read. Clamped differences stay on the right side of
+  // every sum they are compared with (< 2^41 + 2^16), so the narrow subtract
+  // keeps the compares exact.
+  Rel ct_less_end = -1;
   if (tl != nullptr) {
     b.t = tl->t_end;
     b.t_known = tl->t_known && !tl->event;
     b.asap = false;
-    reaches = static_cast<Rel>(b.duration) >= reach.ct_less_end[ts];
+    ct_less_end = clamp_wide(reach.ct_less_end[ts] - static_cast<Rel>(b.duration));
   }
   b.t_end = b.t + b.duration;
-  if (!s.up.valid) {
+  const int slot = s.up.valid ? 2 : 1;
+  if (slot == 1) {
     s.up = b;
-    reach.r[1] = reaches;
   } else {
     s.next = b;
-    reach.r[2] = reaches;
   }
+  reach.ct_less_end[slot] = ct_less_end;
+  reach.r[slot] = ct_less_end <= 0;
+#ifndef __SYNTHESIS__
+  assert(tl == nullptr || s.commit != CommitState::kPending || reach.r[slot] == (b.t_end >= s.commit_ticks));
+#endif
   b.valid = false;
 }
 
@@ -598,7 +604,8 @@ void resolve_up(SequencerState& s, uint64_t now, uint64_t window, QueueRel& q, R
     return;
   }
 #ifndef __SYNTHESIS__
-  assert(rel == rel_of(t, window) && t_end == t + dur);
+  assert(rel == rel_of(t, window) && t_end == t + dur &&
+         (s.commit != CommitState::kPending || reach_up == (t_end >= s.commit_ticks)));
 #endif
   b.t = t;
   b.t_end = t_end;
@@ -613,7 +620,10 @@ void resolve_up(SequencerState& s, uint64_t now, uint64_t window, QueueRel& q, R
     q.r[2] = clamp_rel(rel + clamp_duration(dur));  // both >= 0: exact after the clamp
     reach.r[2] = reach_next;
 #ifndef __SYNTHESIS__
-    assert(q.r[2] == rel_of(t_end, window) && reach_next == (next_end >= s.commit_ticks));
+    // (commit_ticks may have changed this cycle, starting a verification:
+    // the flags are read only for a pending commit.)
+    assert(q.r[2] == rel_of(t_end, window) &&
+           (s.commit != CommitState::kPending || reach_next == (next_end >= s.commit_ticks)));
 #endif
   }
 }
