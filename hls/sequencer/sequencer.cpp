@@ -563,14 +563,12 @@ void resolve_up(SequencerState& s, uint64_t now, uint64_t window, QueueRel& q, R
     reach_next = rel + static_cast<Rel>(dur2) >= ct_rel;
   } else if (b.is_stop || (s.trigger_latched && s.cur.valid && s.cur.event)) {
     // max(b.t, window + max_tune[, trigger_ticks]): a time named ahead is
-    // kept exactly. Offsets clamped alike are told apart by the one 64-bit
-    // compare of the two registers.
+    // kept exactly. Three compares side by side (two narrow ones on
+    // offsets, one of two registers) decide it.
     const bool timed = !b.is_stop && s.trigger_timed;
     const Rel rel_trig = rel_of(s.trigger_ticks, window);
     const bool earliest_wins = rel_b > tune;
-    const Rel rel_bt = earliest_wins ? rel_b : tune;
-    const bool trig_wins =
-        timed && (rel_trig > rel_bt || (rel_trig == kRelMax && rel_bt == kRelMax && s.trigger_ticks > b.t));
+    const bool trig_wins = timed && (earliest_wins ? s.trigger_ticks > b.t : rel_trig > tune);
     if (trig_wins) {
       const Rel ct_less_trig = clamp_wide(static_cast<Rel>(s.commit_ticks - s.trigger_ticks));
       rel = rel_trig;
@@ -640,36 +638,48 @@ void resolve_up(SequencerState& s, uint64_t now, uint64_t window, QueueRel& q, R
 // fall and one rise per port and cycle).
 void emit_edges(Boundary& b, Rel rel, Boundary* prev, Rel prev_rel, SequencerOut& out) {
   if (!b.valid || !b.t_known || (b.sel_pend | b.fall_pend | b.rise_pend) == 0) return;
+  // Every decision is one narrow compare of `rel` with a bound made from
+  // registers beside the subtract (tune + FINE_STEPS, FINE_STEPS - guard,
+  // ...); a fine position is the low bits of the offset.
+  constexpr Rel kFineMask = kFineRel - 1;
+  const Rel guard = Rel{b.guard};
+  const Rel prev_rise = prev != nullptr ? prev_rel + Rel{prev->guard} : 0;
   for (uint32_t p = 0; p < PORTS; ++p) {
 #pragma HLS UNROLL
     const uint32_t bit = 1u << p;
-    const Rel r_early = rel - Rel{b.tune[p]};
-    if ((b.sel_pend & bit) && r_early < kFineRel) {
-      b.late |= r_early < 0;
+    const Rel tune = Rel{b.tune[p]};
+    const bool early_due = rel < tune + kFineRel;
+    const bool early_late = rel < tune;
+    const uint8_t early_fine = early_late ? 0 : static_cast<uint8_t>((rel - tune) & kFineMask);
+    if ((b.sel_pend & bit) && early_due) {
+      b.late |= early_late;
       out.sel_valid |= bit;
-      out.sel_fine[p] = static_cast<uint8_t>(r_early < 0 ? 0 : r_early);
+      out.sel_fine[p] = early_fine;
       out.sel_value[p] = b.sel_value[p];
       b.sel_pend &= ~bit;
     }
-    const Rel r_fall = (b.fall_early & bit) ? r_early : rel;
-    if ((b.fall_pend & bit) && r_fall < kFineRel) {
-      b.late |= r_fall < 0;
+    const bool at_early = (b.fall_early & bit) != 0;
+    const bool fall_due = at_early ? early_due : rel < kFineRel;
+    const bool fall_late = at_early ? early_late : rel < 0;
+    if ((b.fall_pend & bit) && fall_due) {
+      // A late fall goes out now, at fine 0.
+      const uint8_t fell = at_early ? early_fine : (fall_late ? 0 : static_cast<uint8_t>(rel & kFineMask));
+      b.late |= fall_late;
       out.fall_valid |= bit;
-      out.fall_fine[p] = static_cast<uint8_t>(r_fall < 0 ? 0 : r_fall);
+      out.fall_fine[p] = fell;
       b.fall_pend &= ~bit;
-      const Rel fell = r_fall < 0 ? 0 : r_fall;  // a late fall goes out now
-      if (prev != nullptr && (prev->rise_pend & bit) && prev_rel + Rel{prev->guard} >= fell) {
+      if (prev != nullptr && (prev->rise_pend & bit) && prev_rise >= Rel{fell}) {
         prev->rise_pend &= ~bit;  // due in a later cycle
       }
       if ((out.rise_valid & bit) && out.rise_fine[p] >= out.fall_fine[p]) out.rise_valid &= ~bit;
     }
-    const Rel r_rise = rel + Rel{b.guard};
-    if ((b.rise_pend & bit) && r_rise < kFineRel) {
+    if ((b.rise_pend & bit) && rel < kFineRel - guard) {
       // A rise already in `out` is prev's, before b's fall in this cycle:
       // this one replaces it, so that window is not opened.
-      b.late |= r_rise < 0;
+      const bool rise_late = rel < -guard;
+      b.late |= rise_late;
       out.rise_valid |= bit;
-      out.rise_fine[p] = static_cast<uint8_t>(r_rise < 0 ? 0 : r_rise);
+      out.rise_fine[p] = rise_late ? 0 : static_cast<uint8_t>((rel + guard) & kFineMask);
       b.rise_pend &= ~bit;
     }
   }
