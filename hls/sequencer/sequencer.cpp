@@ -1,6 +1,10 @@
 // One clock cycle of the sequencer. The order inside sequencer_step() is the
-// order of the combinational logic: inputs, STOP, commit/verify, boundary
-// time resolution, edge emission, boundary take, prefetch, status.
+// order of the combinational logic: inputs, the boundary staged last cycle
+// joining the queue, STOP, commit/verify, boundary time resolution, edge
+// emission, boundary take, prefetch, status. Board times enter each cycle
+// through one 64-bit operation (mostly a window offset) and everything after
+// it is narrow, so no 64-bit operation follows another on a register-to-
+// register path (docs/sequencer.md, "The per-cycle state update").
 #include "sequencer/sequencer.hpp"
 
 #include <cassert>
@@ -581,9 +585,9 @@ void resolve_up(SequencerState& s, uint64_t now, uint64_t window, QueueRel& q, R
       rel = rel_b;
       t = b.t;
       t_end = b.t_end;
-      next_end = b.t_end + s.next.duration;
+      next_end = s.next.t_end;  // already up.t_end + next.duration: no add here
       reach_up = reach.r[1];
-      reach_next = static_cast<Rel>(s.next.duration) >= reach.ct_less_end[1];
+      reach_next = reach.r[2];
     } else {
       rel = tune;
       t = window + b.max_tune;
@@ -620,7 +624,7 @@ void resolve_up(SequencerState& s, uint64_t now, uint64_t window, QueueRel& q, R
 #ifndef __SYNTHESIS__
     // (commit_ticks may have changed this cycle, starting a verification:
     // the flags are read only for a pending commit.)
-    assert(q.r[2] == rel_of(t_end, window) &&
+    assert(q.r[2] == rel_of(t_end, window) && next_end == t_end + s.next.duration &&
            (s.commit != CommitState::kPending || reach_next == (next_end >= s.commit_ticks)));
 #endif
   }
