@@ -76,7 +76,7 @@ constexpr Rel kFineRel = Rel{FINE_STEPS};
 
 Rel clamp_rel(Rel r) { return r > kRelMax ? kRelMax : (r < -kRelMax ? -kRelMax : r); }
 
-// t - window, exact for |t - window| < 2^63 (board time spans centuries).
+// t - window, exact for |t - window| < 2^63 ticks (about 36 years).
 Rel rel_of(uint64_t t, uint64_t window) { return clamp_rel(static_cast<Rel>(t - window)); }
 
 Rel clamp_duration(uint64_t d) { return d > uint64_t(kRelMax) ? kRelMax : static_cast<Rel>(d); }
