@@ -642,19 +642,30 @@ void resolve_up(SequencerState& s, uint64_t now, uint64_t window, QueueRel& q, R
 // fall and one rise per port and cycle).
 void emit_edges(Boundary& b, Rel rel, Boundary* prev, Rel prev_rel, SequencerOut& out) {
   if (!b.valid || !b.t_known || (b.sel_pend | b.fall_pend | b.rise_pend) == 0) return;
-  // Every decision is one narrow compare of `rel` with a bound made from
-  // registers beside the subtract (tune + FINE_STEPS, FINE_STEPS - guard,
-  // ...); a fine position is the low bits of the offset.
-  constexpr Rel kFineMask = kFineRel - 1;
-  const Rel guard = Rel{b.guard};
-  const Rel prev_rise = prev != nullptr ? prev_rel + Rel{prev->guard} : 0;
+  constexpr int32_t kFine32 = static_cast<int32_t>(FINE_STEPS);
+  constexpr int32_t kFineMask = kFine32 - 1;
+  // Per boundary (shared by its 16 ports): the offset narrowed to 32 bits
+  // for the tune compares (their bounds lie in [0, 2^16 + FINE_STEPS], so
+  // clamping to +-2^24 decides nothing differently); the rise, whose bound
+  // FINE_STEPS - guard is the same for every port; and where the previous
+  // boundary's pending rise falls, as one of 0..FINE_STEPS (FINE_STEPS:
+  // after this output cycle).
+  const int32_t rel32 = static_cast<int32_t>(
+      rel > (Rel{1} << 24) ? (Rel{1} << 24) : (rel < -(Rel{1} << 24) ? -(Rel{1} << 24) : rel));
+  const Rel r_rise = rel + Rel{b.guard};
+  const bool rise_due = r_rise < kFineRel;
+  const bool rise_late = r_rise < 0;
+  const uint8_t rise_fine = rise_late ? 0 : static_cast<uint8_t>(r_rise & kFineMask);
+  const Rel prev_r = prev != nullptr ? prev_rel + Rel{prev->guard} : 0;
+  const int32_t prev_rise = prev_r < 0 ? -1 : (prev_r > kFineRel ? kFine32 : static_cast<int32_t>(prev_r));
   for (uint32_t p = 0; p < PORTS; ++p) {
 #pragma HLS UNROLL
     const uint32_t bit = 1u << p;
-    const Rel tune = Rel{b.tune[p]};
-    const bool early_due = rel < tune + kFineRel;
-    const bool early_late = rel < tune;
-    const uint8_t early_fine = early_late ? 0 : static_cast<uint8_t>((rel - tune) & kFineMask);
+    // One 32-bit compare per decision; a fine position is the low bits.
+    const int32_t tune = static_cast<int32_t>(b.tune[p]);
+    const bool early_due = rel32 < tune + kFine32;
+    const bool early_late = rel32 < tune;
+    const uint8_t early_fine = early_late ? 0 : static_cast<uint8_t>((rel32 - tune) & kFineMask);
     if ((b.sel_pend & bit) && early_due) {
       b.late |= early_late;
       out.sel_valid |= bit;
@@ -663,27 +674,26 @@ void emit_edges(Boundary& b, Rel rel, Boundary* prev, Rel prev_rel, SequencerOut
       b.sel_pend &= ~bit;
     }
     const bool at_early = (b.fall_early & bit) != 0;
-    const bool fall_due = at_early ? early_due : rel < kFineRel;
-    const bool fall_late = at_early ? early_late : rel < 0;
+    const bool fall_due = at_early ? early_due : rel32 < kFine32;
+    const bool fall_late = at_early ? early_late : rel32 < 0;
     if ((b.fall_pend & bit) && fall_due) {
       // A late fall goes out now, at fine 0.
-      const uint8_t fell = at_early ? early_fine : (fall_late ? 0 : static_cast<uint8_t>(rel & kFineMask));
+      const uint8_t fell = at_early ? early_fine : (fall_late ? 0 : static_cast<uint8_t>(rel32 & kFineMask));
       b.late |= fall_late;
       out.fall_valid |= bit;
       out.fall_fine[p] = fell;
       b.fall_pend &= ~bit;
-      if (prev != nullptr && (prev->rise_pend & bit) && prev_rise >= Rel{fell}) {
+      if (prev != nullptr && (prev->rise_pend & bit) && prev_rise >= int32_t{fell}) {
         prev->rise_pend &= ~bit;  // due in a later cycle
       }
       if ((out.rise_valid & bit) && out.rise_fine[p] >= out.fall_fine[p]) out.rise_valid &= ~bit;
     }
-    if ((b.rise_pend & bit) && rel < kFineRel - guard) {
+    if ((b.rise_pend & bit) && rise_due) {
       // A rise already in `out` is prev's, before b's fall in this cycle:
       // this one replaces it, so that window is not opened.
-      const bool rise_late = rel < -guard;
       b.late |= rise_late;
       out.rise_valid |= bit;
-      out.rise_fine[p] = rise_late ? 0 : static_cast<uint8_t>((rel + guard) & kFineMask);
+      out.rise_fine[p] = rise_fine;
       b.rise_pend &= ~bit;
     }
   }
