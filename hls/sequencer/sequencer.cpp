@@ -1,7 +1,13 @@
 // One clock cycle of the sequencer. The order inside sequencer_step() is the
-// order of the combinational logic: inputs, STOP, commit/verify, boundary
-// time resolution, edge emission, boundary take, prefetch, status.
+// order of the combinational logic: inputs, the boundary staged last cycle
+// joining the queue, STOP, commit/verify, boundary time resolution, edge
+// emission, boundary take, prefetch, status. Board times enter each cycle
+// through one 64-bit operation (mostly a window offset) and everything after
+// it is narrow, so no 64-bit operation follows another on a register-to-
+// register path (docs/sequencer.md, "The per-cycle state update").
 #include "sequencer/sequencer.hpp"
+
+#include <cassert>
 
 #include "lightrail/image_crc.hpp"
 
@@ -58,7 +64,44 @@ uint32_t step_config(uint32_t w1) { return (w1 & IMG_STEP_CONFIG_MASK) >> IMG_ST
 
 bool step_event(uint32_t w1) { return (w1 & IMG_STEP_EVENT_MASK) != 0; }
 
-uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+// Board times within a cycle are compared as offsets from the output
+// window's first tick, clamped to +-kRelMax: one 64-bit subtract per time,
+// then narrow (35-bit) arithmetic. The clamp changes no decision: every
+// comparison made on an offset is against 0 or FINE_STEPS after adding a
+// tune (< 2^16), a guard (< 2^32) or a clamped duration (<= kRelMax), so a
+// clamped offset lands on the same side as the true one.
+using Rel = int64_t;
+constexpr Rel kRelMax = Rel{1} << 33;
+constexpr Rel kFineRel = Rel{FINE_STEPS};
+
+Rel clamp_rel(Rel r) { return r > kRelMax ? kRelMax : (r < -kRelMax ? -kRelMax : r); }
+
+// t - window, exact for |t - window| < 2^63 ticks (about 36 years).
+Rel rel_of(uint64_t t, uint64_t window) { return clamp_rel(static_cast<Rel>(t - window)); }
+
+Rel clamp_duration(uint64_t d) { return d > uint64_t(kRelMax) ? kRelMax : static_cast<Rel>(d); }
+
+// The at-time swap compares a boundary's end (t_end) with commit_ticks.
+// Where that end is fixed in the same cycle, the compare is made on
+// differences computed in parallel instead: a 64-bit difference clamped to
+// [-1, kWideMax] against a sum of durations and tunes (< 2^41 + 2^16), a
+// 43-bit compare that the clamp does not change.
+constexpr Rel kWideMax = Rel{1} << 42;
+
+Rel clamp_wide(Rel r) { return r > kWideMax ? kWideMax : (r < -1 ? -1 : r); }
+
+// Per queue slot ([0] cur, [1] up, [2] next): commit_ticks - t_end as the
+// cycle starts (one 64-bit subtract each, in parallel), and whether t_end
+// reaches commit_ticks, kept current as slots are filled or resolved.
+struct Reach {
+  Rel ct_less_end[3];
+  bool r[3];
+};
+
+// Queue slot of the last planned boundary (2 next, 1 up, 0 cur), -1 if none.
+int tail_slot(const SequencerState& s) {
+  return s.next.valid ? 2 : (s.up.valid ? 1 : (s.cur.valid ? 0 : -1));
+}
 
 // The last planned boundary: the next one is planned after it.
 const Boundary* tail(const SequencerState& s) {
@@ -116,10 +159,13 @@ void plan_ports(SequencerState& s, Boundary& b, const uint32_t config_words[BANK
   }
 }
 
-// Completes the fetched (or synthesised END) boundary and queues it.
-void finish_boundary(SequencerState& s, bool is_end, bool is_stop, bool pass_end) {
+// Completes the fetched (or synthesised END) boundary: plans its ports and
+// leaves it in `staged`, from where it joins the queue at the start of the
+// next cycle (insert_staged). Nothing here depends on this cycle's take.
+void stage_boundary(SequencerState& s, bool is_end, bool is_stop, bool pass_end) {
   Fetch& f = s.fetch;
-  Boundary b;
+  Boundary& b = s.staged;
+  b = Boundary{};
   b.valid = true;
   b.is_end = is_end;
   b.is_stop = is_stop;
@@ -131,27 +177,49 @@ void finish_boundary(SequencerState& s, bool is_end, bool is_stop, bool pass_end
   b.event = !is_end && f.event;
   b.duration = is_end ? 0 : f.duration;
   b.guard = s.bank_info[f.bank].guard_ticks;
-  // The time comes from the queue as it is now: an event boundary before it
-  // may have resolved while this one was being fetched.
-  const Boundary* tl = tail(s);
-  if (tl != nullptr) {
-    b.t = tl->t + tl->duration;
-    b.t_known = tl->t_known && !tl->event;
-  } else if (f.at_commit_time) {
-    b.t = s.commit_ticks;
-    b.t_known = true;
-  } else {
-    b.t = f.t_min;
-    b.asap = true;
-  }
+  // Timed here only if the queue is empty when it joins (activation from
+  // idle); otherwise insert_staged times it from the tail.
+  b.t_known = f.at_commit_time;
+  b.asap = !f.at_commit_time;
+  b.t = f.at_commit_time ? s.commit_ticks : f.t_min;
   static const uint32_t kNoConfig[BANK_LINE_WORDS] = {};
   plan_ports(s, b, is_end ? kNoConfig : f.config_words, f.tune, is_end);
-  if (!s.up.valid) {
+  f.phase = FetchPhase::kIdle;
+}
+
+// The staged boundary joins the queue. Its time comes from the queue's tail
+// as it is now (an event boundary before it may have resolved meanwhile):
+// the tail's t_end, a register, so this is a mux; the one add (t_end) ends
+// in a register, and its swap compare is made on the tail's difference.
+void insert_staged(SequencerState& s, Reach& reach) {
+  Boundary& b = s.staged;
+  if (!b.valid) return;
+  const int ts = tail_slot(s);
+  const Boundary* tl = tail(s);
+  // With no tail this boundary is an activation that claimed the commit, so
+  // its flag is never read. Clamped differences stay on the right side of
+  // every sum they are compared with (< 2^41 + 2^16), so the narrow subtract
+  // keeps the compares exact.
+  Rel ct_less_end = -1;
+  if (tl != nullptr) {
+    b.t = tl->t_end;
+    b.t_known = tl->t_known && !tl->event;
+    b.asap = false;
+    ct_less_end = clamp_wide(reach.ct_less_end[ts] - static_cast<Rel>(b.duration));
+  }
+  b.t_end = b.t + b.duration;
+  const int slot = s.up.valid ? 2 : 1;
+  if (slot == 1) {
     s.up = b;
   } else {
     s.next = b;
   }
-  f.phase = FetchPhase::kIdle;
+  reach.ct_less_end[slot] = ct_less_end;
+  reach.r[slot] = ct_less_end <= 0;
+#ifndef __SYNTHESIS__
+  assert(tl == nullptr || s.commit != CommitState::kPending || reach.r[slot] == (b.t_end >= s.commit_ticks));
+#endif
+  b.valid = false;
 }
 
 void tune_lookups(SequencerState& s, uint32_t half) {
@@ -167,7 +235,11 @@ void tune_lookups(SequencerState& s, uint32_t half) {
 
 // The prefetcher: one state per cycle (step line, config line, two tune
 // lookup cycles), so a boundary is ready kFetchCycles after its fetch starts.
-void fetch_step(SequencerState& s, const SequencerIn& in, SequencerOut& out, uint64_t now) {
+// `tail_reaches_commit`: the tail's t_end >= commit_ticks, compared before
+// this cycle's take moved the queue (sequencer_step), so no 64-bit compare
+// follows the take.
+void fetch_step(SequencerState& s, const SequencerIn& in, SequencerOut& out, uint64_t now,
+                bool tail_reaches_commit) {
   Fetch& f = s.fetch;
   switch (f.phase) {
     case FetchPhase::kIdle: {
@@ -194,16 +266,20 @@ void fetch_step(SequencerState& s, const SequencerIn& in, SequencerOut& out, uin
         s.commit = CommitState::kClaimed;
       } else {
         if (tl->is_end) return;
-        f.t_min = tl->t + tl->duration;
+        f.t_min = tl->t_end;
         f.bank = tl->bank;
         if (s.stop_latched) {
-          finish_boundary(s, true, true, false);
+          stage_boundary(s, true, true, false);
           return;
         }
         const uint32_t step = uint32_t{tl->step} + 1;
         f.pass_end = step >= s.bank_info[tl->bank].n_steps;
         const bool swap_here =
-            s.commit == CommitState::kPending && (s.commit_at_time ? f.t_min >= s.commit_ticks : f.pass_end);
+            s.commit == CommitState::kPending && (s.commit_at_time ? tail_reaches_commit : f.pass_end);
+#ifndef __SYNTHESIS__
+        assert(!(s.commit == CommitState::kPending && s.commit_at_time) ||
+               tail_reaches_commit == (tl->t_end >= s.commit_ticks));
+#endif
         if (swap_here) {
           f.bank = static_cast<uint8_t>(1 - s.active_bank);
           f.step = 0;
@@ -211,7 +287,7 @@ void fetch_step(SequencerState& s, const SequencerIn& in, SequencerOut& out, uin
           s.commit = CommitState::kClaimed;
         } else if (f.pass_end) {
           if (!s.bank_info[tl->bank].cyclic) {
-            finish_boundary(s, true, false, true);
+            stage_boundary(s, true, false, true);
             return;
           }
           f.step = 0;
@@ -241,7 +317,7 @@ void fetch_step(SequencerState& s, const SequencerIn& in, SequencerOut& out, uin
       return;
     case FetchPhase::kTune2:
       tune_lookups(s, 1);
-      finish_boundary(s, false, false, f.pass_end);
+      stage_boundary(s, false, false, f.pass_end);
       return;
   }
 }
@@ -249,10 +325,12 @@ void fetch_step(SequencerState& s, const SequencerIn& in, SequencerOut& out, uin
 // When a verified commit could swap at a boundary that is already planned,
 // drop that boundary (and what follows) so the prefetcher plans the swap
 // there instead. Planned boundaries this close to now are kept.
-void make_room_for_swap(SequencerState& s, uint64_t now) {
+void make_room_for_swap(SequencerState& s, uint64_t window) {
   if (!s.cur.valid) return;
+  // t >= now + lead, as an offset from the window.
   auto wanted = [&](uint64_t t_min, bool pass_end) {
-    return s.commit_at_time ? t_min >= s.commit_ticks : (pass_end && t_min >= now + kCommitLeadTicks);
+    return s.commit_at_time ? t_min >= s.commit_ticks
+                            : (pass_end && rel_of(t_min, window) >= Rel{kCommitLeadTicks - kOutputLeadTicks});
   };
   if (s.up.valid && !s.up.is_stop && wanted(s.up.t, s.up.pass_end)) {
     restore_plan(s, s.up);
@@ -268,7 +346,7 @@ void make_room_for_swap(SequencerState& s, uint64_t now) {
   }
 }
 
-void verify_done(SequencerState& s, uint32_t errors, uint64_t now) {
+void verify_done(SequencerState& s, uint32_t errors, uint64_t now, uint64_t window) {
   Verify& v = s.verify;
   if (errors != 0) {
     s.errors |= errors;
@@ -282,7 +360,7 @@ void verify_done(SequencerState& s, uint32_t errors, uint64_t now) {
   }
   s.bank_info[v.bank] = v.info;
   s.commit = CommitState::kPending;
-  make_room_for_swap(s, now);
+  make_room_for_swap(s, window);
 }
 
 // Line of the verification read sequence: header, used configs, used steps.
@@ -292,17 +370,17 @@ uint32_t verify_line_address(const Verify& v, uint32_t seq) {
   return kStepBaseLine + (seq - kHeaderLines - v.info.n_configs);
 }
 
-void verify_line(SequencerState& s, const uint32_t line[BANK_LINE_WORDS], uint64_t now) {
+void verify_line(SequencerState& s, const uint32_t line[BANK_LINE_WORDS], uint64_t now, uint64_t window) {
   Verify& v = s.verify;
   const uint32_t seq = v.line_seq;
   if (seq == 0) {
     v.info.n_steps = line[IMG_HDR_N_STEPS];
     v.info.n_configs = line[IMG_HDR_N_CONFIGS];
-    if (line[IMG_HDR_MAGIC] != IMG_MAGIC) return verify_done(s, ERROR_BAD_MAGIC_MASK, now);
-    if (line[IMG_HDR_VERSION] != IMG_VERSION) return verify_done(s, ERROR_BAD_VERSION_MASK, now);
+    if (line[IMG_HDR_MAGIC] != IMG_MAGIC) return verify_done(s, ERROR_BAD_MAGIC_MASK, now, window);
+    if (line[IMG_HDR_VERSION] != IMG_VERSION) return verify_done(s, ERROR_BAD_VERSION_MASK, now, window);
     if (v.info.n_steps < 1 || v.info.n_steps > MAX_STEPS || v.info.n_configs < 1 ||
         v.info.n_configs > MAX_CONFIGS) {
-      return verify_done(s, ERROR_BAD_BOUNDS_MASK, now);
+      return verify_done(s, ERROR_BAD_BOUNDS_MASK, now, window);
     }
     v.header_read = true;
     v.total_lines = kHeaderLines + v.info.n_configs + (v.info.n_steps + kStepsPerLine - 1) / kStepsPerLine;
@@ -345,16 +423,16 @@ void verify_line(SequencerState& s, const uint32_t line[BANK_LINE_WORDS], uint64
     } else if (v.crc_expected != s.commit_crc) {
       errors |= ERROR_COMMIT_MISMATCH_MASK;  // a sound image, but not the one its committer staged
     }
-    verify_done(s, errors, now);
+    verify_done(s, errors, now, window);
   }
 }
 
 // The checker reads one line per cycle of the inactive bank (its own read
 // port: the walker only reads the active bank while this runs).
-void verify_step(SequencerState& s, const SequencerIn& in, SequencerOut& out, uint64_t now) {
+void verify_step(SequencerState& s, const SequencerIn& in, SequencerOut& out, uint64_t now, uint64_t window) {
   Verify& v = s.verify;
   if (s.commit != CommitState::kVerifying) return;
-  if (v.have_line) verify_line(s, in.bank_rdata[v.bank], now);
+  if (v.have_line) verify_line(s, in.bank_rdata[v.bank], now, window);
   v.have_line = false;
   if (s.commit != CommitState::kVerifying) return;
   const uint32_t limit = v.header_read ? v.total_lines : kHeaderLines;
@@ -392,9 +470,9 @@ void start_verify(SequencerState& s, const SequencerIn& in) {
 void apply_cancel(SequencerState& s, uint64_t window) {
   if (s.commit == CommitState::kNone) return;
   if (s.commit == CommitState::kClaimed) {
-    const uint64_t lead = s.cur.valid ? kCommitLeadTicks : 0;
+    const Rel lead = s.cur.valid ? Rel{kCommitLeadTicks} : 0;
     auto in_time = [&](const Boundary& b) {
-      return !b.t_known || b.t >= window + (lead > b.max_tune ? lead : uint64_t{b.max_tune});
+      return !b.t_known || rel_of(b.t, window) >= (lead > Rel{b.max_tune} ? lead : Rel{b.max_tune});
     };
     if (s.up.valid && s.up.swap) {
       if (!in_time(s.up)) return;
@@ -448,90 +526,185 @@ void apply_stop(SequencerState& s) {
   b.swap = false;
   b.event = false;
   b.duration = 0;
+  b.t_end = b.t;
   s.plan_lit = 0;
 }
 
+// Window offsets of the three queued boundaries for this cycle's emission
+// and take: [0] cur, [1] up, [2] next.
+struct QueueRel {
+  Rel r[3];
+};
+
 // Fixes the time of the upcoming boundary when it was open: idle start,
-// event step with a trigger, or a STOP ending an event step.
-void resolve_up(SequencerState& s, uint64_t now, uint64_t window) {
+// event step with a trigger, or a STOP ending an event step. Each candidate
+// time and the ends that follow from it (up's t_end, next's t and t_end)
+// are one 64-bit add of a register or input and a narrow sum, all in
+// parallel; narrow compares of window offsets pick one. The emission and
+// take of this cycle use the picked offset, the swap compare the matching
+// flag (Reach), so no 64-bit operation follows another.
+void resolve_up(SequencerState& s, uint64_t now, uint64_t window, QueueRel& q, Reach& reach) {
   Boundary& b = s.up;
   if (!b.valid || b.t_known) return;
+  const Rel tune = Rel{b.max_tune};
+  const Rel rel_b = q.r[1];  // b.t: the earliest time
+  const uint64_t dur = b.duration;
+  const uint64_t dur2 = b.duration + s.next.duration;  // up's step and next's (< 2^41)
+  const Rel ct_rel = clamp_wide(static_cast<Rel>(s.commit_ticks - window));
+  Rel rel = 0;
   uint64_t t = 0;
+  uint64_t t_end = 0;
+  uint64_t next_end = 0;
+  bool reach_up = false;
+  bool reach_next = false;
   if (b.asap) {
-    const uint64_t cycles = (kOutputLeadTicks + b.max_tune + kFine - 1) / kFine;
-    t = now + cycles * kFine;
-  } else if (b.is_stop) {
-    t = max_u64(b.t, window + b.max_tune);
-  } else if (s.trigger_latched && s.cur.valid && s.cur.event) {
-    t = max_u64(b.t, window + b.max_tune);
-    if (s.trigger_timed) t = max_u64(t, s.trigger_ticks);  // a time named ahead is kept exactly
-    s.trigger_latched = false;
-    s.trigger_timed = false;
-    s.triggered_at = t;
-    ++s.triggers;
+    const uint64_t lead = (kOutputLeadTicks + b.max_tune + kFine - 1) / kFine * kFine;
+    rel = static_cast<Rel>(lead - kOutputLeadTicks);
+    t = now + lead;
+    t_end = now + (lead + dur);
+    next_end = now + (lead + dur2);
+    reach_up = rel + static_cast<Rel>(dur) >= ct_rel;
+    reach_next = rel + static_cast<Rel>(dur2) >= ct_rel;
+  } else if (b.is_stop || (s.trigger_latched && s.cur.valid && s.cur.event)) {
+    // max(b.t, window + max_tune[, trigger_ticks]): a time named ahead is
+    // kept exactly. Three compares side by side (two narrow ones on
+    // offsets, one of two registers) decide it.
+    const bool timed = !b.is_stop && s.trigger_timed;
+    const Rel rel_trig = rel_of(s.trigger_ticks, window);
+    const bool earliest_wins = rel_b > tune;
+    const bool trig_wins = timed && (earliest_wins ? s.trigger_ticks > b.t : rel_trig > tune);
+    if (trig_wins) {
+      const Rel ct_less_trig = clamp_wide(static_cast<Rel>(s.commit_ticks - s.trigger_ticks));
+      rel = rel_trig;
+      t = s.trigger_ticks;
+      t_end = s.trigger_ticks + dur;
+      next_end = s.trigger_ticks + dur2;
+      reach_up = static_cast<Rel>(dur) >= ct_less_trig;
+      reach_next = static_cast<Rel>(dur2) >= ct_less_trig;
+    } else if (earliest_wins) {
+      rel = rel_b;
+      t = b.t;
+      t_end = b.t_end;
+      next_end = s.next.t_end;  // already up.t_end + next.duration: no add here
+      reach_up = reach.r[1];
+      reach_next = reach.r[2];
+    } else {
+      rel = tune;
+      t = window + b.max_tune;
+      t_end = window + (b.max_tune + dur);
+      next_end = window + (b.max_tune + dur2);
+      reach_up = tune + static_cast<Rel>(dur) >= ct_rel;
+      reach_next = tune + static_cast<Rel>(dur2) >= ct_rel;
+    }
+    if (!b.is_stop) {
+      s.trigger_latched = false;
+      s.trigger_timed = false;
+      s.triggered_at = t;
+      ++s.triggers;
+    }
   } else {
     return;
   }
+#ifndef __SYNTHESIS__
+  assert(rel == rel_of(t, window) && t_end == t + dur &&
+         (s.commit != CommitState::kPending || reach_up == (t_end >= s.commit_ticks)));
+#endif
   b.t = t;
+  b.t_end = t_end;
   b.t_known = true;
   b.asap = false;
+  q.r[1] = rel;
+  reach.r[1] = reach_up;
   if (s.next.valid) {
-    s.next.t = t + b.duration;
+    s.next.t = t_end;
+    s.next.t_end = next_end;
     s.next.t_known = !b.event;
+    q.r[2] = clamp_rel(rel + clamp_duration(dur));  // both >= 0: exact after the clamp
+    reach.r[2] = reach_next;
+#ifndef __SYNTHESIS__
+    // (commit_ticks may have changed this cycle, starting a verification:
+    // the flags are read only for a pending commit.)
+    assert(q.r[2] == rel_of(t_end, window) && next_end == t_end + s.next.duration &&
+           (s.commit != CommitState::kPending || reach_next == (next_end >= s.commit_ticks)));
+#endif
   }
 }
 
 // Emits every pending edge of b that falls before the end of the output
 // window; an edge whose time already passed goes out at fine 0, late.
-// `prev` is the boundary before b (its edges of this cycle are already in
-// `out`). Where b's fall meets prev's guard rise the port stays dark until
-// b's rise (docs/sequencer.md, "Neighbouring boundaries"): a rise at or
-// after the fall would light the port while it retunes, and a window that
-// opens and closes in the cycle of b's rise cannot be sent (the output
-// stage takes one fall and one rise per port and cycle).
-void emit_edges(Boundary& b, Boundary* prev, uint64_t window, SequencerOut& out) {
+// `rel` is b.t - window (clamped), so every per-port time is a narrow
+// offset: t - tune, t, t + guard. `prev` is the boundary before b (its
+// edges of this cycle are already in `out`), prev_rel its offset. Where b's
+// fall meets prev's guard rise the port stays dark until b's rise
+// (docs/sequencer.md, "Neighbouring boundaries"): a rise at or after the
+// fall would light the port while it retunes, and a window that opens and
+// closes in the cycle of b's rise cannot be sent (the output stage takes one
+// fall and one rise per port and cycle).
+void emit_edges(Boundary& b, Rel rel, Boundary* prev, Rel prev_rel, SequencerOut& out) {
   if (!b.valid || !b.t_known || (b.sel_pend | b.fall_pend | b.rise_pend) == 0) return;
-  const uint64_t end = window + kFine;
+  constexpr int32_t kFine32 = static_cast<int32_t>(FINE_STEPS);
+  constexpr int32_t kFineMask = kFine32 - 1;
+  // Per boundary (shared by its 16 ports): the offset narrowed to 32 bits
+  // for the tune compares (their bounds lie in [0, 2^16 + FINE_STEPS], so
+  // clamping to +-2^24 decides nothing differently); the rise, whose bound
+  // FINE_STEPS - guard is the same for every port; and where the previous
+  // boundary's pending rise falls, as one of 0..FINE_STEPS (FINE_STEPS:
+  // after this output cycle).
+  const int32_t rel32 = static_cast<int32_t>(
+      rel > (Rel{1} << 24) ? (Rel{1} << 24) : (rel < -(Rel{1} << 24) ? -(Rel{1} << 24) : rel));
+  const Rel r_rise = rel + Rel{b.guard};
+  const bool rise_due = r_rise < kFineRel;
+  const bool rise_late = r_rise < 0;
+  const uint8_t rise_fine = rise_late ? 0 : static_cast<uint8_t>(r_rise & kFineMask);
+  const Rel prev_r = prev != nullptr ? prev_rel + Rel{prev->guard} : 0;
+  const int32_t prev_rise = prev_r < 0 ? -1 : (prev_r > kFineRel ? kFine32 : static_cast<int32_t>(prev_r));
   for (uint32_t p = 0; p < PORTS; ++p) {
 #pragma HLS UNROLL
     const uint32_t bit = 1u << p;
-    const uint64_t t_early = b.t - b.tune[p];
-    if ((b.sel_pend & bit) && t_early < end) {
-      b.late |= t_early < window;
+    // One 32-bit compare per decision; a fine position is the low bits.
+    const int32_t tune = static_cast<int32_t>(b.tune[p]);
+    const bool early_due = rel32 < tune + kFine32;
+    const bool early_late = rel32 < tune;
+    const uint8_t early_fine = early_late ? 0 : static_cast<uint8_t>((rel32 - tune) & kFineMask);
+    if ((b.sel_pend & bit) && early_due) {
+      b.late |= early_late;
       out.sel_valid |= bit;
-      out.sel_fine[p] = static_cast<uint8_t>(t_early < window ? 0 : t_early - window);
+      out.sel_fine[p] = early_fine;
       out.sel_value[p] = b.sel_value[p];
       b.sel_pend &= ~bit;
     }
-    const uint64_t t_fall = (b.fall_early & bit) ? t_early : b.t;
-    if ((b.fall_pend & bit) && t_fall < end) {
-      b.late |= t_fall < window;
+    const bool at_early = (b.fall_early & bit) != 0;
+    const bool fall_due = at_early ? early_due : rel32 < kFine32;
+    const bool fall_late = at_early ? early_late : rel32 < 0;
+    if ((b.fall_pend & bit) && fall_due) {
+      // A late fall goes out now, at fine 0.
+      const uint8_t fell = at_early ? early_fine : (fall_late ? 0 : static_cast<uint8_t>(rel32 & kFineMask));
+      b.late |= fall_late;
       out.fall_valid |= bit;
-      out.fall_fine[p] = static_cast<uint8_t>(t_fall < window ? 0 : t_fall - window);
+      out.fall_fine[p] = fell;
       b.fall_pend &= ~bit;
-      const uint64_t fell = t_fall < window ? window : t_fall;  // a late fall goes out now
-      if (prev != nullptr && (prev->rise_pend & bit) && prev->t + prev->guard >= fell) {
+      if (prev != nullptr && (prev->rise_pend & bit) && prev_rise >= int32_t{fell}) {
         prev->rise_pend &= ~bit;  // due in a later cycle
       }
       if ((out.rise_valid & bit) && out.rise_fine[p] >= out.fall_fine[p]) out.rise_valid &= ~bit;
     }
-    const uint64_t t_rise = b.t + b.guard;
-    if ((b.rise_pend & bit) && t_rise < end) {
+    if ((b.rise_pend & bit) && rise_due) {
       // A rise already in `out` is prev's, before b's fall in this cycle:
       // this one replaces it, so that window is not opened.
-      b.late |= t_rise < window;
+      b.late |= rise_late;
       out.rise_valid |= bit;
-      out.rise_fine[p] = static_cast<uint8_t>(t_rise < window ? 0 : t_rise - window);
+      out.rise_fine[p] = rise_fine;
       b.rise_pend &= ~bit;
     }
   }
 }
 
-// The upcoming boundary is taken in the cycle whose output window holds it.
-void take_up(SequencerState& s, uint64_t window) {
+// The upcoming boundary is taken in the cycle whose output window holds it
+// (rel_up: its offset from the window). Returns whether it was.
+bool take_up(SequencerState& s, Rel rel_up) {
   Boundary& b = s.up;
-  if (!b.valid || !b.t_known || b.t >= window + kFine) return;
-  if (b.late || b.t < window) {
+  if (!b.valid || !b.t_known || rel_up >= kFineRel) return false;
+  if (b.late || rel_up < 0) {
     ++s.missed;
     s.errors |= ERROR_MISSED_DEADLINE_MASK;
   }
@@ -557,6 +730,7 @@ void take_up(SequencerState& s, uint64_t window) {
   }
   s.up = s.next;
   s.next.valid = false;
+  return true;
 }
 
 }  // namespace
@@ -576,17 +750,39 @@ void sequencer_step(SequencerState& s, const SequencerIn& in, SequencerOut& out)
   }
   s.errors &= ~in.clear_errors;
 
+  // For the at-time swap: each slot's distance to commit_ticks, from the
+  // registers (a commit started below leaves no swap to decide this cycle).
+  Reach reach;
+  reach.ct_less_end[0] = clamp_wide(static_cast<Rel>(s.commit_ticks - s.cur.t_end));
+  reach.ct_less_end[1] = clamp_wide(static_cast<Rel>(s.commit_ticks - s.up.t_end));
+  reach.ct_less_end[2] = clamp_wide(static_cast<Rel>(s.commit_ticks - s.next.t_end));
+  for (int i = 0; i < 3; ++i) reach.r[i] = reach.ct_less_end[i] <= 0;
+
+  // Stage 0: last cycle's staged boundary joins the queue (a mux of
+  // registers; its t_end add ends in a register).
+  insert_staged(s, reach);
+
   if (in.stop) apply_stop(s);
   if (in.cancel) apply_cancel(s, window);
   if (in.commit) start_verify(s, in);
-  verify_step(s, in, out, now);
+  verify_step(s, in, out, now, window);
 
-  resolve_up(s, now, window);
-  emit_edges(s.cur, nullptr, window, out);
-  emit_edges(s.up, &s.cur, window, out);
-  emit_edges(s.next, &s.up, window, out);
-  take_up(s, window);
-  fetch_step(s, in, out, now);
+  // One 64-bit subtract per queued boundary, in parallel; what follows is
+  // narrow (docs/sequencer.md, "The per-cycle state update").
+  QueueRel q;
+  q.r[0] = rel_of(s.cur.t, window);
+  q.r[1] = rel_of(s.up.t, window);
+  q.r[2] = rel_of(s.next.t, window);
+  resolve_up(s, now, window, q, reach);
+
+  emit_edges(s.cur, q.r[0], nullptr, 0, out);
+  emit_edges(s.up, q.r[1], &s.cur, q.r[0], out);
+  emit_edges(s.next, q.r[2], &s.up, q.r[1], out);
+  const bool taken = take_up(s, q.r[1]);
+  // The tail after the take: up if valid, else cur (next is then invalid or
+  // the prefetcher waits).
+  const bool tail_reaches = s.up.valid ? reach.r[taken ? 2 : 1] : reach.r[taken ? 1 : 0];
+  fetch_step(s, in, out, now, tail_reaches);
 
   uint32_t status = 0;
   if (s.cur.valid) status |= STATUS_RUNNING_MASK;

@@ -61,6 +61,7 @@ struct Boundary {
   uint16_t config = 0;
   uint64_t t = 0;         // boundary tick
   uint64_t duration = 0;  // ticks of the step it starts (minimum if event)
+  uint64_t t_end = 0;     // t + duration: the next boundary's (earliest) tick, kept so no add is on a path
   uint32_t guard = 0;     // gate stays low until t + guard
   uint16_t max_tune = 0;  // largest early select lead of this boundary
   uint32_t sel_pend = 0;  // per-port pending edges (bit p = port p)
@@ -125,6 +126,10 @@ struct SequencerRegs {
   Boundary cur;   // boundary of the executing step; valid = running
   Boundary up;    // next boundary
   Boundary next;  // the one after
+  // A boundary the prefetcher completed (planned) last cycle: it joins the
+  // queue at the start of this cycle, taking its time from the queue's tail
+  // then (docs/sequencer.md, "The per-cycle state update").
+  Boundary staged;
   // Port state after the last planned boundary.
   uint8_t plan_sel[PORTS] = {};
   uint32_t plan_lit = 0;

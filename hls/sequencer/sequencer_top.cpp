@@ -100,6 +100,9 @@ void lightrail_sequencer(ap_uint<64> seq_now_ticks, ap_uint<1> seq_commit, ap_ui
 #pragma HLS ARRAY_PARTITION variable = state.next.tune type = complete
 #pragma HLS ARRAY_PARTITION variable = state.next.sel_value type = complete
 #pragma HLS ARRAY_PARTITION variable = state.next.sel_before type = complete
+#pragma HLS ARRAY_PARTITION variable = state.staged.tune type = complete
+#pragma HLS ARRAY_PARTITION variable = state.staged.sel_value type = complete
+#pragma HLS ARRAY_PARTITION variable = state.staged.sel_before type = complete
 #pragma HLS ARRAY_PARTITION variable = state.fetch.tune type = complete
 #pragma HLS ARRAY_PARTITION variable = state.fetch.config_words type = complete
 
