@@ -337,7 +337,7 @@ def pin_notes(xdc):
     """{port bit: first word of the comment on its PACKAGE_PIN line}."""
     notes = {}
     for line in xdc.splitlines():
-        m = re.match(r"set_property\s+(?:-dict\s+\{[^}]*PACKAGE_PIN[^}]*\}|PACKAGE_PIN\s+\S+)\s+"
+        m = re.match(r"set_property\s+(?:-dict\s+\{[^}]*(?:PACKAGE_PIN|LOC)[^}]*\}|(?:PACKAGE_PIN|LOC)\s+\S+)\s+"
                      r"\[get_ports\s+(?:\{([^}]*)\}|([^\]\s]+))\]\s*(?:;#\s*(\S+))?", line)
         if m:
             for port in (m.group(1) or m.group(2)).split():
@@ -379,15 +379,16 @@ def check_package(files, consts, errors):
     named = {}
     pairs = {}
     for port, p in props.items():
-        if "PACKAGE_PIN" not in p:
+        site = p.get("PACKAGE_PIN", p.get("LOC"))
+        if not site:
             continue
         pin = notes.get(port)
         if not pin:
-            errors.append(f"package: {port} ({p['PACKAGE_PIN']}) has no package pin name in its comment")
+            errors.append(f"package: {port} ({site}) has no package pin name in its comment")
             continue
-        if pin in named and named[pin][0] != p["PACKAGE_PIN"]:
-            errors.append(f"package: {pin} named for both {named[pin][0]} ({named[pin][1]}) and {p['PACKAGE_PIN']} ({port})")
-        named[pin] = (p["PACKAGE_PIN"], port)
+        if pin in named and named[pin][0] != site:
+            errors.append(f"package: {pin} named for both {named[pin][0]} ({named[pin][1]}) and {site} ({port})")
+        named[pin] = (site, port)
         base = port.split("[")[0]
         gt, io = MGT_PIN.fullmatch(pin), IO_PIN.fullmatch(pin)
         leg = pair_of(port)
@@ -492,6 +493,8 @@ def self_test(files):
         ("a bank without a VCCO line", mut(BOARD_XDC, "VCCO VCC3V3 3.3 banks 44 47 49", "VCCO VCC3V3 3.3 banks 44 49"),
          "bank 47"),
         ("a pin without its package pin name", mut(BOARD_XDC, " ;# IO_L6N_HDGC_AD6N_44 GPIO_LED_7", ""), "led_o[7] (AL12) has no package pin name"),
+        ("a port placed by LOC without its name", mut(BOARD_XDC, "PACKAGE_PIN AL12 IOSTANDARD LVCMOS33 SLEW SLOW DRIVE 8} [get_ports {led_o[7]}] ;# IO_L6N_HDGC_AD6N_44 GPIO_LED_7",
+                                                   "LOC AL12 IOSTANDARD LVCMOS33 SLEW SLOW DRIVE 8} [get_ports {led_o[7]}]"), "led_o[7] (AL12) has no package pin name"),
         ("one pin name on two pins", mut(BOARD_XDC, ";# IO_L7P_HDGC_AD5P_44", ";# IO_L7N_HDGC_AD5N_44"), "IO_L7N_HDGC_AD5N_44 named for both"),
         ("a new wrapper port without a pin", mut(WRAPPER, "  output logic [ 7:0]                               led_o\n",
                                                   "  output logic [ 7:0]                               led_o,\n  output logic extra_o\n"), "extra_o"),
