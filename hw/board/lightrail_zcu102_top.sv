@@ -95,7 +95,8 @@ module lightrail_zcu102_top #(
 
   // Index in lightrail_gth_tx (which orders its channels by site, X then Y)
   // of the channel that drives switch port p; entry Ports is the PPS lane.
-  // Sites from the pins of docs/board.md, "Switch outputs".
+  // Sites from the MGTHTXP<n>_<quad> pin names in zcu102_board.xdc (docs/board.md,
+  // "Pin verification"); tests/board/check_board.py checks this table against them.
   localparam int GtIndex[GtLanes] = '{14, 13, 15, 12, 11, 9, 8, 10, 4, 5, 6, 7, 0, 1, 2, 3, 16};
   // Channels below this index sit in quads 129/130 (HPC1 reference clock).
   localparam int GtFirstHpc0 = 8;
@@ -587,8 +588,8 @@ module lightrail_zcu102_top #(
     .txpmaresetdone_out                (link_txpmaresetdone)
   );
 
-  // SFP transmitters on (the pins drive the cages' TX_DISABLE through the
-  // board's level shifter, active low at the FPGA: docs/board.md).
+  // SFP transmitters on: high at these pins enables the cages' transmitters
+  // (docs/board.md, "Pin verification").
   assign sfp_tx_disable_b = 2'b11;
 
   // ================================================================ status LEDs

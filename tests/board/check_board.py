@@ -20,6 +20,13 @@
           hw/vivado/gth_ip.tcl enables, and the wrapper's GtIndex maps each
           port to that channel's index in the core (channels ordered X, then
           Y) and gives the HPC1 reference clock exactly the quad-129/130 ones
+  package every placed port's XDC line names its package pin (the comment's
+          first word): transceiver ports sit on transceiver pins of their
+          direction (outputs on MGTHTX, inputs on MGTHRX or MGTREFCLK), other
+          ports on I/O pins; the P and N ports of a differential pair sit on
+          the P and N pins of one pair; each I/O pin's bank (the name's suffix)
+          is in exactly one "VCCO <rail> <volts> banks ..." line and the
+          port's IOSTANDARD needs that voltage; no pin name twice
 
 Usage: check_board.py ROOT [--self-test]. --self-test breaks each input in
 ways the checks must catch and fails if one is not caught.
@@ -317,6 +324,114 @@ def check_lanes(files, consts, errors):
             errors.append(f"lanes: channel {i} (X{site[0]}Y{site[1]}) gets the wrong reference clock (GtFirstHpc0)")
 
 
+# VCCO an IOSTANDARD needs (UG571, "Supported I/O Standards"; UltraScale+
+# LVDS outputs are HP-bank only, at 1.8 V). One not listed is refused, so a
+# new standard is added here deliberately.
+VCCO_OF = {"LVCMOS33": 3.3, "LVCMOS25": 2.5, "LVCMOS18": 1.8, "LVCMOS15": 1.5, "LVCMOS12": 1.2,
+           "LVDS": 1.8, "LVDS_25": 2.5}
+MGT_PIN = re.compile(r"MGTH(TX|RX)([PN])(\d)_(\d{3})|MGTREFCLK(\d)([PN])_(\d{3})")
+IO_PIN = re.compile(r"IO_(?:L(\d+)([PN])|T\dU_N12)\w*_(\d{2,3})")
+
+
+def pin_notes(xdc):
+    """{port bit: first word of the comment on its PACKAGE_PIN line}."""
+    notes = {}
+    for line in xdc.splitlines():
+        m = re.match(r"set_property\s+(?:-dict\s+\{[^}]*(?:PACKAGE_PIN|LOC)[^}]*\}|(?:PACKAGE_PIN|LOC)\s+\S+)\s+"
+                     r"\[get_ports\s+(?:\{([^}]*)\}|([^\]\s]+))\]\s*(?:;#\s*(\S+))?", line)
+        if m:
+            for port in (m.group(1) or m.group(2)).split():
+                notes[port] = m.group(3)
+    return notes
+
+
+def rails_of(xdc):
+    """{bank: (rail, volts)} from "#   VCCO <rail> <volts> banks <n> ..." lines."""
+    banks, errors = {}, []
+    for line in xdc.splitlines():
+        m = re.match(r"#\s+VCCO\s+(\w+)\s+([0-9.]+)\s+banks\s+([\d ]+)$", line.strip())
+        if m:
+            for b in m.group(3).split():
+                if b in banks:
+                    errors.append(f"package: bank {b} is in two VCCO lines ({banks[b][0]}, {m.group(1)})")
+                banks[b] = (m.group(1), float(m.group(2)))
+    return banks, errors
+
+
+def pair_of(port):
+    """(pair name, 'P' or 'N') of a differential port bit, else None."""
+    m = re.fullmatch(r"(.*?)(_p|_n|txp|txn|rxp|rxn)(\[\d+\])?", port)
+    if not m:
+        return None
+    return (m.group(1) + m.group(2)[:-1] + "p/n" + (m.group(3) or ""), m.group(2)[-1].upper())
+
+
+def check_package(files, consts, errors):
+    xdc = files[BOARD_XDC]
+    props = port_props(xdc)
+    notes = pin_notes(xdc)
+    banks, rail_errors = rails_of(xdc)
+    errors.extend(rail_errors)
+    direction = {}
+    for d, name, w in module_ports(files[WRAPPER], "lightrail_zcu102_top", consts):
+        for b in range(w):
+            direction[f"{name}[{b}]" if w > 1 else name] = d
+    named = {}
+    pairs = {}
+    for port, p in props.items():
+        site = p.get("PACKAGE_PIN", p.get("LOC"))
+        if not site:
+            continue
+        pin = notes.get(port)
+        if not pin:
+            errors.append(f"package: {port} ({site}) has no package pin name in its comment")
+            continue
+        if pin in named and named[pin][0] != site:
+            errors.append(f"package: {pin} named for both {named[pin][0]} ({named[pin][1]}) and {site} ({port})")
+        named[pin] = (site, port)
+        base = port.split("[")[0]
+        gt, io = MGT_PIN.fullmatch(pin), IO_PIN.fullmatch(pin)
+        leg = pair_of(port)
+        if GT_PORT.search(base):
+            if not gt:
+                errors.append(f"package: {port} is a transceiver port but {pin} is not a transceiver pin")
+                continue
+            kind = "TX" if gt.group(1) == "TX" else ("RX" if gt.group(1) else "REFCLK")
+            want = "TX" if direction.get(port) == "output" else ("RX", "REFCLK")
+            if kind not in want:
+                errors.append(f"package: {port} is an {direction.get(port)} on {pin}, a {kind} pin")
+            polarity = gt.group(2) or gt.group(6)
+            pair_id = (kind, gt.group(3) or gt.group(5), gt.group(4) or gt.group(7))
+        else:
+            if not io:
+                errors.append(f"package: {port} takes an IOSTANDARD but {pin} is not an I/O pin")
+                continue
+            bank = io.group(3)
+            if bank not in banks:
+                errors.append(f"package: {port} is on {pin}, bank {bank}, which no VCCO line declares")
+            else:
+                rail, volts = banks[bank]
+                std = p.get("IOSTANDARD")
+                if std not in VCCO_OF:
+                    errors.append(f"package: {port}: IOSTANDARD {std} is not one this check knows the VCCO of")
+                elif VCCO_OF[std] != volts:
+                    errors.append(f"package: {port} ({std}, needs {VCCO_OF[std]} V) is in bank {bank} on {rail} = {volts} V")
+            polarity = io.group(2)
+            pair_id = ("IO", io.group(1), bank)
+        if leg:
+            if polarity != leg[1]:
+                errors.append(f"package: {port} is the {leg[1]} leg of {leg[0]} but {pin} is an "
+                              f"{polarity or 'unpaired'} pin")
+            pairs.setdefault(leg[0], {})[leg[1]] = (pair_id, pin, p.get("IOSTANDARD"))
+    for name, legs in pairs.items():
+        if set(legs) != {"P", "N"}:
+            errors.append(f"package: differential pair {name} has only its {''.join(legs)} leg placed")
+        elif legs["P"][0] != legs["N"][0]:
+            errors.append(f"package: {name}: {legs['P'][1]} and {legs['N'][1]} are not the two pins of one pair")
+        elif legs["P"][2] != legs["N"][2]:
+            errors.append(f"package: {name}: legs have IOSTANDARDs {legs['P'][2]} and {legs['N'][2]}")
+
+
 def run(files):
     consts = pkg_constants(files[PKG])
     regmap = json.loads(files[REGMAP])
@@ -326,6 +441,7 @@ def run(files):
     check_range(files, regmap, consts, errors)
     check_kernels(files, consts, errors)
     check_lanes(files, consts, errors)
+    check_package(files, consts, errors)
     return errors
 
 
@@ -336,6 +452,12 @@ def self_test(files):
         if old not in text:
             raise SystemExit(f"self-test: '{old}' not found in {path}")
         return {**files, path: text.replace(old, new, count)}
+
+    def swap(path, a, b):
+        text = files[path]
+        if a not in text or b not in text:
+            raise SystemExit(f"self-test: '{a}' or '{b}' not found in {path}")
+        return {**files, path: text.replace(a, "\0").replace(b, a).replace("\0", b)}
 
     regmap = json.loads(files[REGMAP])
     for p in regmap["parameters"]:
@@ -357,6 +479,23 @@ def self_test(files):
         ("two gates swapped in GtIndex", mut(WRAPPER, "'{14, 13, 15", "'{13, 14, 15"), "GtIndex gives port 0"),
         ("a gate moved to another lane", mut(BOARD_XDC, ";# MGTHTXP2_229", ";# MGTHTXP0_230"), "enables"),
         ("a gate pin without its transceiver name", mut(BOARD_XDC, " ;# MGTHTXP3_129", ""), "gate_txp[15]"),
+        ("P and N ports swapped", swap(BOARD_XDC, "[get_ports si5328_ckin_p]", "[get_ports si5328_ckin_n]"),
+         "si5328_ckin_p is the P leg"),
+        ("a pair's legs on two pairs", mut(BOARD_XDC, ";# IO_L11N_T1U_N9_GC_67", ";# IO_L12N_T1U_N11_GC_67"),
+         "not the two pins of one pair"),
+        ("a gate lane's N on another channel", mut(BOARD_XDC, ";# MGTHTXN2_228", ";# MGTHTXN3_228"),
+         "gate_txp/n[7]"),
+        ("an output on a receiver pin", mut(BOARD_XDC, ";# MGTHTXP0_230", ";# MGTHRXP0_230"), "link_txp is an output"),
+        ("a 1.8 V standard in a 3.3 V bank", mut(BOARD_XDC, "{PACKAGE_PIN AL12 IOSTANDARD LVCMOS33", "{PACKAGE_PIN AL12 IOSTANDARD LVCMOS18"),
+         "led_o[7] (LVCMOS18, needs 1.8 V) is in bank 44"),
+        ("LVDS on a 3.3 V rail", mut(BOARD_XDC, "#   VCCO VADJ_FMC 1.8 banks 66 67", "#   VCCO VADJ_FMC 3.3 banks 66 67"),
+         "si5328_ckin_p (LVDS"),
+        ("a bank without a VCCO line", mut(BOARD_XDC, "VCCO VCC3V3 3.3 banks 44 47 49", "VCCO VCC3V3 3.3 banks 44 49"),
+         "bank 47"),
+        ("a pin without its package pin name", mut(BOARD_XDC, " ;# IO_L6N_HDGC_AD6N_44 GPIO_LED_7", ""), "led_o[7] (AL12) has no package pin name"),
+        ("a port placed by LOC without its name", mut(BOARD_XDC, "PACKAGE_PIN AL12 IOSTANDARD LVCMOS33 SLEW SLOW DRIVE 8} [get_ports {led_o[7]}] ;# IO_L6N_HDGC_AD6N_44 GPIO_LED_7",
+                                                   "LOC AL12 IOSTANDARD LVCMOS33 SLEW SLOW DRIVE 8} [get_ports {led_o[7]}]"), "led_o[7] (AL12) has no package pin name"),
+        ("one pin name on two pins", mut(BOARD_XDC, ";# IO_L7P_HDGC_AD5P_44", ";# IO_L7N_HDGC_AD5N_44"), "IO_L7N_HDGC_AD5N_44 named for both"),
         ("a new wrapper port without a pin", mut(WRAPPER, "  output logic [ 7:0]                               led_o\n",
                                                   "  output logic [ 7:0]                               led_o,\n  output logic extra_o\n"), "extra_o"),
     ]
@@ -386,7 +525,7 @@ def main():
     if errors:
         print(f"{len(errors)} problem(s)")
         return 1
-    print("board checks passed: pins, clocks, register range, kernel ports")
+    print("board checks passed: pins, clocks, register range, kernel ports, lanes, package")
     return 0
 
 
