@@ -255,6 +255,17 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
     }
     ref_->generate_until(now_ticks_ + 2 * FINE_STEPS);
     for (uint64_t t : ref_->take_event_starts()) probe_->watch_boundary(t, Probe::Watch::kEventStart);
+    // A timed trigger ends the event step at the time the kernel names; the
+    // reference resumes there if it still waits. A boundary that changes no
+    // port, followed by another event step before any port changes (a
+    // middle switch keeping its configuration over a phase), shows in no
+    // edge it could resume from. The edges after it judge what the board
+    // did, and trigger_errors whether the kernel's time is a boundary.
+    while (ref_->waiting_event() && !trigger_resumes_.empty()) {
+      const uint64_t t = trigger_resumes_.front();
+      trigger_resumes_.pop_front();
+      if (t >= ref_->event_due_tick()) ref_->resume_at(t);  // earlier: an event step already resumed
+    }
     // A triggered boundary is judged by the probes from its edges; the
     // reference must then hold a boundary exactly where the kernel said,
     // once it has resumed past it (a boundary that changes no port shows
@@ -442,6 +453,7 @@ void Board::watch_kernel(const seq::SequencerOut& before) {
   if (out_.triggers != before.triggers) {
     if (latched_ == Latched::kTimed) {
       triggered_.push_back(out_.triggered_at_ticks);
+      trigger_resumes_.push_back(out_.triggered_at_ticks);
       probe_->watch_boundary(out_.triggered_at_ticks, Probe::Watch::kTrigger);
     }
     latched_ = Latched::kNone;

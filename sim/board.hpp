@@ -170,6 +170,7 @@ class Board : public SyncPort {
   // reference (from the edges) once they are past; those that are not are
   // trigger_errors.
   std::deque<uint64_t> triggered_;
+  std::deque<uint64_t> trigger_resumes_;  // the same, for a reference that waits on them
   uint64_t timed_triggers_ = 0, trigger_errors_ = 0;
   enum class Latched { kNone, kImmediate, kTimed } latched_ = Latched::kNone;  // as the kernel keeps it
   nlohmann::json swaps_ = nlohmann::json::array();

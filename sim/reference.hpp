@@ -72,6 +72,8 @@ class Reference {
   // event step it still waits to resume (it resumes from the first edge
   // that changes a port, which may come steps later).
   bool resolved_through(uint64_t tick) const { return !waiting_event() || s_.event_due_tick > tick; }
+  // The minimum end of the event step it waits on.
+  uint64_t event_due_tick() const { return s_.event_due_tick; }
   // Boundaries into event-triggered steps generated since the last call.
   std::vector<uint64_t> take_event_starts() { return std::exchange(event_starts_, {}); }
   // The boundary an edge of `port` implies for the pending transition, or
