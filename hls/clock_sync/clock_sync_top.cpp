@@ -140,7 +140,6 @@ void lightrail_clock_sync(ap_uint<32> sync_ctrl, ap_uint<32> sync_cal_delay_ms_p
   static ClockSyncState servo;
   static Regs r;
 
-  bool busy = false;
   Shown now;  // what this call writes to the outputs
 
 #ifndef __SYNTHESIS__
@@ -152,7 +151,7 @@ void lightrail_clock_sync(ap_uint<32> sync_ctrl, ap_uint<32> sync_cal_delay_ms_p
   }
   if (csim_busy_left > 0) {
     // Inside the update: no input is read. Its last cycle writes the result.
-    busy = true;
+    sync_busy = 1;
     if (--csim_busy_left == 0) r.shown = csim_next;
     now = r.shown;
     if (csim_busy_left != 0) now.dac_load = now.phase_load = now.time_step_load = false;
@@ -165,7 +164,12 @@ void lightrail_clock_sync(ap_uint<32> sync_ctrl, ap_uint<32> sync_cal_delay_ms_p
     const bool phase = sync_phase_valid.to_uint64() != 0;
     now = r.shown;
     now.dac_load = now.phase_load = now.time_step_load = false;
-    if (phase || since >= kSilentUpdateCycles) {
+    const bool update = phase || since >= kSilentUpdateCycles;
+    // Written before the update in program order: with no dependence on it,
+    // the write is scheduled in the update's first cycle, so sync_busy rises
+    // the cycle after the inputs were latched and the top holds what comes.
+    sync_busy = update ? 1 : 0;
+    if (update) {
       // The update: every input as it is in this cycle.
       const int latency = int(kUpdateLatency);
       (void)latency;  // read by the LATENCY pragma only
@@ -204,7 +208,6 @@ void lightrail_clock_sync(ap_uint<32> sync_ctrl, ap_uint<32> sync_cal_delay_ms_p
       r.clear_pending = 0;
       r.last_cycles = cycles;
       r.last_exchanges = exchanges;
-      busy = true;
 #ifdef __SYNTHESIS__
       r.shown = next;
       now = next;  // written at the end of the update's schedule
@@ -215,7 +218,6 @@ void lightrail_clock_sync(ap_uint<32> sync_ctrl, ap_uint<32> sync_cal_delay_ms_p
     }
   }
 
-  sync_busy = busy ? 1 : 0;
   sync_status = now.out.status;
   sync_error = now.out.errors;
   sync_offset_ps = uint32_t(now.out.offset_ps);
