@@ -1,8 +1,8 @@
 // The clock-synchronisation servo as Vitis HLS synthesises it: one function
 // whose arguments are exactly lightrail_board_top's sync_* ports (hw/), with
 // the top's _i/_o suffix dropped and the direction reversed, each one packed
-// scalar word (no struct, no array). The test KernelPorts.ClockSyncTop...
-// checks names, widths and directions against the elaborated RTL top.
+// scalar word (no struct, no array). The KernelPorts test (tests/hls) checks
+// names, widths and directions against the elaborated RTL top.
 //
 // Free-running (ap_ctrl_none), one call per clk_i cycle between updates. An
 // update starts in the cycle the top strobes sync_phase_valid, or when
