@@ -5,7 +5,9 @@
 // (hls/sequencer) and the clock-sync servo (hls/clock_sync), both Vitis HLS,
 // sit beside this top, not inside it: the sequencer's per-cycle ports
 // (hls/sequencer/sequencer_io.hpp) are this module's seq_* ports, the servo's
-// registers (ClockSyncConfig in, ClockSyncOut status out) its sync_* ports.
+// registers (ClockSyncConfig in, ClockSyncOut status out), the DDMTD phase,
+// the actuators and the servo's other inputs its sync_* ports
+// (hls/clock_sync/clock_sync_top.hpp).
 module lightrail_board_top #(
   // PPS / epoch period in ticks (default 1 us = 8000 ticks of 125 ps); the
   // pulses fall on the multiples of it of board time.
@@ -115,6 +117,23 @@ module lightrail_board_top #(
   input  logic [31:0]                                                     sync_dac_i,
   input  logic [31:0]                                                     sync_phase_steps_i,
   input  logic [31:0]                                                     sync_holdover_us_i,
+  // to the servo: what it needs besides the registers and the DDMTD
+  // (docs/hw-clock-sync.md, "Servo kernel"): the link state (link_up_i,
+  // synchronised), clk_i cycles since reset (its local time; board time
+  // steps, this does not), and the message engine's last two-way exchange
+  // (t1..t4 in fs, counted: a new count is a new exchange) and the link
+  // receiver's bit slide
+  output logic                                                            sync_link_up_o,
+  output logic [31:0]                                                     sync_cycles_o,
+  output logic [31:0]                                                     sync_exchanges_o,
+  output logic [63:0]                                                     sync_t1_fs_o,
+  output logic [63:0]                                                     sync_t2_fs_o,
+  output logic [63:0]                                                     sync_t3_fs_o,
+  output logic [63:0]                                                     sync_t4_fs_o,
+  output logic [$clog2(lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS)-1:0]     sync_rx_bitslide_o,
+  // from the servo: high while it computes an update and reads no input; a
+  // SYNC_ERROR clear or a DDMTD phase arriving then is held for it
+  input  logic                                                            sync_busy_i,
   // Clock-sync hardware. The DDMTD helper clock, f * N / (N + 1) from a PLL on
   // the board oscillator, with its own reset (synchronous to it, released
   // with rst_ni); the reference clock the link transceiver recovers.
@@ -135,6 +154,16 @@ module lightrail_board_top #(
   output logic                                                            link_tx_valid_o,
   output logic [63:0]                                                     link_rx_ticks_o,
   output logic                                                            link_rx_valid_o,
+  // From the sync message engine (clk_i): a completed two-way exchange, one
+  // cycle, with its four timestamps in fs (t1 reference TX, t2 board RX,
+  // t3 board TX, t4 reference RX; modulo 2^64, the servo uses differences),
+  // and the receiver's word-alignment bit slide (0..SYNC_LINK_WORD_BITS-1)
+  input  logic                                                            msg_exchange_valid_i,
+  input  logic [63:0]                                                     msg_t1_fs_i,
+  input  logic [63:0]                                                     msg_t2_fs_i,
+  input  logic [63:0]                                                     msg_t3_fs_i,
+  input  logic [63:0]                                                     msg_t4_fs_i,
+  input  logic [$clog2(lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS)-1:0]     msg_rx_bitslide_i,
   // from the servo: its actuators (ClockSyncOut.dac_word, .phase_steps), each
   // with a one-cycle load
   input  logic [lightrail_hwdef_pkg::SYNC_DAC_BITS-1:0]                   sync_dac_word_i,
@@ -194,6 +223,7 @@ module lightrail_board_top #(
   assign seq_now_ticks_o = board_ticks + 64'(kernel_latency) * 64'(FineSteps);
 
   // ---------------------------------------------------------------- registers
+  logic [31:0] regs_sync_clear;  // SYNC_ERROR write-1s, one cycle (to the servo glue below)
   logic [             1:0] bank_en;
   logic                    bank_we;
   logic [BankWordBits-1:0] bank_word;
@@ -280,7 +310,7 @@ module lightrail_board_top #(
     .sync_slew_max_ns_per_s_o,
     .sync_dac_pull_ppb_o,
     .sync_phase_step_fs_o,
-    .sync_clear_errors_o,
+    .sync_clear_errors_o(regs_sync_clear),
     .sync_status_i,
     .sync_error_i,
     .sync_offset_ps_i,
@@ -319,7 +349,8 @@ module lightrail_board_top #(
 
   // ---------------------------------------------------------------- clock sync
   localparam int TagBits = lightrail_hwdef_pkg::DDMTD_TAG_BITS;
-  logic               dmtd_tag_valid;
+  logic               dmtd_tag_valid, dmtd_valid;
+  logic [TagBits-1:0] dmtd_phase;
   logic [TagBits-1:0] dmtd_tag_ref, dmtd_tag_local, dmtd_sys_tag_ref, dmtd_sys_tag_local;
 
   ddmtd u_ddmtd (
@@ -332,11 +363,86 @@ module lightrail_board_top #(
     .tag_local_o    (dmtd_tag_local),
     .clk_sys_i      (clk_i),
     .rst_sys_ni     (rst_ni),
-    .sys_valid_o    (sync_phase_valid_o),
+    .sys_valid_o    (dmtd_valid),
     .sys_tag_ref_o  (dmtd_sys_tag_ref),
     .sys_tag_local_o(dmtd_sys_tag_local),
-    .sys_phase_o    (sync_ddmtd_phase_o)
+    .sys_phase_o    (dmtd_phase)
   );
+
+  // ---------------------------------------------------------------- servo glue
+  // The servo kernel reads its inputs only between updates (sync_busy_i
+  // low; an update takes SYNC_KERNEL_LATENCY cycles). A SYNC_ERROR clear
+  // (one cycle from the register file) or a DDMTD phase (one cycle per
+  // beat) arriving while it is busy is held here and presented in the first
+  // cycle it is free: clears OR together, the newest phase wins. With
+  // sync_busy_i low both pass straight through.
+  logic [31:0]        clear_held_q;
+  logic               phase_held_q;
+  logic [TagBits-1:0] phase_held_value_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      clear_held_q       <= '0;
+      phase_held_q       <= 1'b0;
+      phase_held_value_q <= '0;
+    end else if (sync_busy_i) begin
+      clear_held_q <= clear_held_q | regs_sync_clear;
+      if (dmtd_valid) begin
+        phase_held_q       <= 1'b1;
+        phase_held_value_q <= dmtd_phase;
+      end
+    end else begin
+      clear_held_q <= '0;
+      phase_held_q <= 1'b0;
+    end
+  end
+
+  assign sync_clear_errors_o = sync_busy_i ? '0 : regs_sync_clear | clear_held_q;
+  assign sync_phase_valid_o  = !sync_busy_i && (dmtd_valid || phase_held_q);
+  assign sync_ddmtd_phase_o  = (dmtd_valid || !phase_held_q) ? dmtd_phase : phase_held_value_q;
+
+  // The servo's local time: clk_i cycles since reset, wrapping (it takes
+  // differences over at most a few beats).
+  logic [31:0] cycles_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) cycles_q <= '0;
+    else cycles_q <= cycles_q + 32'd1;
+  end
+  assign sync_cycles_o  = cycles_q;
+  assign sync_link_up_o = health_q[1];
+
+  // The message engine's last exchange, held until the next, and a count
+  // of exchanges: the servo samples them at its next update, however late.
+  localparam int SlideBits = $clog2(lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS);
+  logic [31:0]          exchanges_q;
+  logic [63:0]          t1_q, t2_q, t3_q, t4_q;
+  logic [SlideBits-1:0] bitslide_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      exchanges_q <= '0;
+      t1_q        <= '0;
+      t2_q        <= '0;
+      t3_q        <= '0;
+      t4_q        <= '0;
+      bitslide_q  <= '0;
+    end else begin
+      bitslide_q <= msg_rx_bitslide_i;
+      if (msg_exchange_valid_i) begin
+        exchanges_q <= exchanges_q + 32'd1;
+        t1_q        <= msg_t1_fs_i;
+        t2_q        <= msg_t2_fs_i;
+        t3_q        <= msg_t3_fs_i;
+        t4_q        <= msg_t4_fs_i;
+      end
+    end
+  end
+  assign sync_exchanges_o   = exchanges_q;
+  assign sync_t1_fs_o       = t1_q;
+  assign sync_t2_fs_o       = t2_q;
+  assign sync_t3_fs_o       = t3_q;
+  assign sync_t4_fs_o       = t4_q;
+  assign sync_rx_bitslide_o = bitslide_q;
 
   logic link_tx_overrun, link_rx_overrun;
 

@@ -54,6 +54,8 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] SYNC_CASCADE_KI_Q16 = 32'd96;
   // bits per word of the sync link's transceiver, one word per system cycle (unit interval CLK_PERIOD_PS / SYNC_LINK_WORD_BITS = 125 ps); a receiver lock lands the word boundary on any of these bits (the bitslide), which the servo adds to the receive delay
   localparam logic [31:0] SYNC_LINK_WORD_BITS = 32'd32;
+  // cycles the synthesised servo kernel (hls/clock_sync) takes per update, from the cycle it latches its inputs (a DDMTD phase strobe, or a beat and a quarter without one) to its new outputs and one-cycle load strobes (the HLS schedule of the update is pinned to it; a quarter of a DDMTD beat); it reads no input meanwhile (sync_busy), and the board top holds a SYNC_ERROR clear or DDMTD phase that arrives then until it is free
+  localparam logic [31:0] SYNC_KERNEL_LATENCY = 32'd1024;
   // width of the oscillator (VCXO) DAC word; mid-scale is the nominal frequency
   localparam logic [31:0] SYNC_DAC_BITS = 32'd16;
   // largest fixed (transceiver) delay a SYNC_CAL_DELAY_* register accepts, ps; larger values are clamped and flagged

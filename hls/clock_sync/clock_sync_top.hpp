@@ -1,14 +1,74 @@
-// The clock-synchronisation servo as Vitis HLS synthesises it (plain top
-// name; see clock_sync_top.cpp for its control and what is still missing).
+// The clock-synchronisation servo as Vitis HLS synthesises it: one function
+// whose arguments are exactly lightrail_board_top's sync_* ports (hw/), with
+// the top's _i/_o suffix dropped and the direction reversed, each one packed
+// scalar word (no struct, no array). The KernelPorts test (tests/hls) checks
+// names, widths and directions against the elaborated RTL top.
+//
+// Free-running (ap_ctrl_none), one call per clk_i cycle between updates. An
+// update starts in the cycle the top strobes sync_phase_valid, or when
+// kSilentUpdateCycles have passed without one (reference lost: holdover
+// still counts, exchanges still arrive); it runs clock_sync_step() (the C
+// model, the one source of the arithmetic) over SYNC_KERNEL_LATENCY cycles,
+// reading no input meanwhile (sync_busy high), then presents the new
+// outputs and pulses each load strobe for one cycle. Timing:
+// docs/hw-clock-sync.md, "Servo kernel".
 #pragma once
 
-#include "clock_sync/clock_sync.hpp"
+#include <cstdint>
 
-void lightrail_clock_sync(const lightrail::sync::ClockSyncIn& in, lightrail::sync::ClockSyncOut& out);
+#include "clock_sync/clock_sync.hpp"
+#include "lightrail/ap_uint.hpp"
+#include "lightrail/hwdef.hpp"
+
+namespace lightrail {
+namespace sync {
+namespace top {
+
+constexpr int clog2(uint64_t n) { return n <= 1 ? 0 : 1 + clog2((n + 1) / 2); }
+
+constexpr int kTagBits = int(hwdef::DDMTD_TAG_BITS);
+constexpr int kDacBits = int(hwdef::SYNC_DAC_BITS);
+constexpr int kBitslideBits = clog2(hwdef::SYNC_LINK_WORD_BITS);
+// Cycles from the latching call to the call that writes the new outputs.
+constexpr uint32_t kUpdateLatency = hwdef::SYNC_KERNEL_LATENCY;
+// One DDMTD beat is DDMTD_N + 1 cycles; none for a beat and a quarter means
+// it fell silent, and the servo runs without a phase (as the co-simulation
+// does, sim/sync.cpp).
+constexpr uint32_t kBeatCycles = hwdef::DDMTD_N + 1;
+constexpr uint32_t kSilentUpdateCycles = kBeatCycles + kBeatCycles / 4;
+static_assert(kUpdateLatency >= 1 && kUpdateLatency < kBeatCycles / 2,
+              "an update must end well within a DDMTD beat");
+
+}  // namespace top
+}  // namespace sync
+}  // namespace lightrail
+
+// Plain (unqualified) name: it is the HLS top and the RTL module name.
+void lightrail_clock_sync(
+    // the SYNC_* rw registers (levels) and the SYNC_ERROR write-1s (one cycle)
+    ap_uint<32> sync_ctrl, ap_uint<32> sync_cal_delay_ms_ps, ap_uint<32> sync_cal_delay_sm_ps,
+    ap_uint<32> sync_cal_asym_ps, ap_uint<32> sync_kp, ap_uint<32> sync_ki, ap_uint<32> sync_lock_thresh_ps,
+    ap_uint<32> sync_lock_samples, ap_uint<32> sync_slew_max_ns_per_s, ap_uint<32> sync_dac_pull_ppb,
+    ap_uint<32> sync_phase_step_fs, ap_uint<32> sync_clear_errors,
+    // status, laid out as the SYNC_* ro registers
+    ap_uint<32>& sync_status, ap_uint<32>& sync_error, ap_uint<32>& sync_offset_ps, ap_uint<32>& sync_rtt_ps,
+    ap_uint<32>& sync_delay_ms_ps, ap_uint<32>& sync_servo_p_ps, ap_uint<32>& sync_servo_i_ppt,
+    ap_uint<32>& sync_dac, ap_uint<32>& sync_phase_steps, ap_uint<32>& sync_holdover_us,
+    // the DDMTD: one phase per beat
+    ap_uint<1> sync_phase_valid, ap_uint<lightrail::sync::top::kTagBits> sync_ddmtd_phase,
+    // the link, the local clock, and the message engine's last two-way exchange
+    ap_uint<1> sync_link_up, ap_uint<32> sync_cycles, ap_uint<32> sync_exchanges, ap_uint<64> sync_t1_fs,
+    ap_uint<64> sync_t2_fs, ap_uint<64> sync_t3_fs, ap_uint<64> sync_t4_fs,
+    ap_uint<lightrail::sync::top::kBitslideBits> sync_rx_bitslide,
+    // high while an update runs: the kernel reads no input
+    ap_uint<1>& sync_busy,
+    // actuators: a value and its one-cycle load
+    ap_uint<lightrail::sync::top::kDacBits>& sync_dac_word, ap_uint<1>& sync_dac_load,
+    ap_uint<32>& sync_phase_steps_req, ap_uint<1>& sync_phase_load, ap_uint<64>& sync_time_step,
+    ap_uint<1>& sync_time_step_load);
 
 #ifndef __SYNTHESIS__
 // C simulation only: what ap_rst_n does (every register to its initial
 // value), applied before the next call.
 void lightrail_clock_sync_csim_reset();
-bool lightrail_clock_sync_csim_reset_pending();
 #endif

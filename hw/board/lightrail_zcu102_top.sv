@@ -91,6 +91,7 @@ module lightrail_zcu102_top #(
   localparam int TuneAddrBits = $clog2(TUNE_ENTRIES);
   localparam int TagBits = DDMTD_TAG_BITS;
   localparam int DacBits = SYNC_DAC_BITS;
+  localparam int SlideBits = $clog2(SYNC_LINK_WORD_BITS);
   localparam int GtLanes = Ports + 1;  // the gates, then the PPS lane
 
   // Index in lightrail_gth_tx (which orders its channels by site, X then Y)
@@ -315,6 +316,10 @@ module lightrail_zcu102_top #(
   logic [DacBits-1:0] sync_dac_word;
   logic signed [31:0] sync_phase_steps_req;
   logic [63:0]        sync_time_step;
+  logic               sync_link_up, sync_busy;
+  logic [31:0]        sync_cycles, sync_exchanges;
+  logic [63:0]        sync_t1_fs, sync_t2_fs, sync_t3_fs, sync_t4_fs;
+  logic [SlideBits-1:0] sync_rx_bitslide;
 
   lightrail_clock_sync u_clock_sync (
     .ap_clk                  (clk_i),
@@ -343,6 +348,15 @@ module lightrail_zcu102_top #(
     .sync_holdover_us      (sync_holdover_us),
     .sync_phase_valid      (sync_phase_valid),
     .sync_ddmtd_phase      (sync_ddmtd_phase),
+    .sync_link_up          (sync_link_up),
+    .sync_cycles           (sync_cycles),
+    .sync_exchanges        (sync_exchanges),
+    .sync_t1_fs            (sync_t1_fs),
+    .sync_t2_fs            (sync_t2_fs),
+    .sync_t3_fs            (sync_t3_fs),
+    .sync_t4_fs            (sync_t4_fs),
+    .sync_rx_bitslide      (sync_rx_bitslide),
+    .sync_busy             (sync_busy),
     .sync_dac_word         (sync_dac_word),
     .sync_dac_load         (sync_dac_load),
     .sync_phase_steps_req  (sync_phase_steps_req),
@@ -453,6 +467,15 @@ module lightrail_zcu102_top #(
     .sync_dac_i              (sync_dac),
     .sync_phase_steps_i      (sync_phase_steps),
     .sync_holdover_us_i      (sync_holdover_us),
+    .sync_link_up_o          (sync_link_up),
+    .sync_cycles_o           (sync_cycles),
+    .sync_exchanges_o        (sync_exchanges),
+    .sync_t1_fs_o            (sync_t1_fs),
+    .sync_t2_fs_o            (sync_t2_fs),
+    .sync_t3_fs_o            (sync_t3_fs),
+    .sync_t4_fs_o            (sync_t4_fs),
+    .sync_rx_bitslide_o      (sync_rx_bitslide),
+    .sync_busy_i             (sync_busy),
     .clk_dmtd_i              (clk_dmtd),
     .rst_dmtd_ni,
     .clk_rx_i                (clk_rx),
@@ -467,6 +490,15 @@ module lightrail_zcu102_top #(
     .link_tx_valid_o         (link_tx_valid),
     .link_rx_ticks_o         (link_rx_ticks),
     .link_rx_valid_o         (link_rx_valid),
+    // message engine not built: no exchange ever completes and the bit
+    // slide reads 0. The servo needs an exchange to start (docs/clock-sync.md):
+    // until one comes it stays in COARSE with the DAC at mid-scale.
+    .msg_exchange_valid_i    (1'b0),
+    .msg_t1_fs_i             (64'd0),
+    .msg_t2_fs_i             (64'd0),
+    .msg_t3_fs_i             (64'd0),
+    .msg_t4_fs_i             (64'd0),
+    .msg_rx_bitslide_i       ('0),
     .sync_dac_word_i         (sync_dac_word),
     .sync_dac_load_i         (sync_dac_load),
     .sync_phase_steps_req_i  (sync_phase_steps_req),

@@ -86,6 +86,12 @@ module board_tb;
   logic [31:0] sync_status = '0, sync_error = '0, sync_offset = '0, sync_rtt = '0;
   logic pps;
   logic [FineBits-1:0] pps_fine;
+  localparam int SlideBits = $clog2(lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS);
+  logic sync_busy = 1'b0, msg_exchange_valid = 1'b0, sync_link_up;
+  logic [63:0] msg_t1 = '0, msg_t2 = '0, msg_t3 = '0, msg_t4 = '0;
+  logic [SlideBits-1:0] msg_bitslide = '0, sync_bitslide;
+  logic [31:0] sync_cycles, sync_exchanges;
+  logic [63:0] sync_t1, sync_t2, sync_t3, sync_t4;
 
   lightrail_board_top dut (
     .clk_i               (clk),
@@ -171,6 +177,15 @@ module board_tb;
     .sync_dac_i              (32'h0000_8000),
     .sync_phase_steps_i      (32'd0),
     .sync_holdover_us_i      (32'd0),
+    .sync_link_up_o          (sync_link_up),
+    .sync_cycles_o           (sync_cycles),
+    .sync_exchanges_o        (sync_exchanges),
+    .sync_t1_fs_o            (sync_t1),
+    .sync_t2_fs_o            (sync_t2),
+    .sync_t3_fs_o            (sync_t3),
+    .sync_t4_fs_o            (sync_t4),
+    .sync_rx_bitslide_o      (sync_bitslide),
+    .sync_busy_i             (sync_busy),
     // The clock-sync hardware has its own benches (tests/hw_sync): idle here.
     .clk_dmtd_i              (1'b0),
     .rst_dmtd_ni             (1'b0),
@@ -185,6 +200,12 @@ module board_tb;
     .link_tx_valid_o         (),
     .link_rx_ticks_o         (),
     .link_rx_valid_o         (),
+    .msg_exchange_valid_i    (msg_exchange_valid),
+    .msg_t1_fs_i             (msg_t1),
+    .msg_t2_fs_i             (msg_t2),
+    .msg_t3_fs_i             (msg_t3),
+    .msg_t4_fs_i             (msg_t4),
+    .msg_rx_bitslide_i       (msg_bitslide),
     .sync_dac_word_i         (16'd0),
     .sync_dac_load_i         (1'b0),
     .sync_phase_steps_req_i  (32'sd0),
@@ -593,6 +614,48 @@ module board_tb;
     check("no servo clear on ERROR", 64'(pulse_sync_clear_errors), 64'd0);
     sync_status <= '0;
     sync_error <= '0;
+
+    // ---- servo glue: a clear written while the servo computes an update
+    // (sync_busy) is held and presented the first cycle it is free
+    sync_busy <= 1'b1;
+    write_ok("SYNC_ERROR rw1c while the servo is busy", lightrail_hwdef_pkg::REG_SYNC_ERROR,
+             lightrail_hwdef_pkg::SYNC_ERROR_CAL_CLAMPED_MASK | lightrail_hwdef_pkg::SYNC_ERROR_REF_LOST_MASK);
+    check("no clear reaches a busy servo", 64'(pulse_sync_clear_errors), 64'd0);
+    write_ok("SYNC_ERROR rw1c again while busy", lightrail_hwdef_pkg::REG_SYNC_ERROR,
+             lightrail_hwdef_pkg::SYNC_ERROR_LOST_LOCK_MASK);
+    repeat (3) @(posedge clk);
+    check("still no clear while busy", 64'(sync_clear_errors), 64'd0);
+    sync_busy <= 1'b0;
+    @(posedge clk);
+    check("held clears, ORed, when the servo is free", 64'(sync_clear_errors),
+          64'(lightrail_hwdef_pkg::SYNC_ERROR_CAL_CLAMPED_MASK | lightrail_hwdef_pkg::SYNC_ERROR_REF_LOST_MASK |
+              lightrail_hwdef_pkg::SYNC_ERROR_LOST_LOCK_MASK));
+    @(posedge clk);
+    check("held clear presented once", 64'(sync_clear_errors), 64'd0);
+
+    // ---- servo glue: local time, link state, the message engine's exchange
+    data = sync_cycles;
+    repeat (5) @(posedge clk);
+    check("sync_cycles counts clk_i cycles", 64'(sync_cycles - data), 64'd5);
+    check("sync_link_up follows link_up_i (low here)", 64'(sync_link_up), 64'd0);
+    data = sync_exchanges;
+    msg_t1 <= 64'h0000_0001_0000_0001;
+    msg_t2 <= 64'h0000_0002_0000_0002;
+    msg_t3 <= 64'hFFFF_FFFF_FFFF_FFF3;
+    msg_t4 <= 64'h0000_0004_0000_0004;
+    msg_bitslide <= SlideBits'(17);
+    msg_exchange_valid <= 1'b1;
+    @(posedge clk);
+    msg_exchange_valid <= 1'b0;
+    msg_t1 <= '0;  // held by the top, not by the engine
+    @(posedge clk);
+    @(posedge clk);
+    check("one exchange counted", 64'(sync_exchanges - data), 64'd1);
+    check("t1 held", sync_t1, 64'h0000_0001_0000_0001);
+    check("t2 held", sync_t2, 64'h0000_0002_0000_0002);
+    check("t3 held", sync_t3, 64'hFFFF_FFFF_FFFF_FFF3);
+    check("t4 held", sync_t4, 64'h0000_0004_0000_0004);
+    check("bit slide passed on", 64'(sync_bitslide), 64'd17);
 
     // ---- directed fine edges on port 0 (level low after reset)
     edge_case("rise@3 fall@10", 1'b1, 10, 1'b1, 3, 32'h0000_03F8);

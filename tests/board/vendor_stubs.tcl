@@ -292,15 +292,20 @@ stub::define config_schedule {-effort} {-enable_dsp_full_reg -relax_ii_for_timin
 stub::define config_cosim {-tool -trace_level -wave_debug} {-enable_tasks_with_m_axi} 0 0 {} {return {}}
 stub::define csim_design {-argv -compiler -ldflags -mflags} {-clean -O -setup} 0 0 {} {return {}}
 # Vitis HLS writes its schedule to csynth.xml, which run_hls.tcl checks: a
-# kernel at II 1 with the latency asked for (stub::hls_latency, default 1).
+# kernel at II 1 with the latency asked for (stub::hls_latency, default 1),
+# or the schedule in the environment's LIGHTRAIL_STUB_HLS_SCHEDULE
+# ("best worst interval" cycles: the servo's is "0 N N+1").
 set ::stub::hls_latency 1
 stub::define csynth_design {} {-synthesis_check} 0 0 {
   if {![info exists ::stub::hls_project]} { stub::fail "csynth_design before open_project" }
+  lassign [list $::stub::hls_latency $::stub::hls_latency 1] best worst ii
+  if {[info exists ::env(LIGHTRAIL_STUB_HLS_SCHEDULE)]} { lassign $::env(LIGHTRAIL_STUB_HLS_SCHEDULE) best worst ii }
   set dir $::stub::hls_project/solution1/syn/report
   file mkdir $dir
   set fh [open $dir/csynth.xml w]
-  puts $fh "<profile><PerformanceEstimates><SummaryOfOverallLatency><Worst-caseLatency>$::stub::hls_latency</Worst-caseLatency>"
-  puts $fh "<Interval-min>1</Interval-min><Interval-max>1</Interval-max></SummaryOfOverallLatency></PerformanceEstimates></profile>"
+  puts $fh "<profile><PerformanceEstimates><SummaryOfOverallLatency><Best-caseLatency>$best</Best-caseLatency>"
+  puts $fh "<Worst-caseLatency>$worst</Worst-caseLatency>"
+  puts $fh "<Interval-min>1</Interval-min><Interval-max>$ii</Interval-max></SummaryOfOverallLatency></PerformanceEstimates></profile>"
   close $fh
 } {return {}}
 stub::define cosim_design {-argv -tool -trace_level -rtl -ldflags -compiled_library_dir} {-O -setup -wave_debug -enable_dataflow_profiling -disable_deadlock_detection} 0 0 {} {return {}}

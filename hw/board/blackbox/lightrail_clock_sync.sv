@@ -2,9 +2,9 @@
 // top lightrail_clock_sync, ap_ctrl_none): its ports are lightrail_board_top's
 // sync_* ports under the same names with the _i/_o suffix dropped, each in
 // the other direction, plus ap_clk and ap_rst_n. The test board.ports
-// (tests/board/check_board.py) checks this list against the top's. This is
-// the interface the servo's HLS top must reach; it does not yet (its top is
-// still ap_ctrl_hs over the C model's structs: docs/clock-sync.md).
+// (tests/board/check_board.py) checks this list against the top's, and
+// tests/hls KernelPorts checks the HLS top (hls/clock_sync/clock_sync_top.hpp)
+// the same way.
 module lightrail_clock_sync (
   input  logic ap_clk,
   input  logic ap_rst_n,
@@ -32,6 +32,15 @@ module lightrail_clock_sync (
   output logic [31:0] sync_holdover_us,
   input  logic sync_phase_valid,
   input  logic [lightrail_hwdef_pkg::DDMTD_TAG_BITS-1:0] sync_ddmtd_phase,
+  input  logic sync_link_up,
+  input  logic [31:0] sync_cycles,
+  input  logic [31:0] sync_exchanges,
+  input  logic [63:0] sync_t1_fs,
+  input  logic [63:0] sync_t2_fs,
+  input  logic [63:0] sync_t3_fs,
+  input  logic [63:0] sync_t4_fs,
+  input  logic [$clog2(lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS)-1:0] sync_rx_bitslide,
+  output logic sync_busy,
   output logic [lightrail_hwdef_pkg::SYNC_DAC_BITS-1:0] sync_dac_word,
   output logic sync_dac_load,
   output logic signed [31:0] sync_phase_steps_req,
