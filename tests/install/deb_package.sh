@@ -81,7 +81,11 @@ owner() {
 for elf in "$x"/usr/bin/* "$x$libdir"/*.so."$version"; do
   [[ "$(file -b "$elf")" == ELF* ]] || continue  # lightrail-plot is a Python script
   linked=$(LD_LIBRARY_PATH=$x$libdir ldd "$elf")
-  for path in $(awk '$2 == "=>" && $3 ~ /^\// { print $3 }' <<< "$linked"); do
+  # The libraries it links itself (NEEDED), as dpkg-shlibdeps reads them;
+  # theirs come with the packages that carry them.
+  needed=$(readelf -d "$elf" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+  for path in $(awk -v needed="$needed" 'BEGIN { n = split(needed, l, "\n"); for (i = 1; i <= n; i++) want[l[i]] = 1 }
+                 $2 == "=>" && $3 ~ /^\// && ($1 in want) { print $3 }' <<< "$linked"); do
     [[ "$path" == "$x"/* ]] && continue
     pkg=$(owner "$path")
     [ -n "$pkg" ] || pkg=$(owner "$(realpath "$path")")
