@@ -160,7 +160,7 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   // samples the slave's ready and valid pins (combinational from its inputs)
   // before the edge, and a waveform shows it. Otherwise the model is only
   // told that clk_i was low, and the edge's evaluation settles the same
-  // inputs (a third of the model's cost per cycle spared). The first
+  // inputs (about a fifth of the model's instructions spared). The first
   // cycle's low phase is the model's first evaluation (model_clock.hpp).
   if (trace_ || axi_.pins_active() || cycles_ == 0 || !set_clk_low(m)) {
     m.clk_i = 0;
