@@ -15,6 +15,9 @@ template <class Model>
 class AxiMaster {
  public:
   bool busy() const { return req_ != nullptr; }
+  // Some channel is driven: sample() then reads the slave's pins (with none,
+  // it reads nothing of the model).
+  bool pins_active() const { return aw_ || w_ || b_ || ar_ || r_; }
 
   void abort(const std::string& why) {
     if (!req_) return;

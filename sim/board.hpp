@@ -15,6 +15,7 @@
 
 #include "axi_master.hpp"
 #include "bus_request.hpp"
+#include "fnv1a.hpp"
 #include "lightrail/hwdef.hpp"
 #include "osc_pins.hpp"
 #include "probe.hpp"
@@ -121,9 +122,11 @@ class Board : public SyncPort {
   };
   std::array<Piped, kMaxKernelLatency + 1> pipe_{};
   size_t pipe_head_ = 0;
+  seq::SequencerOut faulty_{};  // with a fault injected: what leaves the pipeline instead
+  bool packed_events_ = true;   // the top's event field ports may hold a non-zero field
   // Every change of the board outputs, hashed: two runs with the same
   // digest switched every port at the same ticks to the same values.
-  uint64_t output_digest_ = 1469598103934665603ull;
+  uint64_t output_digest_ = fnv1a::kOffset;
   uint64_t output_changes_ = 0;
   std::array<uint32_t, hwdef::PORTS> last_gate_{};
   AxiMaster<Vlightrail_board_top> axi_;

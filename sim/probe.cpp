@@ -27,11 +27,22 @@ void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, con
   // Only an edge can end an event step the reference waits on; asked again
   // only after an edge resumed it.
   bool waiting = ref_.waiting_event();
+  const bool tracing = open_trace_ < traces_.size();  // nothing here opens a window
+  // Bit k of a word is an edge where it differs from bit k-1 (bit -1: the
+  // level the last cycle ended at). Found for every port at once (a loop
+  // the compiler vectorises), then only ports with an edge or a select
+  // strobe are visited, in port order: most ports have neither.
+  std::array<uint32_t, PORTS> edge_bits;
+  uint32_t visit = sel_stb;
   for (uint32_t p = 0; p < PORTS; ++p) {
     const uint32_t w = gate_word[p];
-    // Bit k is an edge where it differs from bit k-1 (bit -1: the level the
-    // last cycle ended at): visit only those. Most ports have none.
-    uint32_t edges = w ^ ((w << 1) | level_[p]);
+    edge_bits[p] = w ^ ((w << 1) | level_[p]);
+    visit |= uint32_t(edge_bits[p] != 0) << p;
+  }
+  for (; visit; visit &= visit - 1) {
+    const uint32_t p = uint32_t(__builtin_ctz(visit));
+    const uint32_t w = gate_word[p];
+    uint32_t edges = edge_bits[p];
     if (edges) {
       level_[p] = w >> (FINE_STEPS - 1);
       for (; edges; edges &= edges - 1) {
@@ -40,7 +51,7 @@ void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, con
         const int kind = bit ? kRise : kFall;
         seen_[p][kind].push_back({tick + k, edge_fs + k * fine_fs, uint32_t(fine_fs), bit});
         gate_log_[p].push(tick + k, bit, 0);
-        if (open_trace_ < traces_.size()) trace_edge(int(p), kind, tick + k, bit);
+        if (tracing) trace_edge(int(p), kind, tick + k, bit);
         if (waiting) {
           resume_event(int(p), kind, tick + k);
           waiting = ref_.waiting_event();
@@ -52,7 +63,7 @@ void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, con
       seen_[p][kSel].push_back({t, edge_fs + sel_fine[p] * fine_fs, uint32_t(fine_fs), sel_value[p]});
       sel_log_[p].push(t, sel_value[p], select_[p]);
       select_[p] = sel_value[p];
-      if (open_trace_ < traces_.size()) trace_edge(int(p), kSel, t, sel_value[p]);
+      if (tracing) trace_edge(int(p), kSel, t, sel_value[p]);
       if (waiting) {
         resume_event(int(p), kSel, t);
         waiting = ref_.waiting_event();
@@ -244,13 +255,6 @@ Probe::Verdict Probe::check_packet(int port, uint64_t start, uint64_t end, int w
   return Verdict::kDelivered;
 }
 
-void Probe::count(Verdict v) {
-  ++f_.packets_sent;
-  ++(v == Verdict::kDelivered ? f_.packets_delivered
-     : v == Verdict::kDark    ? f_.dark_violations
-                              : f_.misdelivered_packets);
-}
-
 void Probe::settle(uint64_t tick) {
   if (tick < kSettleTicks) return;
   due_before_ = tick - kSettleTicks;
@@ -285,26 +289,37 @@ void Probe::judge(uint64_t before) {
   late_.erase(late_.begin(), late_.lower_bound(oldest));
   // Each packet once its last tick is old enough, in the order they were
   // generated (a window's first packet may be judged before its last).
+  // The window's progress and the verdicts are kept in locals, written back
+  // once: stored to the window and reloaded beside its neighbour field, the
+  // progress stalled the loads that fetched both at once.
   auto& windows = ref_.packets;
+  uint64_t verdicts[3] = {};  // by Verdict
   while (!windows.empty()) {
     Packet& w = windows.front();
-    while (w.judged < w.count && w.end[w.judged] < before) {
+    const uint32_t n = w.count;
+    uint32_t judged = w.judged;
+    while (judged < n && w.end[judged] < before) {
       uint64_t quiet_until;
-      const Verdict v = check_packet(w.port, w.start[w.judged], w.end[w.judged], w.wavelength, &quiet_until);
-      count(v);
-      ++w.judged;
+      const Verdict v = check_packet(w.port, w.start[judged], w.end[judged], w.wavelength, &quiet_until);
+      ++verdicts[int(v)];
+      ++judged;
       // No edge of the port from the first packet's start to the end of the
       // last: the last sees the same gate and laser, so the same verdict
       // (a laser not settled yet may have settled since: judged apart).
-      if (w.judged == 1 && w.count == 2 && w.end[1] < before && quiet_until > w.end[1] &&
+      if (judged == 1 && n == 2 && w.end[1] < before && quiet_until > w.end[1] &&
           v != Verdict::kMisdelivered) {
-        count(v);
-        ++w.judged;
+        ++verdicts[int(v)];
+        ++judged;
       }
     }
-    if (w.judged < w.count) break;
+    w.judged = judged;
+    if (judged < n) break;
     windows.pop_front();
   }
+  f_.packets_sent += verdicts[0] + verdicts[1] + verdicts[2];
+  f_.packets_delivered += verdicts[int(Verdict::kDelivered)];
+  f_.dark_violations += verdicts[int(Verdict::kDark)];
+  f_.misdelivered_packets += verdicts[int(Verdict::kMisdelivered)];
 }
 
 }  // namespace lightrail::sim

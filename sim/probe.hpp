@@ -140,7 +140,6 @@ class Probe {
   enum class Verdict { kDelivered, kDark, kMisdelivered };
   // `quiet_until`: the port's first edge after `start` (UINT64_MAX: none yet).
   Verdict check_packet(int port, uint64_t start, uint64_t end, int wavelength, uint64_t* quiet_until);
-  void count(Verdict v);
   void trace_edge(int port, int kind, uint64_t tick, int value);
 
   Reference& ref_;
