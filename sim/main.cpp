@@ -488,6 +488,11 @@ int sc_main(int argc, char** argv) {
           res["cosim"]["board_cycles_per_s"].get<double>(),
           res["bare_top"]["board_cycles_per_s"].get<double>(), res["bare_over_cosim"].get<double>(),
           res["bare_over_cosim_wall"].get<double>());
+      if (res.contains("bare_rising_only_over_cosim"))
+        std::cout << fmt::format(
+            "bare top on rising edges only: {:.3g} cycles/s; the harness costs {:.1f}x against it\n",
+            res["bare_top_rising_only"]["board_cycles_per_cpu_s"].get<double>(),
+            res["bare_rising_only_over_cosim"].get<double>());
       if (res["icarus"].contains("board_cycles_per_s"))
         std::cout << fmt::format("icarus (same RTL test bench): {:.3g} cycles/s; ratio {:.1f}x\n",
                                  res["icarus"]["board_cycles_per_s"].get<double>(),
