@@ -10,9 +10,9 @@
 #include <limits>
 #include <utility>
 
-#include "fnv1a.hpp"
 #include "lightrail/hwdef.hpp"
 #include "model_clock.hpp"
+#include "output_digest.hpp"
 #include "port_fields.hpp"
 
 namespace lightrail::sim {
@@ -235,8 +235,8 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
       unpack_ports<FINE_BITS>(m.sel_fine_o, fine);
       unpack_ports<WAVELENGTH_BITS>(m.sel_o, value);
     }
-    // The digest first: its chain of multiplies then runs beside the
-    // probe's work, which does not depend on it.
+    // The digest first: its multiplies then run beside the probe's work,
+    // which does not depend on them.
     digest_outputs(gate, stb, fine, value);
     probe_->observe_cycle(now_ticks_, edge_fs, period_fs / FINE_STEPS, gate, stb, fine, value);
     // The kernel stops at its next boundary. The reference is told when the
@@ -409,28 +409,23 @@ void Board::inject_fault(seq::SequencerOut& out) {
     out.sel_valid &= ~(1u << p);
 }
 
-// FNV-1a over every change at the board outputs: (tick, port, gate word) for
-// a gate that changed, (tick, port, fine, value) for a wavelength strobe,
-// each as 8 bytes, least significant first (sim/fnv1a.hpp: the bytes known
-// to be zero cost one multiply per run).
+// Every change at the board outputs (sim/output_digest.hpp): a gate word
+// that changed (port, 32-bit word), a wavelength strobe (port, fine, value,
+// marked apart from a gate by bit 63).
 void Board::digest_outputs(const uint32_t* gate, uint32_t stb, const uint8_t* fine, const uint8_t* value) {
-  uint64_t h = output_digest_;
+  uint64_t h = 0;
   for (unsigned p = 0; p < PORTS; ++p) {
     if (gate[p] == last_gate_[p]) continue;
     last_gate_[p] = gate[p];
-    h = fnv1a::word(h, now_ticks_);
-    h = fnv1a::zeros<3>(fnv1a::bytes<5>(h, p | uint64_t{gate[p]} << 8));  // port (< 256), 32-bit word
+    h += digest::term(now_ticks_, p | uint64_t{gate[p]} << 8);
     ++output_changes_;
   }
   for (uint32_t s = stb; s; s &= s - 1) {
     const unsigned p = unsigned(__builtin_ctz(s));
-    h = fnv1a::word(h, now_ticks_);
-    // p | fine << 8 | value << 16 | 1 << 63: three bytes, four zero bytes, 0x80.
-    h = fnv1a::zeros<4>(fnv1a::bytes<3>(h, p | uint32_t{fine[p]} << 8 | uint32_t{value[p]} << 16));
-    h = fnv1a::bytes<1>(h, 0x80);
+    h += digest::term(now_ticks_, p | uint64_t{fine[p]} << 8 | uint64_t{value[p]} << 16 | uint64_t{1} << 63);
     ++output_changes_;
   }
-  output_digest_ = h;
+  output_digest_ += h;
 }
 
 void Board::watch_kernel(const seq::SequencerOut& before) {

@@ -1,7 +1,7 @@
-// The board glue's bit tricks (sim/port_fields.hpp, sim/fnv1a.hpp) against
-// the plain definitions they replace: every co-simulated cycle goes through
-// them, and a wrong bit would change what the top sees or the digest runs
-// are compared by.
+// The board glue's bit tricks (sim/port_fields.hpp) against the plain
+// definitions they replace, and the output digest (sim/output_digest.hpp):
+// every co-simulated cycle goes through them, and a wrong bit would change
+// what the top sees or hide a difference the digest compares runs by.
 #include "port_fields.hpp"
 
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <random>
 
-#include "fnv1a.hpp"
+#include "output_digest.hpp"
 
 namespace lightrail::sim {
 namespace {
@@ -58,25 +58,27 @@ TEST(PortFields, UnpackIgnoresBitsAboveTheFields) {
   for (uint8_t v : f) EXPECT_EQ(v, 0);
 }
 
-uint64_t fnv_plain(uint64_t h, uint64_t v) {
-  for (int i = 0; i < 8; ++i) h = (h ^ ((v >> (8 * i)) & 0xFF)) * fnv1a::kPrime;
-  return h;
+// Two runs differ in one change, in any field: the digests differ.
+TEST(OutputDigest, EveryBitOfTickAndChangeCounts) {
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 1000; ++i) {
+    const uint64_t tick = rng() >> 20, what = rng();
+    const uint64_t base = digest::term(tick, what);
+    for (int b = 0; b < 64; ++b) {
+      ASSERT_NE(digest::term(tick, what ^ (uint64_t{1} << b)), base) << "change bit " << b;
+      if (b < 44) {
+        ASSERT_NE(digest::term(tick ^ (uint64_t{1} << b), what), base) << "tick bit " << b;
+      }
+    }
+  }
 }
 
-TEST(Fnv1a, SkippedZeroBytesGiveThePlainHash) {
-  std::mt19937_64 rng(3);
-  uint64_t plain = fnv1a::kOffset, fast = fnv1a::kOffset;
-  for (int i = 0; i < 100000; ++i) {
-    // Words of every length, as ticks grow: below 2^24, 2^32 and above.
-    const uint64_t v = rng() >> (rng() % 64);
-    plain = fnv_plain(plain, v);
-    fast = fnv1a::word(fast, v);
-    const uint64_t small = rng() & 0xFFFFFFFFFFull;  // 5 bytes, 3 zero bytes
-    plain = fnv_plain(plain, small);
-    fast = fnv1a::zeros<3>(fnv1a::bytes<5>(fast, small));
-    ASSERT_EQ(plain, fast) << "after " << i;
-  }
-  EXPECT_EQ(fnv1a::word(fnv1a::kOffset, 0), fnv_plain(fnv1a::kOffset, 0));
+// A sum forgets order; the tick in each term keeps it: the same changes at
+// swapped times are another run.
+TEST(OutputDigest, SwappedTimesAreAnotherRun) {
+  const uint64_t a = 5 | uint64_t{0xF0F0} << 8, b = 5 | uint64_t{0x0F0F} << 8;
+  EXPECT_NE(digest::term(100, a) + digest::term(104, b), digest::term(100, b) + digest::term(104, a));
+  EXPECT_NE(digest::term(100, a) + digest::term(100, a), uint64_t{0});
 }
 
 }  // namespace
