@@ -312,7 +312,7 @@ void Cosim::run(std::optional<uint64_t> until_fs) {
   for (const auto& b : boards_) free_from_.second += b->cycles();
   if (part_.active()) {
     const uint64_t end = until_fs ? sim_fs() + *until_fs : std::numeric_limits<uint64_t>::max();
-    while (boundary(true, sim_fs() >= end)) advance(std::min(window_fs_, end - sim_fs()));
+    while (boundary(true, sim_fs() >= end)) advance(std::min(next_window_fs_, end - sim_fs()));
     end_requests();
   } else {
     advance(until_fs);
@@ -398,21 +398,37 @@ bool Cosim::boundary(bool host, bool at_end) {
       wait_cpu_s_ += thread_cpu_s() - cpu0;
     }
     ctl.put(uint8_t(at_end || link_.stop.load()));
+    Wire requests;
     for (size_t b = 0; b < mailboxes_.size(); ++b)
       while (BusRequest* r = mailboxes_[b]->pop()) {
         const uint64_t id = next_request_++;
         forwarded_[id] = r;
-        ctl.put(id);
-        ctl.put(int32_t(b));
-        ctl.put(uint8_t(r->kind));
-        ctl.put(r->addr);
-        ctl.put(r->count);
-        put_words(ctl, r->data);
+        requests.put(id);
+        requests.put(int32_t(b));
+        requests.put(uint8_t(r->kind));
+        requests.put(r->addr);
+        requests.put(r->count);
+        put_words(requests, r->data);
       }
+    // The next window: one clock cycle while a host request is out, so its
+    // answer comes back within a cycle of its last bus beat, as in one
+    // process (a host staging a schedule makes hundreds of requests); and
+    // ending at the time the host waits for, so it acts there, not up to a
+    // window later. Both depend only on the host's requests and times,
+    // which run the same whatever the split.
+    uint64_t next =
+        forwarded_.empty() ? window_fs_ : std::min<uint64_t>(window_fs_, hwdef::CLK_PERIOD_PS * 1000);
+    const uint64_t barrier = link_.barrier_fs.load(std::memory_order_acquire);
+    if (host && barrier > now) next = std::min(next, barrier - now);
+    ctl.put(next);
+    ctl.put_bytes(requests.take());
   }
   const std::string c = part_.broadcast(ctl.take());
-  WireReader in(c);
-  const bool stop = in.get<uint8_t>() != 0;
+  WireReader ctl_in(c);
+  const bool stop = ctl_in.get<uint8_t>() != 0;
+  next_window_fs_ = ctl_in.get<uint64_t>();
+  const std::string reqs = ctl_in.get_bytes();
+  WireReader in(reqs);
   while (!in.done()) {
     Incoming x;
     x.id = in.get<uint64_t>();

@@ -73,7 +73,8 @@ class Cosim {
   Board* local(int id) const;
 
   const Partition& part_;
-  uint64_t window_fs_ = 0;                            // partitioned: each window's length
+  uint64_t window_fs_ = 0;                            // partitioned: each window's length, at most
+  uint64_t next_window_fs_ = 0;                       // the next one's, as rank 0 said at the boundary
   std::vector<std::unique_ptr<BusQueue>> mailboxes_;  // partitioned, rank 0: the server's queue per board
   std::map<uint64_t, BusRequest*> forwarded_;         // rank 0: handed out, not answered yet
   uint64_t next_request_ = 0;
