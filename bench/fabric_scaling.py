@@ -70,11 +70,12 @@ def main():
     ap.add_argument("--seconds", type=float, default=20)
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
-    # As tests/sim/mpi/mpi_lib.sh: root in containers, more ranks than
-    # cores, shared memory between the ranks of one machine.
-    os.environ.update({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-                       "OMPI_MCA_mpi_yield_when_idle": "1", "OMPI_MCA_rmaps_base_oversubscribe": "1",
-                       "OMPI_MCA_btl": "self,vader", "OMPI_MCA_btl_vader_single_copy_mechanism": "none"})
+    # mpirun as the tests run it (tests/sim/mpi/mpi_lib.sh: root in
+    # containers, more ranks than cores, shared memory between ranks).
+    lib = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "sim", "mpi", "mpi_lib.sh")
+    for line in open(lib):
+        if line.startswith("export "):
+            os.environ.update(kv.split("=", 1) for kv in line.split()[1:])
     rows = []
     with tempfile.TemporaryDirectory() as work:
         for n in a.boards:

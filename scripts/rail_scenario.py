@@ -9,7 +9,7 @@ every board at once (docs/cosim.md, "A rail of the plan").
 The plan's steps last milliseconds to a fifth of a second; at cycle level a
 48-board rail runs about 10^6 board cycles per core-second, so an iteration
 of seconds is out of reach. --scale divides every duration and the guard
-(rounded to the 4 ns tick): the configurations, their order, the event
+(rounded to the board's tick, TICK_PS): the configurations, their order, the event
 steps and the dark guards stay the plan's. With --scale 1 the schedules are
 the plan's own.
 
@@ -23,7 +23,10 @@ import re
 import subprocess
 import sys
 
-TICK_PS = 4000
+HERE = os.path.dirname(os.path.abspath(__file__))
+# The board's time unit, from the register map (durations are whole ticks).
+with open(os.path.join(HERE, "..", "defs", "regmap.json")) as f:
+    TICK_PS = next(p["value"] for p in json.load(f)["parameters"] if p["name"] == "TICK_PS")
 
 
 def scaled(ps, scale):
@@ -48,8 +51,7 @@ def main():
     ap.add_argument("--rail", type=int, default=0)
     ap.add_argument("--scale", type=int, default=1000, help="divide every duration by this (1: none)")
     ap.add_argument("--out", required=True, help="directory for the scenario and its schedules")
-    here = os.path.dirname(os.path.abspath(__file__))
-    ap.add_argument("--lightrail", default=os.path.join(here, "..", "build", "host", "lightrail"),
+    ap.add_argument("--lightrail", default=os.path.join(HERE, "..", "build", "host", "lightrail"),
                     help="the CLI that validates each scaled schedule")
     a = ap.parse_args()
     if a.scale < 1:

@@ -72,7 +72,7 @@ struct Cosim::Clock : sc_core::sc_module {
       return;
     }
     if (windowed) {
-      cycle_synced(now);
+      one_cycle(now);
       return;
     }
     link.now_fs.store(now, std::memory_order_relaxed);
@@ -112,10 +112,10 @@ struct Cosim::Clock : sc_core::sc_module {
       next_trigger(t - now == period_fs ? period : sc_core::sc_time(double(t - now), sc_core::SC_FS));
       return;
     }
-    cycle_synced(now);
+    one_cycle(now);
   }
 
-  void cycle_synced(uint64_t now) {
+  void one_cycle(uint64_t now) {
     if (!sync) {
       board.cycle(now, period_fs);
       next_trigger(period);
@@ -143,11 +143,11 @@ Cosim::Cosim(const CosimOptions& options) : part_(Partition::world()) {
   if (windowed) {
     std::vector<bool> mine(static_cast<size_t>(boards));
     for (int b = 0; b < boards; ++b) mine[size_t(b)] = part_.owner(b, boards) == part_.rank();
-    // The window: everything crossing between boards is at least this old
-    // (sync) or nothing crosses (ideal clocks); either way host requests
-    // take effect at window boundaries, at most kHostWindowFs apart.
-    constexpr uint64_t kHostWindowFs = 500000000;  // 500 ns, a PCIe round trip's order
-    window_fs_ = kHostWindowFs;
+    // The longest window: everything crossing between boards is at least
+    // this old (sync) or nothing crosses (ideal clocks), when the ranks
+    // only meet for the host's sake (boundary() shortens windows for it).
+    constexpr uint64_t kLongestWindowFs = 500000000;  // 500 ns
+    window_fs_ = kLongestWindowFs;
     if (sync_) {
       sync_->partition(mine);
       constexpr uint64_t kHourFs = 3600000000000000000;
@@ -449,20 +449,16 @@ bool Cosim::boundary(bool host, bool at_end) {
 
 // What the run leaves unanswered fails, as a board's would.
 void Cosim::end_requests() {
-  for (auto& [id, r] : forwarded_) {
+  auto fail = [](BusRequest* r) {
     BusRequest::Result res;
     res.ok = false;
     res.error = "simulation ended";
     answer(r, std::move(res));
-  }
+  };
+  for (auto& [id, r] : forwarded_) fail(r);
   forwarded_.clear();
   for (auto& m : mailboxes_)
-    while (BusRequest* r = m->pop()) {
-      BusRequest::Result res;
-      res.ok = false;
-      res.error = "simulation ended";
-      answer(r, std::move(res));
-    }
+    while (BusRequest* r = m->pop()) fail(r);
 }
 
 void Cosim::advance(std::optional<uint64_t> fs) {

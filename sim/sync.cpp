@@ -630,11 +630,15 @@ void SyncEngine::partition(const std::vector<bool>& mine) {
   for (auto& n : nodes_) n->mine = mine[size_t(n->id)];
   for (auto& n : nodes_)
     if (n->parent >= 0 && n->mine != nodes_[size_t(n->parent)]->mine) nodes_[size_t(n->parent)]->shown = true;
-  for (auto& n : nodes_) {
-    bool needed = n->mine;
-    for (const auto& c : nodes_) needed = needed || (c->mine && c->parent == n->id);
-    if (!needed) n->history.reset();
-  }
+  // Clock history only where it is read: this process's boards and their parents.
+  std::vector<bool> read(nodes_.size());
+  for (const auto& n : nodes_)
+    if (n->mine) {
+      read[size_t(n->id)] = true;
+      if (n->parent >= 0) read[size_t(n->parent)] = true;
+    }
+  for (auto& n : nodes_)
+    if (!read[size_t(n->id)]) n->history.reset();
 }
 
 // What one board reads of another: its parent's clock one fibre earlier
