@@ -59,4 +59,25 @@ rc=$?
 set -e
 [ "$rc" != 0 ] || fail "3 ranks for 2 boards were accepted"
 grep -q "more ranks than the 2 boards" "$work/err" || fail "no clear error: $(cat "$work/err")"
+
+# Links too short to look ahead over (10 cm of fibre, under 1 ns): refused,
+# naming the field, before anything runs.
+cat > "$work/short.json" <<'JSON'
+{"lightrail_scenario": 1, "boards": 2, "duration_ps": 1000000,
+ "sync": {"topology": "star", "baseline": false, "measure_from_ps": 500000, "profile": {"fibre": {"length_m": 0.1}}}}
+JSON
+set +e
+"$mpirun" -np 2 "$cosim" run "$work/short.json" > "$work/err" 2>&1
+rc=$?
+set -e
+[ "$rc" != 0 ] || fail "a 0.1 m fibre was accepted for a partitioned run"
+grep -q "sync.profile.fibre: the shortest link delay" "$work/err" || fail "no clear error: $(cat "$work/err")"
+
+# Only run and serve split boards; the others say so rather than run twice.
+set +e
+"$mpirun" -np 2 "$cosim" generate '{"steps": 4, "step_ps": 20000}' -o "$work/g.json" > "$work/err" 2>&1
+rc=$?
+set -e
+[ "$rc" != 0 ] || fail "generate ran under mpirun"
+grep -q "only \`run\` and \`serve\` split boards" "$work/err" || fail "no clear error: $(cat "$work/err")"
 echo PASS
