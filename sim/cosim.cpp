@@ -184,6 +184,10 @@ Cosim::Cosim(const CosimOptions& options) : part_(Partition::world()) {
   }
   if (clocks_.size() == 1 && !windowed) clocks_.front()->batch = true;
   calibrate();
+  // The time the host starts from, before its thread can read it: else it
+  // may read a boundary of the bring-up, one window earlier, on one run and
+  // not on another.
+  link_.now_fs.store(sim_fs(), std::memory_order_release);
   if (part_.rank() != 0) return;
   server_ = std::make_unique<BoardServer>(buses, options.port, link_, options.server);
   server_->start();
