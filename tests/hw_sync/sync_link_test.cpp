@@ -1,0 +1,429 @@
+// The sync message engine (hw/sync_link*.sv): two engines, a reference and
+// a follower, joined by a bit-level model of the fibre link, each with its
+// own board clock, board time, recovered clock and DDMTD phase.
+//
+// The link: the word in tx_word_o during a cycle leaves bit 0 first from the
+// next rising edge, one bit per unit interval (T / 32), and arrives a fibre
+// delay later. The receiver's CDR locked on bit `cdr_offset` of the words:
+// its words hold 32 bits from there, each presented at the recovered edge
+// one period after its first bit arrived. The DDMTD phase given to each
+// engine is the true lag of its board clock behind its recovered clock,
+// truncated to T / N, one per beat (N + 1 cycles). Where a recovered edge
+// falls within kMetaWindowFs of an edge of the board clock, which of the two
+// the engine sees first is drawn at random: a sampler going metastable.
+//
+// The exchange is judged as the servo uses it (docs/clock-sync.md, "Units
+// and signs"): with the bench's fixed delays (kFixedFs each way: the word's
+// cycle, its flight into the receiver's word and the engine's receive
+// pipeline) and the receiver's reported bit slide added to the forward
+// delay, the fibre round trip and the board's offset from the reference
+// must come out as the bench made them, to the DDMTD's resolution.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "Vhw_sync_link.h"
+#include "lightrail/hwdef.hpp"
+
+namespace {
+
+namespace hw = lightrail::hwdef;
+
+constexpr int64_t kT = int64_t{hw::CLK_PERIOD_PS} * 1000;  // board clock period, fs
+constexpr int64_t kUi = kT / hw::SYNC_LINK_WORD_BITS;      // unit interval, fs
+constexpr int64_t kTickFs = int64_t{hw::TICK_PS} * 1000;
+constexpr int64_t kTicksPerCycle = hw::FINE_STEPS;
+constexpr int64_t kBeat = int64_t{hw::DDMTD_N} + 1;  // cycles per DDMTD phase
+constexpr int64_t kFixedFs = 5 * kT;                 // fixed delay each way (see above)
+constexpr int64_t kMetaWindowFs = 200'000;
+constexpr int64_t kQuantumFs = kT / hw::DDMTD_N;  // 976 fs, DDMTD resolution (rounded down)
+
+struct SideConfig {
+  int64_t phase_fs = 0;  // first rising edge of the board clock
+  uint64_t ticks0 = 0;   // board time at that edge
+  bool reference = false;
+  bool locked = true;  // reference: what its Syncs say
+  int cdr_offset = 0;  // this side's receiver: the bit its CDR locked on
+  bool ddmtd = true;   // phases given to the engine
+};
+
+struct LinkConfig {
+  SideConfig a, b;  // a sends to b with delay ab_fs, b to a with ba_fs
+  int64_t ab_fs = 25'000'000, ba_fs = 25'000'000;
+  double ber = 0.0;  // bit errors on both directions
+  uint64_t seed = 1;
+};
+
+class Side {
+ public:
+  Side(const SideConfig& c, VerilatedContext* ctx) : c_(c), m_(std::make_unique<Vhw_sync_link>(ctx)) {
+    m_->rst_ni = 0;
+    m_->rst_rx_ni = 0;
+    m_->reference_i = c.reference;
+    m_->locked_i = c.locked;
+    m_->clk_i = 0;
+    m_->clk_rx_i = 0;
+    m_->eval();
+  }
+  Vhw_sync_link& m() { return *m_; }
+  const SideConfig& config() const { return c_; }
+  SideConfig& config() { return c_; }
+
+  // Board clock: rising edge k at phase + k T, falling half a period later.
+  int64_t next_clk_fs() const { return c_.phase_fs + half_ * (kT / 2); }
+  void clk_edge() {
+    const bool rising = half_ % 2 == 0;
+    m_->clk_i = rising;
+    m_->eval();
+    if (rising) {
+      const int64_t k = half_ / 2;
+      tx_.push_back(m_->tx_word_o);  // the word of cycle k
+      if (tx_.size() > kKeep) {
+        tx_.pop_front();
+        ++tx_first_;
+      }
+      m_->time_i = c_.ticks0 + uint64_t(k) * kTicksPerCycle;
+      m_->rst_ni = k >= 8;
+      // The DDMTD phase, once per beat: how far this clock lags the recovered one.
+      m_->phase_valid_i = c_.ddmtd && k % kBeat == kBeat - 1 && rx_phase_known_;
+      m_->phase_i = uint32_t(mod(c_.phase_fs - rx_phase_fs_, kT) * hw::DDMTD_N / kT);
+    }
+    ++half_;
+  }
+  // The word this side sent in cycle k (IDLE-free zero before it started).
+  uint32_t tx_word(int64_t k) const {
+    if (k < tx_first_ || k >= tx_first_ + int64_t(tx_.size())) return 0;
+    return tx_[size_t(k - tx_first_)];
+  }
+  int64_t departure_fs(int64_t k) const { return c_.phase_fs + (k + 1) * kT; }  // bit 0 of word k
+
+  // Board time (fs) at true time t.
+  int64_t local_fs(int64_t t) const { return int64_t(c_.ticks0) * kTickFs + (t - c_.phase_fs); }
+
+  void set_rx_phase(int64_t fs) {
+    rx_phase_fs_ = fs;
+    rx_phase_known_ = true;
+  }
+
+ private:
+  static int64_t mod(int64_t x, int64_t m) { return ((x % m) + m) % m; }
+  static constexpr size_t kKeep = 1 << 16;  // > the longest fibre, in cycles
+  SideConfig c_;
+  std::unique_ptr<Vhw_sync_link> m_;
+  int64_t half_ = 0;
+  std::deque<uint32_t> tx_;
+  int64_t tx_first_ = 0;
+  int64_t rx_phase_fs_ = 0;
+  bool rx_phase_known_ = false;
+};
+
+// One direction of the link: the receiver's recovered clock and words.
+class Receiver {
+ public:
+  Receiver(Side& from, Side& to, int64_t delay_fs, double ber, uint64_t seed)
+      : from_(from), to_(to), delay_(delay_fs), ber_(ber), rng_(seed) {
+    relock(to.config().cdr_offset, 0);
+  }
+  // Raw word m holds the sender's bits 32 m + offset ..; presented at the
+  // recovered edge one period after its first bit arrived.
+  int64_t edge_fs(int64_t m) const { return from_.departure_fs(m) + offset_ * kUi + delay_ + kT; }
+  int64_t next_fs() const { return high_ ? edge_fs(m_) + kT / 2 : edge_fs(m_); }
+  int64_t next_ordering_fs() {
+    if (high_) return next_fs();
+    if (!drawn_) {
+      jitter_ = std::uniform_int_distribution<int64_t>(-kMetaWindowFs, kMetaWindowFs)(rng_);
+      drawn_ = true;
+    }
+    return next_fs() + jitter_;
+  }
+  void edge() {
+    Vhw_sync_link& m = to_.m();
+    if (high_) {
+      m.clk_rx_i = 0;
+      m.eval();
+      high_ = false;
+      ++m_;
+      return;
+    }
+    drawn_ = false;
+    m.clk_rx_i = 1;
+    m.eval();
+    m.rst_rx_ni = m_ >= 8;
+    uint32_t w = 0;
+    if (!down_) {
+      const uint64_t pair = uint64_t(from_.tx_word(m_)) | uint64_t(from_.tx_word(m_ + 1)) << 32;
+      w = uint32_t(pair >> offset_);
+      if (ber_ > 0)
+        for (int i = 0; i < 32; ++i)
+          if (std::bernoulli_distribution(ber_)(rng_)) w ^= 1u << i;
+    }
+    m.rx_word_i = w;
+    high_ = true;
+  }
+  // The CDR locks again on bit `offset` (its recovered clock moves with it).
+  void relock(int offset, int64_t after_fs) {
+    offset_ = offset;
+    while (edge_fs(m_) <= after_fs) ++m_;
+    to_.set_rx_phase(from_.config().phase_fs + offset_ * kUi + delay_);
+  }
+  void set_down(bool down) { down_ = down; }
+  int offset() const { return offset_; }
+
+ private:
+  Side& from_;
+  Side& to_;
+  int64_t delay_;
+  double ber_;
+  std::mt19937_64 rng_;
+  int offset_ = 0;
+  int64_t m_ = 0;
+  bool high_ = false, down_ = false, drawn_ = false;
+  int64_t jitter_ = 0;
+};
+
+struct Exchange {
+  uint64_t t1, t2, t3, t4;
+  int slide;
+};
+
+class LinkBench {
+ public:
+  explicit LinkBench(const LinkConfig& c)
+      : c_(c),
+        a_(c.a, &ctx_),
+        b_(c.b, &ctx_),
+        ab_(a_, b_, c.ab_fs, c.ber, c.seed),
+        ba_(b_, a_, c.ba_fs, c.ber, c.seed * 7 + 3) {}
+
+  Side& a() { return a_; }
+  Side& b() { return b_; }
+  Receiver& ab() { return ab_; }
+  Receiver& ba() { return ba_; }
+  int64_t now_fs() const { return now_; }
+
+  // Runs until true time `until_fs`, collecting b's exchanges.
+  void run_until(int64_t until_fs) {
+    while (true) {
+      struct Ev {
+        int64_t t;
+        int who;
+      };
+      const Ev evs[4] = {{a_.next_clk_fs(), 0},
+                         {ab_.next_ordering_fs(), 1},
+                         {b_.next_clk_fs(), 2},
+                         {ba_.next_ordering_fs(), 3}};
+      const Ev* e = std::min_element(std::begin(evs), std::end(evs),
+                                     [](const Ev& x, const Ev& y) { return x.t < y.t; });
+      if (e->t > until_fs) break;
+      now_ = e->t;
+      switch (e->who) {
+        case 0:
+          a_.clk_edge();
+          break;
+        case 1:
+          ab_.edge();
+          break;
+        case 2:
+          b_.clk_edge();
+          if (b_.m().exchanges_o != seen_) {
+            seen_ = b_.m().exchanges_o;
+            exchanges.push_back(
+                {b_.m().t1_fs_o, b_.m().t2_fs_o, b_.m().t3_fs_o, b_.m().t4_fs_o, int(b_.m().rx_bitslide_o)});
+          }
+          break;
+        default:
+          ba_.edge();
+          break;
+      }
+    }
+  }
+  void run_exchanges(size_t n, int64_t limit_fs) {
+    while (exchanges.size() < n && now_ < limit_fs) run_until(now_ + 1000 * kT);
+  }
+
+  // The offset of b from a (fs) and the fibre round trip (fs), as the servo
+  // computes them from an exchange with exact calibration.
+  double offset_fs(const Exchange& x) const {
+    const double ms = double(int64_t(x.t2 - x.t1)), sm = double(int64_t(x.t4 - x.t3));
+    const double cal_ms = double(kFixedFs + x.slide * kUi), cal_sm = double(kFixedFs);
+    const double rtt = ms + sm - cal_ms - cal_sm, asym = double(c_.ab_fs - c_.ba_fs);
+    return ms - (cal_ms + (rtt + asym) / 2);
+  }
+  double rtt_fs(const Exchange& x) const {
+    return double(int64_t(x.t2 - x.t1)) + double(int64_t(x.t4 - x.t3)) - double(2 * kFixedFs + x.slide * kUi);
+  }
+  double true_offset_fs() const { return double(b_.local_fs(0) - a_.local_fs(0)); }
+
+  std::vector<Exchange> exchanges;
+
+ private:
+  LinkConfig c_;
+  VerilatedContext ctx_;
+  Side a_, b_;
+  Receiver ab_, ba_;
+  int64_t now_ = 0;
+  uint32_t seen_ = 0;
+};
+
+LinkConfig reference_and_follower(int64_t b_phase_fs, int a_offset, int b_offset) {
+  LinkConfig c;
+  c.a.reference = true;
+  c.a.phase_fs = 1'234'567;
+  c.a.ticks0 = 5'000'000'000ull;
+  c.a.cdr_offset = a_offset;
+  c.b.phase_fs = b_phase_fs;
+  c.b.ticks0 = 7'123'456'789ull;  // boards booted apart: seconds of offset
+  c.b.cdr_offset = b_offset;
+  return c;
+}
+
+TEST(SyncLink, EveryExchangeGivesTheOffsetAndRoundTripToTheDdmtdResolution) {
+  // Board-clock phases of the follower across the period, landing its
+  // recovered edge near each of the samplers' edges and near the T/4
+  // boundaries where the engine changes sampler.
+  const int64_t a_phase = 1'234'567, delay = 25'000'000;
+  const int b_offset = 13, a_offset = 5;
+  const int64_t rx_phase = a_phase + b_offset * kUi + delay;  // b's recovered edges, mod T
+  std::vector<int64_t> lags;
+  for (int64_t base : {int64_t{0}, kT / 4, kT / 2, 3 * kT / 4})
+    for (int64_t d : {int64_t{-150'000}, int64_t{-1'000}, int64_t{0}, int64_t{1'000}, int64_t{150'000}})
+      lags.push_back(base + d);
+  lags.push_back(1'111'111);
+  lags.push_back(3'333'333);
+  for (int64_t lag : lags) {
+    SCOPED_TRACE(testing::Message() << "follower lags its recovered clock by " << lag << " fs");
+    LinkConfig c = reference_and_follower(rx_phase + lag, a_offset, b_offset);
+    c.seed = uint64_t(lag + 1'000'000);
+    LinkBench bench(c);
+    bench.run_exchanges(5, 60 * kBeat * kT);
+    ASSERT_GE(bench.exchanges.size(), 5u);
+    for (const Exchange& x : bench.exchanges) {
+      EXPECT_EQ(x.slide, b_offset);
+      EXPECT_NEAR(bench.offset_fs(x), bench.true_offset_fs(), kQuantumFs / 2.0 + 1);
+      const double rtt = bench.rtt_fs(x) - double(c.ab_fs + c.ba_fs);
+      EXPECT_GE(rtt, -1.0);
+      EXPECT_LT(rtt, 2.0 * kQuantumFs + 1);
+    }
+    EXPECT_TRUE(bench.b().m().parent_locked_o);
+    EXPECT_TRUE(bench.b().m().aligned_o);
+    EXPECT_EQ(bench.b().m().bad_frames_o, 0u);
+    EXPECT_EQ(bench.a().m().bad_frames_o, 0u);
+  }
+}
+
+TEST(SyncLink, EveryBitSlideIsFoundAndReported) {
+  for (int offset = 0; offset < int(hw::SYNC_LINK_WORD_BITS); ++offset) {
+    SCOPED_TRACE(testing::Message() << "follower's CDR on bit " << offset);
+    LinkConfig c = reference_and_follower(2'000'000 + offset * 37'000, 31 - offset, offset);
+    c.seed = uint64_t(offset + 1);
+    LinkBench bench(c);
+    bench.run_exchanges(2, 20 * kBeat * kT);
+    ASSERT_GE(bench.exchanges.size(), 2u);
+    for (const Exchange& x : bench.exchanges) {
+      EXPECT_EQ(x.slide, offset);
+      EXPECT_NEAR(bench.offset_fs(x), bench.true_offset_fs(), kQuantumFs / 2.0 + 1);
+    }
+  }
+}
+
+TEST(SyncLink, TenKilometresOfAsymmetricFibre) {
+  LinkConfig c = reference_and_follower(3'000'000, 9, 22);
+  c.ab_fs = 50'000'000'000 + 1'270'000;  // 10 km, and 1.27 ns longer forward
+  c.ba_fs = 50'000'000'000;
+  LinkBench bench(c);
+  bench.run_exchanges(4, 80 * kBeat * kT);
+  ASSERT_GE(bench.exchanges.size(), 4u);
+  for (size_t i = 0; i < bench.exchanges.size(); ++i) {
+    const Exchange& x = bench.exchanges[i];
+    EXPECT_NEAR(bench.offset_fs(x), bench.true_offset_fs(), kQuantumFs / 2.0 + 1);
+    EXPECT_NEAR(bench.rtt_fs(x), double(c.ab_fs + c.ba_fs), 2.0 * kQuantumFs + 1);
+    // The round trip spans six Sync periods, yet every Sync makes an
+    // exchange: rounds wait under their sequence numbers.
+    if (i > 0) EXPECT_EQ(int64_t(x.t1 - bench.exchanges[i - 1].t1), kBeat * kT);
+  }
+}
+
+TEST(SyncLink, BitErrorsDropFramesButNeverCorruptAnExchange) {
+  LinkConfig c = reference_and_follower(2'500'000, 3, 17);
+  c.ber = 2e-4;  // ~2 in 1,000 frames' words hit
+  c.seed = 42;
+  LinkBench bench(c);
+  bench.run_exchanges(30, 400 * kBeat * kT);
+  ASSERT_GE(bench.exchanges.size(), 30u);
+  for (const Exchange& x : bench.exchanges)
+    EXPECT_NEAR(bench.offset_fs(x), bench.true_offset_fs(), kQuantumFs / 2.0 + 1);
+  // Errors were seen and dropped: frames, or words outside them.
+  EXPECT_GT(bench.a().m().bad_frames_o + bench.b().m().bad_frames_o, 0u);
+}
+
+TEST(SyncLink, AfterALinkLossTheReceiverRealignsOnItsNewBitSlide) {
+  LinkConfig c = reference_and_follower(1'700'000, 0, 4);
+  LinkBench bench(c);
+  bench.run_exchanges(2, 20 * kBeat * kT);
+  ASSERT_GE(bench.exchanges.size(), 2u);
+  ASSERT_EQ(bench.exchanges.back().slide, 4);
+  // The fibre goes dark for 10 us; the follower's CDR relocks on bit 27.
+  bench.ab().set_down(true);
+  bench.run_until(bench.now_fs() + 10'000'000'000);
+  EXPECT_FALSE(bench.b().m().aligned_o);
+  EXPECT_FALSE(bench.b().m().parent_locked_o);
+  const size_t before = bench.exchanges.size();
+  bench.ab().relock(27, bench.now_fs());
+  bench.ab().set_down(false);
+  bench.run_exchanges(before + 3, bench.now_fs() + 30 * kBeat * kT);
+  ASSERT_GE(bench.exchanges.size(), before + 3);
+  for (size_t i = before; i < bench.exchanges.size(); ++i) {
+    EXPECT_EQ(bench.exchanges[i].slide, 27);
+    EXPECT_NEAR(bench.offset_fs(bench.exchanges[i]), bench.true_offset_fs(), kQuantumFs / 2.0 + 1);
+  }
+}
+
+TEST(SyncLink, WithoutADdmtdPhaseStampsAreWholeCycles) {
+  LinkConfig c = reference_and_follower(2'900'000, 6, 11);
+  c.a.ddmtd = false;
+  c.b.ddmtd = false;
+  LinkBench bench(c);
+  bench.run_exchanges(4, 30 * kBeat * kT);
+  ASSERT_GE(bench.exchanges.size(), 4u);
+  for (const Exchange& x : bench.exchanges) {
+    // PTP-style: each receive stamp is late by up to a cycle.
+    EXPECT_NEAR(bench.offset_fs(x), bench.true_offset_fs(), double(kT));
+    EXPECT_EQ(int64_t(x.t2) % kTickFs, 0);
+  }
+}
+
+TEST(SyncLink, TheReferencesLockedFlagReachesTheFollower) {
+  LinkConfig c = reference_and_follower(1'000'000, 2, 8);
+  c.a.locked = false;
+  LinkBench bench(c);
+  bench.run_exchanges(2, 20 * kBeat * kT);
+  ASSERT_GE(bench.exchanges.size(), 2u);
+  EXPECT_FALSE(bench.b().m().parent_locked_o);
+  bench.a().m().locked_i = 1;
+  const size_t before = bench.exchanges.size();
+  bench.run_exchanges(before + 1, bench.now_fs() + 5 * kBeat * kT);
+  EXPECT_TRUE(bench.b().m().parent_locked_o);
+}
+
+TEST(SyncLink, TwoReferencesOrTwoFollowersExchangeNothing) {
+  for (bool reference : {true, false}) {
+    SCOPED_TRACE(reference ? "both references" : "both followers");
+    LinkConfig c = reference_and_follower(1'500'000, 1, 2);
+    c.a.reference = reference;
+    c.b.reference = reference;
+    LinkBench bench(c);
+    bench.run_until(10 * kBeat * kT);
+    EXPECT_TRUE(bench.exchanges.empty());
+    EXPECT_EQ(bench.a().m().exchanges_o, 0u);
+    // The links align all the same (IDLE words flow both ways).
+    EXPECT_TRUE(bench.a().m().aligned_o);
+    EXPECT_TRUE(bench.b().m().aligned_o);
+  }
+}
+
+}  // namespace
