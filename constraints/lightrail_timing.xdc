@@ -7,21 +7,19 @@
 # at its true period; the cells are found by hierarchical name, so the file
 # does not depend on where the top sits.
 #
-# Which pairs are asynchronous groups. The recovered clock and clk_i share no
-# crossing (the link's timestamp strobes are already in clk_i): grouped. The
-# helper clock's crossings with both are bounded below by set_max_delay
-# -datapath_only, and set_clock_groups would override those bounds (it takes
-# precedence over set_max_delay, AMD UG903 "Constraints Precedence"), so those
-# two pairs are not grouped: their true periods (4.000 vs 4.001 ns) leave any
-# path not bounded here timed against about a picosecond, which fails, and
-# report_cdc (gating hw/vivado/build.tcl) flags any crossing without a
-# synchroniser whatever its timing.
-set_clock_groups -asynchronous -group [get_clocks rx_clk] -group [get_clocks sys_clk]
+# No pair is an asynchronous group: every crossing is bounded below by
+# set_max_delay -datapath_only or ends at a synchroniser, and
+# set_clock_groups would override those bounds (it takes precedence over
+# set_max_delay, AMD UG903 "Constraints Precedence"). Any path not covered
+# here is timed between the clocks' true periods (4.000 vs 4.001 ns for the
+# helper: about a picosecond, which fails; the recovered clock against clk_i
+# at an arbitrary phase), and report_cdc (gating hw/vivado/build.tcl) flags
+# any crossing without a synchroniser whatever its timing.
 
 # Every handshake crossing enters a cdc_sync (u_*_sync) at sync_q1, ASYNC_REG:
-# false paths there. The DDMTD's two samplers are excluded: their inputs are
-# the clocks themselves, bounded below.
-set_false_path -to [get_cells -hier -filter {NAME =~ *u_*_sync/sync_q1_reg* && NAME !~ *u_ddmtd/u_ref_sync/* && NAME !~ *u_ddmtd/u_local_sync/*}]
+# false paths there. The DDMTD's two samplers and the message engine's
+# rising-edge SOF sampler are excluded: they are bounded below.
+set_false_path -to [get_cells -hier -filter {NAME =~ *u_*_sync/sync_q1_reg* && NAME !~ *u_ddmtd/u_ref_sync/* && NAME !~ *u_ddmtd/u_local_sync/* && NAME !~ *u_link/u_sof_rise_sync/*}]
 
 # The DDMTD's two samplers take clk_rx_i and clk_i as data (metastability
 # there is the measurement), but the difference of their two routes enters
@@ -38,6 +36,22 @@ set_max_delay -datapath_only 1.000 -from [get_clocks sys_clk] \
 # to one system period so it has settled by then.
 set_max_delay -datapath_only 4.000 \
   -from [get_cells -hier -filter {NAME =~ *u_ddmtd/hold_*_q_reg*}] -to [get_clocks sys_clk]
+
+# The message engine (hw/sync_link.sv) stamps a received frame where its
+# SOF toggle, launched on clk_rx_i, is sampled on clk_i's rising edge
+# (u_sof_rise_sync) or falling edge (sof_fall_q). Each route enters the
+# stamp: keep both short, and alike (place the two samplers together), so
+# that what is left is a constant of the build, calibrated with the fixed
+# delays. Their difference is a step of the stamp where the engine changes
+# sampler (the DDMTD phase crossing a quarter period).
+set_max_delay -datapath_only 1.000 -from [get_clocks rx_clk] \
+  -to [get_cells -hier -filter {NAME =~ *u_link/u_sof_rise_sync/sync_q1_reg* || NAME =~ *u_link/sof_fall_q_reg*}]
+
+# A received frame's fields and the bit slide are held in clk_rx_i until the
+# next frame (seven cycles at least) or while aligned, and captured in clk_i
+# only after their toggle or level has crossed: one system period.
+set_max_delay -datapath_only 4.000 \
+  -from [get_cells -hier -filter {NAME =~ *u_link/u_rx/*_q_reg*}] -to [get_clocks sys_clk]
 
 # rst_ni is synchronous to clk_i and rst_dmtd_ni to clk_dmtd_i (the wrapper
 # synchronises each reset, hw/board/reset_sync.sv), so they are timed like any

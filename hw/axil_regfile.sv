@@ -100,7 +100,10 @@ module axil_regfile #(
   input  logic [                                   31:0]   sync_servo_i_ppt_i,
   input  logic [                                   31:0]   sync_dac_i,
   input  logic [                                   31:0]   sync_phase_steps_i,
-  input  logic [                                   31:0]   sync_holdover_us_i
+  input  logic [                                   31:0]   sync_holdover_us_i,
+  // the sync message engine (SYNC_LINK layout), its dropped-frame count
+  input  logic [                                   31:0]   sync_link_i,
+  input  logic [                                   31:0]   sync_link_bad_frames_i
 );
   localparam int AddrBits = lightrail_hwdef_pkg::AXI_ADDR_BITS;
   localparam int TuneBits = $clog2(lightrail_hwdef_pkg::MEM_TUNE_WORDS);
@@ -123,7 +126,8 @@ module axil_regfile #(
   // SYNC_CTRL keeps only its defined fields. Reset: servo off, DDMTD on (the
   // defaults of hls/clock_sync/clock_sync_io.hpp's ClockSyncConfig).
   localparam logic [31:0] SyncCtrlFields = lightrail_hwdef_pkg::SYNC_CTRL_ENABLE_MASK |
-                                           lightrail_hwdef_pkg::SYNC_CTRL_USE_DDMTD_MASK;
+                                           lightrail_hwdef_pkg::SYNC_CTRL_USE_DDMTD_MASK |
+                                           lightrail_hwdef_pkg::SYNC_CTRL_REFERENCE_MASK;
   localparam logic [31:0] SyncCtrlReset = lightrail_hwdef_pkg::SYNC_CTRL_USE_DDMTD_MASK;
 
   // Byte address inside [base, base + 4*words).
@@ -555,6 +559,8 @@ module axil_regfile #(
       lightrail_hwdef_pkg::REG_SYNC_DAC:               rd_reg = sync_dac_i;
       lightrail_hwdef_pkg::REG_SYNC_PHASE_STEPS:       rd_reg = sync_phase_steps_i;
       lightrail_hwdef_pkg::REG_SYNC_HOLDOVER_US:       rd_reg = sync_holdover_us_i;
+      lightrail_hwdef_pkg::REG_SYNC_LINK:              rd_reg = sync_link_i;
+      lightrail_hwdef_pkg::REG_SYNC_LINK_BAD_FRAMES:   rd_reg = sync_link_bad_frames_i;
       lightrail_hwdef_pkg::REG_SYNC_CAL_DELAY_MS_PS:   rd_reg = sync_cal_delay_ms_ps_q;
       lightrail_hwdef_pkg::REG_SYNC_CAL_DELAY_SM_PS:   rd_reg = sync_cal_delay_sm_ps_q;
       lightrail_hwdef_pkg::REG_SYNC_CAL_ASYM_PS:       rd_reg = sync_cal_asym_ps_q;

@@ -118,11 +118,11 @@ module lightrail_board_top #(
   input  logic [31:0]                                                     sync_phase_steps_i,
   input  logic [31:0]                                                     sync_holdover_us_i,
   // to the servo: what it needs besides the registers and the DDMTD
-  // (docs/hw-clock-sync.md, "Servo kernel"): the link state (link_up_i,
-  // synchronised), clk_i cycles since reset (its local time; board time
-  // steps, this does not), and the message engine's last two-way exchange
-  // (t1..t4 in fs, counted: a new count is a new exchange) and the link
-  // receiver's bit slide
+  // (docs/hw-clock-sync.md, "Servo kernel"): the reference's state (link_up_i,
+  // synchronised, the message engine aligned and the reference locked),
+  // clk_i cycles since reset (its local time; board time steps, this does
+  // not), and the message engine's last two-way exchange (t1..t4 in fs,
+  // counted: a new count is a new exchange) and the link receiver's bit slide
   output logic                                                            sync_link_up_o,
   output logic [31:0]                                                     sync_cycles_o,
   output logic [31:0]                                                     sync_exchanges_o,
@@ -136,34 +136,21 @@ module lightrail_board_top #(
   input  logic                                                            sync_busy_i,
   // Clock-sync hardware. The DDMTD helper clock, f * N / (N + 1) from a PLL on
   // the board oscillator, with its own reset (synchronous to it, released
-  // with rst_ni); the reference clock the link transceiver recovers.
+  // with rst_ni); the reference clock the link transceiver recovers, with a
+  // reset synchronous to it (held while the receiver is down).
   input  logic                                                            clk_dmtd_i,
   input  logic                                                            rst_dmtd_ni,
   input  logic                                                            clk_rx_i,
+  input  logic                                                            rst_rx_ni,
   // to the servo: one DDMTD phase per beat (every N + 1 cycles), how far
   // clk_i lags clk_rx_i in units of CLK_PERIOD_PS / N
   output logic                                                            sync_phase_valid_o,
   output logic [lightrail_hwdef_pkg::DDMTD_TAG_BITS-1:0]                  sync_ddmtd_phase_o,
-  // Sync-message timestamp points from the link, one clk_i cycle each; board
-  // time captured at them, held until cleared, for the message engine
-  input  logic                                                            link_tx_strobe_i,
-  input  logic                                                            link_rx_strobe_i,
-  input  logic                                                            link_tx_clear_i,
-  input  logic                                                            link_rx_clear_i,
-  output logic [63:0]                                                     link_tx_ticks_o,
-  output logic                                                            link_tx_valid_o,
-  output logic [63:0]                                                     link_rx_ticks_o,
-  output logic                                                            link_rx_valid_o,
-  // From the sync message engine (clk_i): a completed two-way exchange, one
-  // cycle, with its four timestamps in fs (t1 reference TX, t2 board RX,
-  // t3 board TX, t4 reference RX; modulo 2^64, the servo uses differences),
-  // and the receiver's word-alignment bit slide (0..SYNC_LINK_WORD_BITS-1)
-  input  logic                                                            msg_exchange_valid_i,
-  input  logic [63:0]                                                     msg_t1_fs_i,
-  input  logic [63:0]                                                     msg_t2_fs_i,
-  input  logic [63:0]                                                     msg_t3_fs_i,
-  input  logic [63:0]                                                     msg_t4_fs_i,
-  input  logic [$clog2(lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS)-1:0]     msg_rx_bitslide_i,
+  // The timing link's words (transceiver in RAW mode, bit 0 first): sent
+  // on clk_i (TXUSRCLK2), received on clk_rx_i; the sync message engine
+  // (hw/sync_link.sv) frames the two-way exchange on them.
+  output logic [lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS-1:0]              link_tx_word_o,
+  input  logic [lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS-1:0]              link_rx_word_i,
   // from the servo: its actuators (ClockSyncOut.dac_word, .phase_steps), each
   // with a one-cycle load
   input  logic [lightrail_hwdef_pkg::SYNC_DAC_BITS-1:0]                   sync_dac_word_i,
@@ -320,7 +307,9 @@ module lightrail_board_top #(
     .sync_servo_i_ppt_i,
     .sync_dac_i,
     .sync_phase_steps_i,
-    .sync_holdover_us_i
+    .sync_holdover_us_i,
+    .sync_link_i           (sync_link_reg),
+    .sync_link_bad_frames_i(link_bad_frames)
   );
 
   // ---------------------------------------------------------------- PPS / epoch
@@ -409,58 +398,53 @@ module lightrail_board_top #(
     else cycles_q <= cycles_q + 32'd1;
   end
   assign sync_cycles_o  = cycles_q;
-  assign sync_link_up_o = health_q[1];
 
-  // The message engine's last exchange, held until the next, and a count
-  // of exchanges: the servo samples them at its next update, however late.
+  // ---------------------------------------------------------------- sync message engine
+  // The two-way exchange on the timing link. The engine holds the last
+  // exchange and counts them: the servo takes the newest at its next
+  // update, however late. A grandmaster (REFERENCE, servo off) vouches for
+  // its own time; any other reference says LOCKED once its servo is.
   localparam int SlideBits = $clog2(lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS);
-  logic [31:0]          exchanges_q;
-  logic [63:0]          t1_q, t2_q, t3_q, t4_q;
-  logic [SlideBits-1:0] bitslide_q;
+  logic                 link_aligned, link_parent_locked, link_reference, link_locked;
+  logic [SlideBits-1:0] link_slide;
+  logic [31:0]          link_bad_frames, sync_link_reg;
 
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      exchanges_q <= '0;
-      t1_q        <= '0;
-      t2_q        <= '0;
-      t3_q        <= '0;
-      t4_q        <= '0;
-      bitslide_q  <= '0;
-    end else begin
-      bitslide_q <= msg_rx_bitslide_i;
-      if (msg_exchange_valid_i) begin
-        exchanges_q <= exchanges_q + 32'd1;
-        t1_q        <= msg_t1_fs_i;
-        t2_q        <= msg_t2_fs_i;
-        t3_q        <= msg_t3_fs_i;
-        t4_q        <= msg_t4_fs_i;
-      end
-    end
-  end
-  assign sync_exchanges_o   = exchanges_q;
-  assign sync_t1_fs_o       = t1_q;
-  assign sync_t2_fs_o       = t2_q;
-  assign sync_t3_fs_o       = t3_q;
-  assign sync_t4_fs_o       = t4_q;
-  assign sync_rx_bitslide_o = bitslide_q;
+  assign link_reference = sync_ctrl_o[lightrail_hwdef_pkg::SYNC_CTRL_REFERENCE_LSB];
+  assign link_locked    = sync_status_i[lightrail_hwdef_pkg::SYNC_STATUS_LOCKED_LSB] ||
+                          !sync_ctrl_o[lightrail_hwdef_pkg::SYNC_CTRL_ENABLE_LSB];
 
-  logic link_tx_overrun, link_rx_overrun;
-
-  sync_timestamp u_timestamp (
+  sync_link u_link (
     .clk_i,
     .rst_ni,
-    .time_i      (board_ticks),
-    .tx_strobe_i (link_tx_strobe_i),
-    .rx_strobe_i (link_rx_strobe_i),
-    .tx_clear_i  (link_tx_clear_i),
-    .rx_clear_i  (link_rx_clear_i),
-    .tx_time_o   (link_tx_ticks_o),
-    .tx_valid_o  (link_tx_valid_o),
-    .tx_overrun_o(link_tx_overrun),
-    .rx_time_o   (link_rx_ticks_o),
-    .rx_valid_o  (link_rx_valid_o),
-    .rx_overrun_o(link_rx_overrun)
+    .time_i         (board_ticks),
+    .reference_i    (link_reference),
+    .locked_i       (link_locked),
+    .phase_valid_i  (dmtd_valid),
+    .phase_i        (dmtd_phase),
+    .tx_word_o      (link_tx_word_o),
+    .clk_rx_i,
+    .rst_rx_ni,
+    .rx_word_i      (link_rx_word_i),
+    .aligned_o      (link_aligned),
+    .rx_bitslide_o  (link_slide),
+    .parent_locked_o(link_parent_locked),
+    .bad_frames_o   (link_bad_frames),
+    .exchanges_o    (sync_exchanges_o),
+    .t1_fs_o        (sync_t1_fs_o),
+    .t2_fs_o        (sync_t2_fs_o),
+    .t3_fs_o        (sync_t3_fs_o),
+    .t4_fs_o        (sync_t4_fs_o)
   );
+  assign sync_rx_bitslide_o = link_slide;
+  assign sync_link_reg =
+      (link_aligned ? lightrail_hwdef_pkg::SYNC_LINK_ALIGNED_MASK : '0) |
+      (link_parent_locked ? lightrail_hwdef_pkg::SYNC_LINK_PARENT_LOCKED_MASK : '0) |
+      (32'(link_slide) << lightrail_hwdef_pkg::SYNC_LINK_BITSLIDE_LSB);
+
+  // The servo's reference is usable when the transceiver is up, the engine
+  // aligned and the reference locked (a boundary clock follows only a
+  // locked parent: docs/clock-sync.md, "Cascades").
+  assign sync_link_up_o = health_q[1] && link_aligned && link_parent_locked;
 
   logic               dac_busy, dac_done, ps_timeout;
   logic signed [31:0] ps_pending, ps_done_total;
@@ -489,7 +473,7 @@ module lightrail_board_top #(
   // waveforms and the ILA.
   logic unused_sync;
   assign unused_sync = ^{dmtd_tag_valid, dmtd_tag_ref, dmtd_tag_local, dmtd_sys_tag_ref, dmtd_sys_tag_local,
-                         link_tx_overrun, link_rx_overrun, dac_busy, dac_done, ps_timeout, ps_pending,
+                         dac_busy, dac_done, ps_timeout, ps_pending,
                          ps_done_total};
 
   // ---------------------------------------------------------------- bank memories

@@ -3,7 +3,7 @@
 /* verilator lint_off UNUSEDPARAM */
 package lightrail_hwdef_pkg;
   // version of this register map
-  localparam logic [31:0] REGMAP_VERSION = 32'd3;
+  localparam logic [31:0] REGMAP_VERSION = 32'd4;
   // switch ports (tunable lasers or OCS ports) per board
   localparam logic [31:0] PORTS = 32'd16;
   // wavelength channels a port can select
@@ -277,6 +277,10 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] SYNC_CTRL_USE_DDMTD_LSB = 32'd1;
   localparam logic [31:0] SYNC_CTRL_USE_DDMTD_WIDTH = 32'd1;
   localparam logic [31:0] SYNC_CTRL_USE_DDMTD_MASK = 32'h2;
+  // this board is the reference on its sync link (a grandmaster): its message engine sends Sync and Follow_Up frames and answers Delay_Req; 0: it follows the link (docs/hw-clock-sync.md, sync_link)
+  localparam logic [31:0] SYNC_CTRL_REFERENCE_LSB = 32'd2;
+  localparam logic [31:0] SYNC_CTRL_REFERENCE_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_CTRL_REFERENCE_MASK = 32'h4;
   localparam logic [31:0] REG_SYNC_STATUS = 32'd260;
   // 0 DISABLED, 1 FREE_RUN (no reference yet), 2 COARSE (slewing at the bound), 3 TRACK (PI on the two-way offset), 4 FINE (PI on the DDMTD phase), 5 LOCKED, 6 HOLDOVER
   localparam logic [31:0] SYNC_STATUS_STATE_LSB = 32'd0;
@@ -356,6 +360,22 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] REG_SYNC_PHASE_STEPS = 32'd292;
   // time spent in the current (or last) holdover, us
   localparam logic [31:0] REG_SYNC_HOLDOVER_US = 32'd296;
+  // the sync link's message engine (hw/sync_link.sv); not modelled by the co-simulation, whose exchange is sim/sync.cpp's (reads 0 there)
+  localparam logic [31:0] REG_SYNC_LINK = 32'd300;
+  // the receiver found the word boundary (a run of IDLE words at one bit offset): the far end runs the message engine
+  localparam logic [31:0] SYNC_LINK_ALIGNED_LSB = 32'd0;
+  localparam logic [31:0] SYNC_LINK_ALIGNED_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_LINK_ALIGNED_MASK = 32'h1;
+  // follower: the reference's last Sync said it is locked (or a grandmaster); the servo follows only then
+  localparam logic [31:0] SYNC_LINK_PARENT_LOCKED_LSB = 32'd1;
+  localparam logic [31:0] SYNC_LINK_PARENT_LOCKED_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_LINK_PARENT_LOCKED_MASK = 32'h2;
+  // unit intervals from the transmitted word boundary to the receiver's (0..SYNC_LINK_WORD_BITS-1), valid while ALIGNED; added to the receive delay
+  localparam logic [31:0] SYNC_LINK_BITSLIDE_LSB = 32'd8;
+  localparam logic [31:0] SYNC_LINK_BITSLIDE_WIDTH = 32'd5;
+  localparam logic [31:0] SYNC_LINK_BITSLIDE_MASK = 32'h1F00;
+  // frames dropped (bad CRC, cut short) and line errors (a word neither IDLE, SOF nor payload) since reset, wrapping; not modelled by the co-simulation (reads 0 there)
+  localparam logic [31:0] REG_SYNC_LINK_BAD_FRAMES = 32'd304;
   // fixed delay reference->board outside the fibre (reference TX + board RX), ps, 0..SYNC_CAL_DELAY_MAX_PS
   localparam logic [31:0] REG_SYNC_CAL_DELAY_MS_PS = 32'd320;
   // fixed delay board->reference outside the fibre (board TX + reference RX), ps, 0..SYNC_CAL_DELAY_MAX_PS
@@ -438,6 +458,8 @@ package lightrail_hwdef_pkg;
       REG_SYNC_DAC: is_register = 1'b1;
       REG_SYNC_PHASE_STEPS: is_register = 1'b1;
       REG_SYNC_HOLDOVER_US: is_register = 1'b1;
+      REG_SYNC_LINK: is_register = 1'b1;
+      REG_SYNC_LINK_BAD_FRAMES: is_register = 1'b1;
       REG_SYNC_CAL_DELAY_MS_PS: is_register = 1'b1;
       REG_SYNC_CAL_DELAY_SM_PS: is_register = 1'b1;
       REG_SYNC_CAL_ASYM_PS: is_register = 1'b1;

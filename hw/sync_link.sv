@@ -26,7 +26,7 @@
 // follower's bit slide goes to the servo, and the reference removes its own
 // from t4 before sending it.
 module sync_link #(
-  parameter int SYNC_PERIOD = int'(lightrail_hwdef_pkg::DDMTD_N) + 1  // one exchange per DDMTD beat
+  parameter int SYNC_PERIOD = lightrail_hwdef_pkg::DDMTD_N + 1  // one exchange per DDMTD beat
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -51,15 +51,13 @@ module sync_link #(
   output logic [63:0] t3_fs_o,
   output logic [63:0] t4_fs_o
 );
-  import sync_link_pkg::*;
-
-  localparam int TagBits = int'(lightrail_hwdef_pkg::DDMTD_TAG_BITS);
-  localparam int TicksPerCycle = int'(lightrail_hwdef_pkg::FINE_STEPS);
+  localparam int TagBits = lightrail_hwdef_pkg::DDMTD_TAG_BITS;
+  localparam int TicksPerCycle = lightrail_hwdef_pkg::FINE_STEPS;
   localparam logic [63:0] TickFs = 64'(lightrail_hwdef_pkg::TICK_PS) * 64'd1000;
   localparam logic [63:0] PeriodFs = 64'(lightrail_hwdef_pkg::CLK_PERIOD_PS) * 64'd1000;
   localparam logic [63:0] UiFs = PeriodFs / 64'(lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS);
   // A DDMTD phase older than two beats is stale (the DDMTD stopped pairing).
-  localparam int PhaseFresh = 2 * (int'(lightrail_hwdef_pkg::DDMTD_N) + 1);
+  localparam int PhaseFresh = 2 * (lightrail_hwdef_pkg::DDMTD_N + 1);
   localparam int AgeBits = $clog2(PhaseFresh + 1);
   localparam int TimerBits = $clog2(SYNC_PERIOD + 1);
 
@@ -230,21 +228,21 @@ module sync_link #(
   logic        start;
 
   always_comb begin
-    next_type   = TypeSync;
-    next_header = {TypeSync, 3'b000, locked_i, sync_seq_q};
+    next_type   = sync_link_pkg::TypeSync;
+    next_header = {sync_link_pkg::TypeSync, 3'b000, locked_i, sync_seq_q};
     next_ts     = '0;
     start       = tx_index_q == 3'd0;
     if (want_resp_q) begin
-      next_type   = TypeDelayResp;
-      next_header = {TypeDelayResp, 4'b0000, resp_seq_q};
+      next_type   = sync_link_pkg::TypeDelayResp;
+      next_header = {sync_link_pkg::TypeDelayResp, 4'b0000, resp_seq_q};
       next_ts     = resp_ts_q;
     end else if (want_follow_q) begin
-      next_type   = TypeFollowUp;
-      next_header = {TypeFollowUp, 3'b000, locked_i, sync_seq_q};
+      next_type   = sync_link_pkg::TypeFollowUp;
+      next_header = {sync_link_pkg::TypeFollowUp, 3'b000, locked_i, sync_seq_q};
       next_ts     = follow_ts_q;
     end else if (want_req_q) begin
-      next_type   = TypeDelayReq;
-      next_header = {TypeDelayReq, 4'b0000, req_seq_q};
+      next_type   = sync_link_pkg::TypeDelayReq;
+      next_header = {sync_link_pkg::TypeDelayReq, 4'b0000, req_seq_q};
     end else if (!want_sync_q) begin
       start = 1'b0;
     end
@@ -253,13 +251,13 @@ module sync_link #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       tx_index_q   <= '0;
-      tx_q         <= Idle;
+      tx_q         <= sync_link_pkg::Idle;
       tx_stamped_q <= 1'b0;
     end else begin
       tx_stamped_q <= tx_index_q == 3'd1;
       case (tx_index_q)
         3'd0: begin
-          tx_q <= start ? Sof : Idle;
+          tx_q <= start ? sync_link_pkg::Sof : sync_link_pkg::Idle;
           if (start) begin
             tx_index_q  <= 3'd1;
             tx_header_q <= next_header;
@@ -268,22 +266,22 @@ module sync_link #(
         end
         3'd1: begin
           tx_ticks_q <= time_i;  // tx_q holds the SOF in this cycle
-          tx_q       <= manchester(tx_header_q);
-          tx_crc_q   <= crc16(16'hFFFF, tx_header_q);
+          tx_q       <= sync_link_pkg::manchester(tx_header_q);
+          tx_crc_q   <= sync_link_pkg::crc16(16'hFFFF, tx_header_q);
           tx_index_q <= 3'd2;
         end
         3'd2, 3'd3, 3'd4, 3'd5: begin
-          tx_q       <= manchester(tx_ts_q[63:48]);
-          tx_crc_q   <= crc16(tx_crc_q, tx_ts_q[63:48]);
+          tx_q       <= sync_link_pkg::manchester(tx_ts_q[63:48]);
+          tx_crc_q   <= sync_link_pkg::crc16(tx_crc_q, tx_ts_q[63:48]);
           tx_ts_q    <= {tx_ts_q[47:0], 16'h0000};
           tx_index_q <= tx_index_q + 3'd1;
         end
         3'd6: begin
-          tx_q       <= manchester(tx_crc_q);
+          tx_q       <= sync_link_pkg::manchester(tx_crc_q);
           tx_index_q <= 3'd7;
         end
         default: begin
-          tx_q       <= Idle;  // at least one IDLE between frames
+          tx_q       <= sync_link_pkg::Idle;  // at least one IDLE between frames
           tx_index_q <= 3'd0;
         end
       endcase
@@ -354,7 +352,7 @@ module sync_link #(
         end else begin
           sync_timer_q <= sync_timer_q + 1'b1;
         end
-        if (start && next_type == TypeSync) begin
+        if (start && next_type == sync_link_pkg::TypeSync) begin
           want_sync_q <= 1'b0;
           sync_sent_q <= 1'b1;
         end
@@ -363,12 +361,12 @@ module sync_link #(
           follow_ts_q   <= tx_fs_q;
           want_follow_q <= 1'b1;
         end
-        if (start && next_type == TypeFollowUp) begin
+        if (start && next_type == sync_link_pkg::TypeFollowUp) begin
           want_follow_q <= 1'b0;
           sync_seq_q    <= sync_seq_q + 8'd1;  // the Follow_Up took this seq
         end
-        if (start && next_type == TypeDelayResp) want_resp_q <= 1'b0;
-        if (frame_b_q && type_b_q == TypeDelayReq) begin
+        if (start && next_type == sync_link_pkg::TypeDelayResp) want_resp_q <= 1'b0;
+        if (frame_b_q && type_b_q == sync_link_pkg::TypeDelayReq) begin
           want_resp_q <= 1'b1;
           resp_seq_q  <= seq_b_q;
           resp_ts_q   <= rx_fs_b_q - 64'(slide_q) * UiFs;
@@ -383,7 +381,7 @@ module sync_link #(
         round_valid_q   <= '0;
         parent_locked_q <= 1'b0;
       end else begin
-        if (start && next_type == TypeDelayReq) begin
+        if (start && next_type == sync_link_pkg::TypeDelayReq) begin
           want_req_q <= 1'b0;
           req_sent_q <= 1'b1;
         end
@@ -397,13 +395,13 @@ module sync_link #(
         end
         if (frame_b_q) begin
           case (type_b_q)
-            TypeSync: begin
+            sync_link_pkg::TypeSync: begin
               cur_seq_q       <= seq_b_q;
               t2_q            <= rx_fs_b_q;
               have_sync_q     <= 1'b1;
-              parent_locked_q <= flags_b_q[FlagLocked];
+              parent_locked_q <= flags_b_q[sync_link_pkg::FlagLocked];
             end
-            TypeFollowUp:
+            sync_link_pkg::TypeFollowUp:
             if (have_sync_q && seq_b_q == cur_seq_q && !want_req_q && !req_sent_q) begin
               have_sync_q <= 1'b0;
               req_t1_q    <= ts_b_q;
@@ -411,7 +409,7 @@ module sync_link #(
               req_seq_q   <= cur_seq_q;
               want_req_q  <= 1'b1;
             end
-            TypeDelayResp:
+            sync_link_pkg::TypeDelayResp:
             if (round_valid_q[resp_round] && round_seq_q[resp_round] == seq_b_q) begin
               x_t1_q                    <= round_t1_q[resp_round];
               x_t2_q                    <= round_t2_q[resp_round];

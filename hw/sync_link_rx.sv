@@ -43,8 +43,6 @@ module sync_link_rx #(
   output logic [63:0] frame_ts_o,
   output logic [ 3:0] bad_gray_o      // frames dropped and line errors, Gray-coded count
 );
-  import sync_link_pkg::*;
-
   localparam int CountBits = $clog2(GOOD_TO_FORGIVE + HUNT_MISSES + LOCK_IDLES + 1);
 
   // ---------------------------------------------------------------- alignment
@@ -66,9 +64,9 @@ module sync_link_rx #(
 
   // Words the parser sees: aligned, and not the one just after a shift.
   logic is_idle, is_sof, is_data, line_error;
-  assign is_idle    = word_q == Idle;
-  assign is_sof     = word_q == Sof;
-  assign is_data    = is_payload(word_q);
+  assign is_idle    = word_q == sync_link_pkg::Idle;
+  assign is_sof     = word_q == sync_link_pkg::Sof;
+  assign is_data    = sync_link_pkg::is_payload(word_q);
   assign line_error = aligned_q && !(is_idle || is_sof || is_data);
 
   always_ff @(posedge clk_i) begin
@@ -128,13 +126,13 @@ module sync_link_rx #(
   logic [15:0] header_q, crc_q;
   logic [63:0] ts_q;
   logic [15:0] data;
-  logic [ 3:0] bad_q;
+  logic [ 3:0] bad_q, bad_gray_q;
 
   logic [ 3:0] type_q, flags_q;
   logic [ 7:0] seq_q;
   logic [63:0] frame_ts_q;
 
-  assign data = payload(word_q);
+  assign data = sync_link_pkg::payload(word_q);
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni || !aligned_q) begin
@@ -159,8 +157,8 @@ module sync_link_rx #(
       index_q <= index_q + 1'b1;
       if (index_q == 3'd0) header_q <= data;
       else if (index_q <= 3'd4) ts_q <= {ts_q[47:0], data};
-      if (index_q != 3'(FrameWords - 2)) begin
-        crc_q <= crc16(crc_q, data);
+      if (index_q != 3'(sync_link_pkg::FrameWords - 2)) begin
+        crc_q <= sync_link_pkg::crc16(crc_q, data);
       end else begin
         in_frame_q <= 1'b0;
         if (data == crc_q) begin
@@ -189,5 +187,10 @@ module sync_link_rx #(
   assign frame_flags_o  = flags_q;
   assign frame_seq_o    = seq_q;
   assign frame_ts_o     = frame_ts_q;
-  assign bad_gray_o     = bad_q ^ (bad_q >> 1);
+  // Registered: a crossing must start at a flop, not at logic that glitches.
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) bad_gray_q <= '0;
+    else bad_gray_q <= bad_q ^ (bad_q >> 1);
+  end
+  assign bad_gray_o = bad_gray_q;
 endmodule

@@ -56,6 +56,7 @@ json bare_top_speed(uint64_t cycles, bool rising_only) {
   Vlightrail_board_top m;
   m.rst_ni = 0;
   m.rst_dmtd_ni = 0;
+  m.rst_rx_ni = 0;
   const auto t0 = std::chrono::steady_clock::now();
   const double cpu0 = thread_cpu_s();
   for (uint64_t c = 0; c < cycles; ++c) {

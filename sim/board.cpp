@@ -47,6 +47,9 @@ Board::Board(int id, const BoardOptions& options)
   if (opt_.kernel_latency > kMaxKernelLatency)
     throw std::invalid_argument("kernel_latency must be 0.." + std::to_string(kMaxKernelLatency));
   m_->board_id_i = uint32_t(id);
+  // The timing link's words are not modelled: sim/sync.cpp plays the
+  // two-way exchange, so the message engine's receiver stays in reset.
+  m_->rst_rx_ni = 0;
   bank_[0].assign(MEM_BANK0_WORDS, 0);
   bank_[1].assign(MEM_BANK1_WORDS, 0);
   if (!opt_.waveform.empty()) {

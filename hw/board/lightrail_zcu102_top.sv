@@ -18,9 +18,7 @@
 // transmitter at tick resolution (and at cycle resolution on PMOD0 for a
 // scope trigger); the VCXO's DAC (AD5662) on FMC HPC0 LA pins.
 //
-// Not here yet (docs/board.md, "What a lab must add"): the sync message
-// engine that frames the two-way exchange on the link (the link sends an
-// idle word and its timestamp strobes are tied off), the wavelength-select
+// Not here yet (docs/board.md, "What a lab must add"): the wavelength-select
 // outputs to the laser drivers (sel_o, whose electrical interface depends on
 // the laser), per-port delay calibration.
 module lightrail_zcu102_top #(
@@ -370,9 +368,10 @@ module lightrail_zcu102_top #(
   logic [Ports*WlBits-1:0]    sel;
   logic [Ports-1:0]           sel_stb;
   logic [Ports*FineBits-1:0]  sel_fine;
-  logic                       clk_rx, pps, link_tx_valid, link_rx_valid;
+  logic                       clk_rx, pps;
   logic [FineBits-1:0]        pps_fine;
-  logic [63:0]                link_tx_ticks, link_rx_ticks;
+  logic [31:0]                link_tx_word, link_rx_word;
+  logic                       link_rx_active;
 
   // The timing link's state (its transceiver is below), read by HEALTH.LINK_UP.
   logic link_tx_done, link_rx_done, link_cdr_stable, link_cplllock, link_powergood;
@@ -481,24 +480,11 @@ module lightrail_zcu102_top #(
     .clk_rx_i                (clk_rx),
     .sync_phase_valid_o      (sync_phase_valid),
     .sync_ddmtd_phase_o      (sync_ddmtd_phase),
-    // The message engine is not built: no timestamp points yet.
-    .link_tx_strobe_i        (1'b0),
-    .link_rx_strobe_i        (1'b0),
-    .link_tx_clear_i         (1'b0),
-    .link_rx_clear_i         (1'b0),
-    .link_tx_ticks_o         (link_tx_ticks),
-    .link_tx_valid_o         (link_tx_valid),
-    .link_rx_ticks_o         (link_rx_ticks),
-    .link_rx_valid_o         (link_rx_valid),
-    // message engine not built: no exchange ever completes and the bit
-    // slide reads 0. The servo needs an exchange to start (docs/clock-sync.md):
-    // until one comes it stays in COARSE with the DAC at mid-scale.
-    .msg_exchange_valid_i    (1'b0),
-    .msg_t1_fs_i             (64'd0),
-    .msg_t2_fs_i             (64'd0),
-    .msg_t3_fs_i             (64'd0),
-    .msg_t4_fs_i             (64'd0),
-    .msg_rx_bitslide_i       ('0),
+    // The timing link's words: the sync message engine in the top frames
+    // the two-way exchange on them (hw/sync_link.sv).
+    .rst_rx_ni               (link_rx_active),
+    .link_tx_word_o          (link_tx_word),
+    .link_rx_word_i          (link_rx_word),
     .sync_dac_word_i         (sync_dac_word),
     .sync_dac_load_i         (sync_dac_load),
     .sync_phase_steps_req_i  (sync_phase_steps_req),
@@ -568,12 +554,10 @@ module lightrail_zcu102_top #(
   // ================================================================ fibre timing link (SFP0)
   // Receiver and transmitter on the same CPLL reference as the gates; the
   // recovered clock (8 Gb/s / 32 = 250 MHz) is clk_rx, the DDMTD's reference.
-  // Until the message engine exists the transmitter sends a fixed idle word
-  // with transitions for the far end's CDR (SYNC_LINK_WORD_BITS = 32).
-  localparam logic [31:0] LinkIdleWord = 32'h5A5A_A5A5;
-
-  logic link_rxoutclk, link_rxpmaresetdone, link_txpmaresetdone, link_rx_active;
-  logic [31:0] link_rx_word;
+  // RAW 32-bit words both ways (SYNC_LINK_WORD_BITS), framed by the top's
+  // message engine; its receive side runs on clk_rx, reset until the
+  // receiver's PMA is up.
+  logic link_rxoutclk, link_rxpmaresetdone, link_txpmaresetdone;
 
   BUFG_GT u_rx_bufg (
     .I(link_rxoutclk), .CE(1'b1), .CEMASK(1'b0), .CLR(!link_rxpmaresetdone), .CLRMASK(1'b0), .DIV(3'd0),
@@ -601,7 +585,7 @@ module lightrail_zcu102_top #(
     .gtwiz_reset_rx_cdr_stable_out     (link_cdr_stable),
     .gtwiz_reset_tx_done_out           (link_tx_done),
     .gtwiz_reset_rx_done_out           (link_rx_done),
-    .gtwiz_userdata_tx_in              (LinkIdleWord),
+    .gtwiz_userdata_tx_in              (link_tx_word),
     .gtwiz_userdata_rx_out             (link_rx_word),
     .drpclk_in                         (ap_clk),
     .gtrefclk0_in                      (refclk_hpc0),
@@ -637,11 +621,10 @@ module lightrail_zcu102_top #(
     rst_ni                                                // 0 clk_i running (MMCM locked)
   };
 
-  // What only waveforms, the ILA or later blocks (the message engine, the
-  // laser-select interface) use.
+  // What only waveforms, the ILA or later blocks (the laser-select
+  // interface) use.
   logic unused;
-  assign unused = ^{refclk_hpc1_div2_unused, dmtd_refclk_unused, sel, sel_stb, sel_fine, link_tx_ticks,
-                    link_tx_valid, link_rx_ticks, link_rx_valid, gt_powergood, gt_txoutclk, gt_txpmaresetdone,
-                    link_txpmaresetdone, link_powergood, link_txbyp_error, link_rxbyp_error, link_rx_word,
+  assign unused = ^{refclk_hpc1_div2_unused, dmtd_refclk_unused, sel, sel_stb, sel_fine, gt_powergood, gt_txoutclk, gt_txpmaresetdone,
+                    link_txpmaresetdone, link_powergood, link_txbyp_error, link_rxbyp_error,
                     link_cdr_stable};
 endmodule

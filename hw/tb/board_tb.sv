@@ -87,9 +87,13 @@ module board_tb;
   logic pps;
   logic [FineBits-1:0] pps_fine;
   localparam int SlideBits = $clog2(lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS);
-  logic sync_busy = 1'b0, msg_exchange_valid = 1'b0, sync_link_up;
-  logic [63:0] msg_t1 = '0, msg_t2 = '0, msg_t3 = '0, msg_t4 = '0;
-  logic [SlideBits-1:0] msg_bitslide = '0, sync_bitslide;
+  logic sync_busy = 1'b0, sync_link_up;
+  logic [SlideBits-1:0] sync_bitslide;
+  // The timing link looped back onto the board itself, on clk_i, in phase 1
+  // (the message engine's own bench is tests/hw_sync/sync_link_test.cpp);
+  // stopped in phase 2, as in the co-simulation, whose link is modelled.
+  logic loop_on = 1'b1;
+  logic [31:0] link_word;
   logic [31:0] sync_cycles, sync_exchanges;
   logic [63:0] sync_t1, sync_t2, sync_t3, sync_t4;
 
@@ -189,23 +193,12 @@ module board_tb;
     // The clock-sync hardware has its own benches (tests/hw_sync): idle here.
     .clk_dmtd_i              (1'b0),
     .rst_dmtd_ni             (1'b0),
-    .clk_rx_i                (1'b0),
+    .clk_rx_i                (clk & loop_on),
+    .rst_rx_ni               (rst_n),
     .sync_phase_valid_o      (),
     .sync_ddmtd_phase_o      (),
-    .link_tx_strobe_i        (1'b0),
-    .link_rx_strobe_i        (1'b0),
-    .link_tx_clear_i         (1'b0),
-    .link_rx_clear_i         (1'b0),
-    .link_tx_ticks_o         (),
-    .link_tx_valid_o         (),
-    .link_rx_ticks_o         (),
-    .link_rx_valid_o         (),
-    .msg_exchange_valid_i    (msg_exchange_valid),
-    .msg_t1_fs_i             (msg_t1),
-    .msg_t2_fs_i             (msg_t2),
-    .msg_t3_fs_i             (msg_t3),
-    .msg_t4_fs_i             (msg_t4),
-    .msg_rx_bitslide_i       (msg_bitslide),
+    .link_tx_word_o          (link_word),
+    .link_rx_word_i          (link_word),
     .sync_dac_word_i         (16'd0),
     .sync_dac_load_i         (1'b0),
     .sync_phase_steps_req_i  (32'sd0),
@@ -579,7 +572,8 @@ module board_tb;
     // SYNC_CTRL keeps its defined fields only
     write_ok("SYNC_CTRL write", lightrail_hwdef_pkg::REG_SYNC_CTRL, 32'hFFFF_FFFF);
     read_expect("SYNC_CTRL fields only", lightrail_hwdef_pkg::REG_SYNC_CTRL,
-                lightrail_hwdef_pkg::SYNC_CTRL_ENABLE_MASK | lightrail_hwdef_pkg::SYNC_CTRL_USE_DDMTD_MASK);
+                lightrail_hwdef_pkg::SYNC_CTRL_ENABLE_MASK | lightrail_hwdef_pkg::SYNC_CTRL_USE_DDMTD_MASK |
+                lightrail_hwdef_pkg::SYNC_CTRL_REFERENCE_MASK);
     write_ok("SYNC_CTRL enable, PTP only", lightrail_hwdef_pkg::REG_SYNC_CTRL, lightrail_hwdef_pkg::SYNC_CTRL_ENABLE_MASK);
     check("sync_ctrl_o", 64'(sync_ctrl), 64'(lightrail_hwdef_pkg::SYNC_CTRL_ENABLE_MASK));
 
@@ -637,25 +631,27 @@ module board_tb;
     data = sync_cycles;
     repeat (5) @(posedge clk);
     check("sync_cycles counts clk_i cycles", 64'(sync_cycles - data), 64'd5);
-    check("sync_link_up follows link_up_i (low here)", 64'(sync_link_up), 64'd0);
+    check("sync_link_up low (link_up_i low)", 64'(sync_link_up), 64'd0);
+    // Looped back, the receiver sees the board's own IDLE words in the
+    // cycle they leave: aligned at slide 0, no reference's flag yet.
+    read_expect("SYNC_LINK aligned on the loopback", lightrail_hwdef_pkg::REG_SYNC_LINK,
+                lightrail_hwdef_pkg::SYNC_LINK_ALIGNED_MASK);
+    // As the reference it sends Sync and Follow_Up frames to itself, which a
+    // reference ignores: frames flow, good ones, and no exchange is made.
     data = sync_exchanges;
-    msg_t1 <= 64'h0000_0001_0000_0001;
-    msg_t2 <= 64'h0000_0002_0000_0002;
-    msg_t3 <= 64'hFFFF_FFFF_FFFF_FFF3;
-    msg_t4 <= 64'h0000_0004_0000_0004;
-    msg_bitslide <= SlideBits'(17);
-    msg_exchange_valid <= 1'b1;
-    @(posedge clk);
-    msg_exchange_valid <= 1'b0;
-    msg_t1 <= '0;  // held by the top, not by the engine
-    @(posedge clk);
-    @(posedge clk);
-    check("one exchange counted", 64'(sync_exchanges - data), 64'd1);
-    check("t1 held", sync_t1, 64'h0000_0001_0000_0001);
-    check("t2 held", sync_t2, 64'h0000_0002_0000_0002);
-    check("t3 held", sync_t3, 64'hFFFF_FFFF_FFFF_FFF3);
-    check("t4 held", sync_t4, 64'h0000_0004_0000_0004);
-    check("bit slide passed on", 64'(sync_bitslide), 64'd17);
+    write_ok("SYNC_CTRL reference", lightrail_hwdef_pkg::REG_SYNC_CTRL, lightrail_hwdef_pkg::SYNC_CTRL_REFERENCE_MASK);
+    repeat (2 * (lightrail_hwdef_pkg::DDMTD_N + 1)) @(posedge clk);
+    read_expect("no bad frames on the loopback", lightrail_hwdef_pkg::REG_SYNC_LINK_BAD_FRAMES, 32'd0);
+    check("a reference makes no exchange", 64'(sync_exchanges - data), 64'd0);
+    read_expect("SYNC_LINK still aligned, no parent flag as a reference", lightrail_hwdef_pkg::REG_SYNC_LINK,
+                lightrail_hwdef_pkg::SYNC_LINK_ALIGNED_MASK);
+    // A follower hearing only its own Delay_Reqs (none: it got no Sync) and no
+    // reference stays without a parent: the servo's reference stays down.
+    write_ok("SYNC_CTRL follower", lightrail_hwdef_pkg::REG_SYNC_CTRL, 32'd0);
+    repeat (16) @(posedge clk);
+    check("sync_link_up low without a locked reference", 64'(sync_link_up), 64'd0);
+    check("bit slide 0 on the loopback", 64'(sync_bitslide), 64'd0);
+    loop_on <= 1'b0;
 
     // ---- directed fine edges on port 0 (level low after reset)
     edge_case("rise@3 fall@10", 1'b1, 10, 1'b1, 3, 32'h0000_03F8);

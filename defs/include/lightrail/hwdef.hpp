@@ -14,7 +14,7 @@ struct Flag {
 };
 
 // version of this register map
-inline constexpr uint32_t REGMAP_VERSION = 3u;
+inline constexpr uint32_t REGMAP_VERSION = 4u;
 // switch ports (tunable lasers or OCS ports) per board
 inline constexpr uint32_t PORTS = 16u;
 // wavelength channels a port can select
@@ -300,6 +300,10 @@ inline constexpr uint32_t SYNC_CTRL_ENABLE_MASK = 0x1u;
 inline constexpr uint32_t SYNC_CTRL_USE_DDMTD_LSB = 1u;
 inline constexpr uint32_t SYNC_CTRL_USE_DDMTD_WIDTH = 1u;
 inline constexpr uint32_t SYNC_CTRL_USE_DDMTD_MASK = 0x2u;
+// this board is the reference on its sync link (a grandmaster): its message engine sends Sync and Follow_Up frames and answers Delay_Req; 0: it follows the link (docs/hw-clock-sync.md, sync_link)
+inline constexpr uint32_t SYNC_CTRL_REFERENCE_LSB = 2u;
+inline constexpr uint32_t SYNC_CTRL_REFERENCE_WIDTH = 1u;
+inline constexpr uint32_t SYNC_CTRL_REFERENCE_MASK = 0x4u;
 inline constexpr uint32_t REG_SYNC_STATUS = 260u;
 // 0 DISABLED, 1 FREE_RUN (no reference yet), 2 COARSE (slewing at the bound), 3 TRACK (PI on the two-way offset), 4 FINE (PI on the DDMTD phase), 5 LOCKED, 6 HOLDOVER
 inline constexpr uint32_t SYNC_STATUS_STATE_LSB = 0u;
@@ -389,6 +393,22 @@ inline constexpr uint32_t REG_SYNC_DAC = 288u;
 inline constexpr uint32_t REG_SYNC_PHASE_STEPS = 292u;
 // time spent in the current (or last) holdover, us
 inline constexpr uint32_t REG_SYNC_HOLDOVER_US = 296u;
+// the sync link's message engine (hw/sync_link.sv); not modelled by the co-simulation, whose exchange is sim/sync.cpp's (reads 0 there)
+inline constexpr uint32_t REG_SYNC_LINK = 300u;
+// the receiver found the word boundary (a run of IDLE words at one bit offset): the far end runs the message engine
+inline constexpr uint32_t SYNC_LINK_ALIGNED_LSB = 0u;
+inline constexpr uint32_t SYNC_LINK_ALIGNED_WIDTH = 1u;
+inline constexpr uint32_t SYNC_LINK_ALIGNED_MASK = 0x1u;
+// follower: the reference's last Sync said it is locked (or a grandmaster); the servo follows only then
+inline constexpr uint32_t SYNC_LINK_PARENT_LOCKED_LSB = 1u;
+inline constexpr uint32_t SYNC_LINK_PARENT_LOCKED_WIDTH = 1u;
+inline constexpr uint32_t SYNC_LINK_PARENT_LOCKED_MASK = 0x2u;
+// unit intervals from the transmitted word boundary to the receiver's (0..SYNC_LINK_WORD_BITS-1), valid while ALIGNED; added to the receive delay
+inline constexpr uint32_t SYNC_LINK_BITSLIDE_LSB = 8u;
+inline constexpr uint32_t SYNC_LINK_BITSLIDE_WIDTH = 5u;
+inline constexpr uint32_t SYNC_LINK_BITSLIDE_MASK = 0x1F00u;
+// frames dropped (bad CRC, cut short) and line errors (a word neither IDLE, SOF nor payload) since reset, wrapping; not modelled by the co-simulation (reads 0 there)
+inline constexpr uint32_t REG_SYNC_LINK_BAD_FRAMES = 304u;
 // fixed delay reference->board outside the fibre (reference TX + board RX), ps, 0..SYNC_CAL_DELAY_MAX_PS
 inline constexpr uint32_t REG_SYNC_CAL_DELAY_MS_PS = 320u;
 // fixed delay board->reference outside the fibre (board TX + reference RX), ps, 0..SYNC_CAL_DELAY_MAX_PS
@@ -471,6 +491,8 @@ constexpr bool is_register(uint32_t offset) {
     case REG_SYNC_DAC:
     case REG_SYNC_PHASE_STEPS:
     case REG_SYNC_HOLDOVER_US:
+    case REG_SYNC_LINK:
+    case REG_SYNC_LINK_BAD_FRAMES:
     case REG_SYNC_CAL_DELAY_MS_PS:
     case REG_SYNC_CAL_DELAY_SM_PS:
     case REG_SYNC_CAL_ASYM_PS:
