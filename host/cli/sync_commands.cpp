@@ -124,7 +124,7 @@ int run_status(const SyncOptions& opt) {
     std::cout << fmt::format(
         "{} (board {}) clock sync\n"
         "  {}\n"
-        "  role        {} (mode {})\n"
+        "  role        {}, sync mode {}\n"
         "  state       {} (servo {}, {}){}{}\n"
         "  reference   {}\n"
         "  link        {}\n"
@@ -297,10 +297,10 @@ int run_mode(const SyncOptions& opt) {
                   {"warnings", warnings}};
       std::cout << out.dump(2) << "\n";
     } else {
-      std::cout << fmt::format("{}: sync mode {}{} (SYNC_CTRL = 0x{:X})", printable(opt.device),
-                               wanted ? "set to " : "", mode_text(now), sync_ctrl_of(s));
-      if (wanted && sync_mode_of(before) != now)
-        std::cout << " (was " << mode_text(sync_mode_of(before)) << ")";
+      std::string was;
+      if (wanted && sync_mode_of(before) != now) was = ", was " + mode_text(sync_mode_of(before));
+      std::cout << fmt::format("{}: sync mode {}{} (SYNC_CTRL = 0x{:X}{})", printable(opt.device),
+                               wanted ? "set to " : "", mode_text(now), sync_ctrl_of(s), was);
       std::cout << "\n  " << describe(s) << "\n";
     }
     for (const std::string& w : warnings) std::cerr << "lightrail sync mode: warning: " << w << "\n";
