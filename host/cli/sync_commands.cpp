@@ -247,7 +247,7 @@ std::optional<SyncMode> wanted_mode(const SyncOptions& opt) {
   }
   const std::string& m = *opt.mode;
   if (m != "reference" && m != "follower" && m != "off") {
-    throw UsageError(fmt::format("mode: {} is not one of reference, follower, off", printable(m)));
+    throw UsageError(fmt::format("mode: \"{}\" is not one of reference, follower, off", printable(m)));
   }
   if (opt.ptp_only && m != "follower") {
     throw UsageError(fmt::format(

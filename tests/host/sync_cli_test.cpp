@@ -190,7 +190,11 @@ TEST(SyncCli, ModeBadArgumentsAreUsageErrorsNamingTheOption) {
   LoopbackServer server(board);
   CliRun r = lightrail("sync mode --device " + server.uri() + " grandmaster");
   EXPECT_EQ(r.code, 2);
-  EXPECT_TRUE(contains(r.err, "mode: grandmaster is not one of reference, follower, off")) << r.err;
+  EXPECT_TRUE(contains(r.err, "mode: \"grandmaster\" is not one of reference, follower, off")) << r.err;
+  r = lightrail("sync mode --device " + server.uri() + " Reference");  // names are exact
+  EXPECT_EQ(r.code, 2);
+  r = lightrail("sync mode --device " + server.uri() + " follower off");  // one mode only
+  EXPECT_EQ(r.code, 2);
   for (const char* m : {"reference", "off"}) {
     r = lightrail("sync mode --device " + server.uri() + " " + m + " --ptp-only");
     EXPECT_EQ(r.code, 2) << m;
