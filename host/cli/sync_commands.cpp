@@ -1,6 +1,7 @@
 // `lightrail sync status|mode|calibrate`: the board's clock-synchronisation
-// servo and its role on the sync link on the command line (docs/driver.md "CLI", docs/clock-sync.md). --json
-// prints one machine-readable object to stdout.
+// servo and its role on the sync link on the command line (docs/driver.md
+// "CLI", docs/lab.md "Roles", docs/clock-sync.md). --json prints one
+// machine-readable object to stdout.
 #include <fmt/format.h>
 
 #include <iostream>

@@ -91,10 +91,11 @@ class Device {
   Device& operator=(Device&&) = delete;
 
   // One writer at a time. Every call that changes the board (stage, commit,
-  // cancel, trigger, write_tune_table, sync_calibrate, sync_set_mode) first claims or
-  // renews the lease with this Device's token and throws LeaseError, having
-  // changed nothing, when another writer holds it. stop() needs no lease: it
-  // is the safety action anyone may take. Status readers need none.
+  // cancel, trigger, write_tune_table, sync_calibrate, sync_set_mode) first
+  // claims or renews the lease with this Device's token and throws
+  // LeaseError, having changed nothing, when another writer holds it. stop()
+  // needs no lease: it is the safety action anyone may take. Status readers
+  // need none.
   void claim(std::chrono::milliseconds ttl = kDefaultLeaseTtl);
   // Takes the lease whoever holds it: for a stale lease whose holder is
   // known to be gone. The previous holder's commits are refused from then.

@@ -1,8 +1,8 @@
 // The board's clock-synchronisation servo as the host sees it: its role and
 // status (SYNC_CTRL .. SYNC_LINK_BAD_FRAMES), the mode a lab engineer sets
 // (SYNC_CTRL) and the calibration a timing engineer measures once per link
-// (SYNC_CAL_*). Registers: docs/registers.md; servo
-// behaviour: docs/clock-sync.md. Read and written through Device.
+// (SYNC_CAL_*). Registers: docs/registers.md; servo behaviour:
+// docs/clock-sync.md. Read and written through Device.
 #pragma once
 
 #include <cstdint>
