@@ -481,7 +481,9 @@ void Device::write_tune_table(const std::vector<uint16_t>& tune_ticks) {
 }
 
 SyncStatus Device::sync_status() {
-  const uint32_t words = (hw::REG_SYNC_HOLDOVER_US - hw::REG_SYNC_CTRL) / 4 + 1;
+  // SYNC_CTRL .. SYNC_LINK_BAD_FRAMES are consecutive words: one block read,
+  // so the fields are one moment's (one sim:// request).
+  const uint32_t words = (hw::REG_SYNC_LINK_BAD_FRAMES - hw::REG_SYNC_CTRL) / 4 + 1;
   const std::vector<uint32_t> r = transport_->read_block(hw::REG_SYNC_CTRL, words);
   auto reg = [&](uint32_t offset) { return r.at((offset - hw::REG_SYNC_CTRL) / 4); };
   auto sreg = [&](uint32_t offset) { return static_cast<int64_t>(static_cast<int32_t>(reg(offset))); };
@@ -492,6 +494,7 @@ SyncStatus Device::sync_status() {
   s.state = sync_state_name(s.state_code);
   s.enabled = ctrl & hw::SYNC_CTRL_ENABLE_MASK;
   s.use_ddmtd = ctrl & hw::SYNC_CTRL_USE_DDMTD_MASK;
+  s.reference = ctrl & hw::SYNC_CTRL_REFERENCE_MASK;
   s.locked = st & hw::SYNC_STATUS_LOCKED_MASK;
   s.holdover = st & hw::SYNC_STATUS_HOLDOVER_MASK;
   s.ref_ok = st & hw::SYNC_STATUS_REF_OK_MASK;
@@ -506,7 +509,24 @@ SyncStatus Device::sync_status() {
   s.dac = reg(hw::REG_SYNC_DAC) & ((1u << hw::SYNC_DAC_BITS) - 1);
   s.phase_steps = static_cast<int32_t>(reg(hw::REG_SYNC_PHASE_STEPS));
   s.holdover_us = reg(hw::REG_SYNC_HOLDOVER_US);
+  const uint32_t link = reg(hw::REG_SYNC_LINK);
+  s.link_aligned = link & hw::SYNC_LINK_ALIGNED_MASK;
+  s.parent_locked = link & hw::SYNC_LINK_PARENT_LOCKED_MASK;
+  s.rx_bitslide_ui = field(link, hw::SYNC_LINK_BITSLIDE_MASK, hw::SYNC_LINK_BITSLIDE_LSB);
+  s.link_bad_frames = reg(hw::REG_SYNC_LINK_BAD_FRAMES);
   return s;
+}
+
+void Device::sync_set_mode(SyncMode mode) {
+  const uint32_t word = sync_ctrl_word(mode);  // an unknown mode throws before anything is written
+  ensure_lease();
+  transport_->write32(hw::REG_SYNC_CTRL, word);
+  const uint32_t got = transport_->read32(hw::REG_SYNC_CTRL);
+  if (got != word) {
+    throw VerifyError(
+        fmt::format("{}: SYNC_CTRL (0x{:05X}) reads back 0x{:08X}, wrote 0x{:08X} (sync mode {})", uri_,
+                    hw::REG_SYNC_CTRL, got, word, sync_mode_name(mode)));
+  }
 }
 
 namespace {

@@ -4,6 +4,7 @@
 
 #include <iterator>
 
+#include "lightrail/errors.hpp"
 #include "lightrail/hwdef.hpp"
 
 namespace lightrail {
@@ -50,7 +51,61 @@ std::vector<std::string> sync_error_flag_names(uint32_t value) {
   return names;
 }
 
+uint32_t sync_ctrl_word(SyncMode mode) {
+  switch (mode) {
+    case SyncMode::kOff:
+      return 0;
+    case SyncMode::kReference:
+      return hw::SYNC_CTRL_REFERENCE_MASK;
+    case SyncMode::kFollower:
+      return hw::SYNC_CTRL_ENABLE_MASK | hw::SYNC_CTRL_USE_DDMTD_MASK;
+    case SyncMode::kFollowerPtpOnly:
+      return hw::SYNC_CTRL_ENABLE_MASK;
+  }
+  throw Error(fmt::format("sync mode {} is not one the driver knows", static_cast<int>(mode)));
+}
+
+std::string sync_mode_name(SyncMode mode) {
+  switch (mode) {
+    case SyncMode::kOff:
+      return "off";
+    case SyncMode::kReference:
+      return "reference";
+    case SyncMode::kFollower:
+      return "follower";
+    case SyncMode::kFollowerPtpOnly:
+      return "follower-ptp-only";
+  }
+  return fmt::format("UNKNOWN({})", static_cast<int>(mode));
+}
+
+std::optional<SyncMode> sync_mode_of(uint32_t ctrl) {
+  const bool enable = ctrl & hw::SYNC_CTRL_ENABLE_MASK;
+  const bool reference = ctrl & hw::SYNC_CTRL_REFERENCE_MASK;
+  if (reference) return enable ? std::nullopt : std::optional<SyncMode>(SyncMode::kReference);
+  if (!enable) return SyncMode::kOff;
+  return (ctrl & hw::SYNC_CTRL_USE_DDMTD_MASK) ? SyncMode::kFollower : SyncMode::kFollowerPtpOnly;
+}
+
+std::optional<SyncMode> sync_mode_of(const SyncStatus& s) {
+  return sync_mode_of((s.enabled ? hw::SYNC_CTRL_ENABLE_MASK : 0u) |
+                      (s.use_ddmtd ? hw::SYNC_CTRL_USE_DDMTD_MASK : 0u) |
+                      (s.reference ? hw::SYNC_CTRL_REFERENCE_MASK : 0u));
+}
+
 std::string describe(const SyncStatus& s) {
+  if (s.reference) {
+    if (s.enabled) {
+      return fmt::format(
+          "SYNC_CTRL sets both REFERENCE and ENABLE: a reference receives no Sync frames on its link, so its "
+          "servo has nothing to follow (state {}); make the board the reference (servo off) or a follower",
+          s.state);
+    }
+    return fmt::format("reference (grandmaster): board time is the reference, servo off; {}",
+                       s.link_aligned ? "the far end's link engine is heard (SYNC_LINK.ALIGNED = 1)"
+                                      : "nothing heard from the far end yet (SYNC_LINK.ALIGNED = 0): no "
+                                        "follower running the link engine, or no fibre");
+  }
   if (s.holdover) {
     return fmt::format(
         "holdover for {} us: the reference was lost; frequency held at the last servo value, time not "
@@ -62,10 +117,27 @@ std::string describe(const SyncStatus& s) {
       return "no reference link (SYNC_STATUS.REF_OK = 0) and the servo is disabled (SYNC_CTRL.ENABLE = 0): "
              "board time runs free on the local oscillator, not synchronised";
     }
+    // REF_OK is the transceiver's lock AND the engine aligned AND the
+    // parent's LOCKED flag (hw/lightrail_board_top.sv): name the first
+    // missing one from the link's side.
+    std::string why;
+    if (!s.link_aligned) {
+      why =
+          "the link carries no frames (SYNC_LINK.ALIGNED = 0): is the fibre in, and the far end running a "
+          "lightrail bitstream as the reference (SYNC_CTRL.REFERENCE)?";
+    } else if (!s.parent_locked) {
+      why =
+          "waiting for the reference to lock (SYNC_LINK.PARENT_LOCKED = 0: its Sync frames say unlocked, or "
+          "the far end sends none: is it set as the reference?)";
+    } else {
+      why =
+          "the link engine is aligned and the reference locked, so the transceiver's lock (HEALTH.LINK_UP) "
+          "is what is missing";
+    }
     return fmt::format(
         "no reference link (SYNC_STATUS.REF_OK = 0): the servo is enabled but has nothing to follow "
-        "(state {}); board time is not synchronised",
-        s.state);
+        "(state {}); {}; board time is not synchronised",
+        s.state, why);
   }
   if (!s.enabled) {
     return "servo disabled (SYNC_CTRL.ENABLE = 0): a reference link is present but board time is not "

@@ -33,7 +33,7 @@ using Action = std::function<int()>;
 void add_device_commands(CLI::App& app, Action& action);
 // plan, eval (the control plane, host/planner)
 void add_planner_commands(CLI::App& app, Action& action);
-// sync status, sync calibrate (the clock-synchronisation servo on a device)
+// sync status, sync mode, sync calibrate (the clock-synchronisation servo on a device)
 void add_sync_commands(CLI::App& app, Action& action);
 // fabric validate|commit|trigger|status (many boards as one, lightrail::Fabric)
 void add_fabric_commands(CLI::App& app, Action& action);

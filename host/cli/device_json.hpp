@@ -6,6 +6,7 @@
 
 #include <ctime>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,11 +73,19 @@ inline nlohmann::json lease_json(const LeaseInfo& l) {
           {"ttl_ms", l.ttl_ms}};
 }
 
+// A SYNC_CTRL value's mode by name ("follower"); null for REFERENCE with
+// ENABLE, which no mode sets.
+inline nlohmann::json sync_mode_json(const std::optional<SyncMode>& mode) {
+  return mode ? nlohmann::json(sync_mode_name(*mode)) : nlohmann::json(nullptr);
+}
+
 inline nlohmann::json sync_status_json(const SyncStatus& s) {
   return {{"state", s.state},
           {"state_code", s.state_code},
           {"enabled", s.enabled},
           {"use_ddmtd", s.use_ddmtd},
+          {"reference", s.reference},
+          {"mode", sync_mode_json(sync_mode_of(s))},
           {"locked", s.locked},
           {"holdover", s.holdover},
           {"ref_ok", s.ref_ok},
@@ -90,6 +99,10 @@ inline nlohmann::json sync_status_json(const SyncStatus& s) {
           {"dac", s.dac},
           {"phase_steps", s.phase_steps},
           {"holdover_us", s.holdover_us},
+          {"link_aligned", s.link_aligned},
+          {"parent_locked", s.parent_locked},
+          {"rx_bitslide_ui", s.rx_bitslide_ui},
+          {"link_bad_frames", s.link_bad_frames},
           {"errors", s.errors},
           {"summary", describe(s)}};
 }

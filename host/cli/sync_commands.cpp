@@ -1,12 +1,14 @@
-// `lightrail sync status|calibrate`: the board's clock-synchronisation servo
-// on the command line (docs/driver.md "CLI", docs/clock-sync.md). --json
-// prints one machine-readable object to stdout.
+// `lightrail sync status|mode|calibrate`: the board's clock-synchronisation
+// servo and its role on the sync link on the command line (docs/driver.md
+// "CLI", docs/lab.md "Roles", docs/clock-sync.md). --json prints one
+// machine-readable object to stdout.
 #include <fmt/format.h>
 
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "device_json.hpp"
 #include "lightrail/device.hpp"
 #include "lightrail/errors.hpp"
+#include "lightrail/hwdef.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/sync.hpp"
 #include "numbers.hpp"
@@ -31,6 +34,14 @@ struct SyncOptions {
   std::optional<std::string> delay_tx_ps;
   std::optional<std::string> delay_rx_ps;
   std::optional<std::string> asymmetry_ps;
+  // mode: none given shows the current one.
+  std::optional<std::string> mode;
+  bool ptp_only = false;
+};
+
+// A problem the command line itself has (exit 2), found after CLI11 parsed.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 // "asymmetry_ps" -> "--asymmetry-ps": the option a user typed for a field.
@@ -68,6 +79,8 @@ int guarded(const SyncOptions& opt, const char* command, Body body) {
   };
   try {
     return body();
+  } catch (const UsageError& e) {
+    return report(kUsage, e.what(), {});
   } catch (const FormatError& e) {
     // A calibration value or the URI (open_device() turns a malformed
     // capability block into a TransportError: the device's fault).
@@ -77,6 +90,20 @@ int guarded(const SyncOptions& opt, const char* command, Body body) {
   } catch (const Error& e) {
     return report(kDeviceError, e.what(), {});
   }
+}
+
+// The mode's name, or what SYNC_CTRL holds when it is none of them.
+std::string mode_text(const std::optional<SyncMode>& mode) {
+  return mode ? sync_mode_name(*mode) : "none: REFERENCE with ENABLE";
+}
+
+// The link engine's registers as read (SYNC_LINK, SYNC_LINK_BAD_FRAMES).
+// The parent's flag means nothing on a reference, which has no parent.
+std::string link_text(const SyncStatus& s) {
+  std::string text = s.link_aligned ? fmt::format("engine aligned (bit slide {} UI)", s.rx_bitslide_ui)
+                                    : std::string("engine NOT ALIGNED (SYNC_LINK.ALIGNED = 0)");
+  if (!s.reference) text += s.parent_locked ? ", parent LOCKED" : ", parent not locked";
+  return text + fmt::format(", bad frames {}", s.link_bad_frames);
 }
 
 int run_status(const SyncOptions& opt) {
@@ -98,18 +125,22 @@ int run_status(const SyncOptions& opt) {
     std::cout << fmt::format(
         "{} (board {}) clock sync\n"
         "  {}\n"
+        "  role        {}, sync mode {}\n"
         "  state       {} (servo {}, {}){}{}\n"
         "  reference   {}\n"
+        "  link        {}\n"
         "  offset      {} ps  round trip {} ps  delay ref->board {} ps\n"
         "  servo       P {} ps  I {} ppt  DAC 0x{:04X}  phase steps {}\n"
         "  holdover    {} us\n"
         "  calibration delay tx {} ps  delay rx {} ps  asymmetry {} ps\n"
         "  errors      {}\n",
-        printable(opt.device), device.board_id(), describe(s), s.state, s.enabled ? "enabled" : "disabled",
-        s.use_ddmtd ? "DDMTD" : "two-way only", s.locked ? ", locked" : "", s.slewing ? ", slewing" : "",
-        s.ref_ok ? "link ok" : "NO LINK (SYNC_STATUS.REF_OK = 0)", s.offset_ps, s.rtt_ps, s.delay_ms_ps,
-        s.servo_p_ps, s.servo_i_ppt, s.dac, s.phase_steps, s.holdover_us, cal.delay_tx_ps, cal.delay_rx_ps,
-        cal.asymmetry_ps, errors.empty() ? "none" : errors);
+        printable(opt.device), device.board_id(), describe(s),
+        s.reference ? "reference (grandmaster)" : "follower", mode_text(sync_mode_of(s)), s.state,
+        s.enabled ? "enabled" : "disabled", s.use_ddmtd ? "DDMTD" : "two-way only",
+        s.locked ? ", locked" : "", s.slewing ? ", slewing" : "",
+        s.ref_ok ? "link ok" : "NO LINK (SYNC_STATUS.REF_OK = 0)", link_text(s), s.offset_ps, s.rtt_ps,
+        s.delay_ms_ps, s.servo_p_ps, s.servo_i_ppt, s.dac, s.phase_steps, s.holdover_us, cal.delay_tx_ps,
+        cal.delay_rx_ps, cal.asymmetry_ps, errors.empty() ? "none" : errors);
     return static_cast<int>(kOk);
   });
 }
@@ -206,6 +237,78 @@ int run_calibrate(const SyncOptions& opt) {
   });
 }
 
+// The mode the command line names; usage errors (exit 2) before the device
+// is opened.
+std::optional<SyncMode> wanted_mode(const SyncOptions& opt) {
+  if (!opt.mode) {
+    if (opt.ptp_only) {
+      throw UsageError("--ptp-only needs the mode follower (`sync mode --device URI follower --ptp-only`)");
+    }
+    return std::nullopt;
+  }
+  const std::string& m = *opt.mode;
+  if (m != "reference" && m != "follower" && m != "off") {
+    throw UsageError(fmt::format("mode: \"{}\" is not one of reference, follower, off", printable(m)));
+  }
+  if (opt.ptp_only && m != "follower") {
+    throw UsageError(fmt::format(
+        "--ptp-only applies only to the mode follower (the servo on the two-way exchange alone), not to {}",
+        m));
+  }
+  if (m == "reference") return SyncMode::kReference;
+  if (m == "off") return SyncMode::kOff;
+  return opt.ptp_only ? SyncMode::kFollowerPtpOnly : SyncMode::kFollower;
+}
+
+// SYNC_CTRL as the status read it (the register keeps only these fields).
+uint32_t sync_ctrl_of(const SyncStatus& s) {
+  return (s.enabled ? hwdef::SYNC_CTRL_ENABLE_MASK : 0u) |
+         (s.use_ddmtd ? hwdef::SYNC_CTRL_USE_DDMTD_MASK : 0u) |
+         (s.reference ? hwdef::SYNC_CTRL_REFERENCE_MASK : 0u);
+}
+
+int run_mode(const SyncOptions& opt) {
+  return guarded(opt, "sync mode", [&] {
+    const std::optional<SyncMode> wanted = wanted_mode(opt);
+    Device device = open_device(opt.device);
+    const SyncStatus before = device.sync_status();
+    std::vector<std::string> warnings;
+    if (wanted) {
+      // The servo's coarse time set may step board time once after enable:
+      // a running schedule's edges would move with it.
+      const bool starts_servo = sync_ctrl_word(*wanted) & hwdef::SYNC_CTRL_ENABLE_MASK;
+      if (starts_servo && !before.enabled && device.status().running) {
+        warnings.push_back(
+            "a schedule runs: the servo's first lock may step board time once (SYNC_ERROR.TIME_STEPPED), "
+            "moving its switch edges with it");
+      }
+      device.sync_set_mode(*wanted);  // under the lease; reads SYNC_CTRL back
+    }
+    const SyncStatus s = wanted ? device.sync_status() : before;
+    const std::optional<SyncMode> now = sync_mode_of(s);
+    if (opt.json) {
+      json out = {{"ok", true},
+                  {"device", printable(opt.device)},
+                  {"board_id", device.board_id()},
+                  {"written", wanted.has_value()},
+                  {"mode", sync_mode_json(now)},
+                  {"sync_ctrl", sync_ctrl_of(s)},
+                  {"previous", sync_mode_json(sync_mode_of(before))},
+                  {"summary", describe(s)},
+                  {"warnings", warnings}};
+      std::cout << out.dump(2) << "\n";
+    } else {
+      std::string was;
+      if (wanted && sync_mode_of(before) != now) was = ", was " + mode_text(sync_mode_of(before));
+      std::cout << fmt::format("{}: sync mode {}{} (SYNC_CTRL = 0x{:X}{})", printable(opt.device),
+                               wanted ? "set to " : "", mode_text(now), sync_ctrl_of(s), was);
+      std::cout << "\n  " << describe(s) << "\n";
+    }
+    for (const std::string& w : warnings) std::cerr << "lightrail sync mode: warning: " << w << "\n";
+    return static_cast<int>(kOk);
+  });
+}
+
 }  // namespace
 
 void add_sync_commands(CLI::App& app, Action& action) {
@@ -217,6 +320,20 @@ void add_sync_commands(CLI::App& app, Action& action) {
   status->add_option("--device", opt->device, "sim://HOST:PORT/BOARD or xrt://DEVICE")->required();
   status->add_flag("--json", opt->json, "print a JSON object to stdout");
   status->callback([&action, opt] { action = [opt] { return run_status(*opt); }; });
+
+  CLI::App* mode = sync->add_subcommand(
+      "mode",
+      "Set the board's role on its sync link: reference (grandmaster), follower or off (none: show it)");
+  mode->add_option("--device", opt->device, "sim://HOST:PORT/BOARD or xrt://DEVICE")->required();
+  mode->add_option(
+      "mode", opt->mode,
+      "reference: the grandmaster, sends Sync frames, servo off (SYNC_CTRL.REFERENCE); follower: "
+      "the servo follows the link (ENABLE, USE_DDMTD); off: neither (SYNC_CTRL = 0)");
+  mode->add_flag(
+      "--ptp-only", opt->ptp_only,
+      "with follower: the servo on the two-way exchange alone, without the DDMTD phase (ENABLE only)");
+  mode->add_flag("--json", opt->json, "print a JSON object to stdout");
+  mode->callback([&action, opt] { action = [opt] { return run_mode(*opt); }; });
 
   CLI::App* calibrate = sync->add_subcommand(
       "calibrate", "Set fixed delays and fibre asymmetry (only the values given change; none: show them)");

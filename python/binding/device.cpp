@@ -86,11 +86,20 @@ void bind_device(py::module_& m) {
       .value("ALREADY_SWAPPED", CancelOutcome::kAlreadySwapped, "Too late: the swap had begun.")
       .value("NOTHING_PENDING", CancelOutcome::kNothingPending, "No commit was verifying or waiting.");
 
-  py::class_<SyncStatus>(m, "SyncStatus", "The clock-synchronisation servo, read in one block.")
+  py::enum_<SyncMode>(m, "SyncMode", "The board's role on its sync link (SYNC_CTRL).")
+      .value("OFF", SyncMode::kOff, "SYNC_CTRL = 0: servo off, sends no Sync frames.")
+      .value("REFERENCE", SyncMode::kReference, "The grandmaster: sends Sync frames, servo off.")
+      .value("FOLLOWER", SyncMode::kFollower, "The servo follows the link, refined by the DDMTD phase.")
+      .value("FOLLOWER_PTP_ONLY", SyncMode::kFollowerPtpOnly,
+             "The servo follows the link on the two-way exchange alone.");
+
+  py::class_<SyncStatus>(m, "SyncStatus",
+                         "The clock-synchronisation servo and link engine, read in one block.")
       .def_readonly("state", &SyncStatus::state)
       .def_readonly("state_code", &SyncStatus::state_code)
       .def_readonly("enabled", &SyncStatus::enabled)
       .def_readonly("use_ddmtd", &SyncStatus::use_ddmtd)
+      .def_readonly("reference", &SyncStatus::reference)
       .def_readonly("locked", &SyncStatus::locked)
       .def_readonly("holdover", &SyncStatus::holdover)
       .def_readonly("ref_ok", &SyncStatus::ref_ok)
@@ -104,7 +113,14 @@ void bind_device(py::module_& m) {
       .def_readonly("dac", &SyncStatus::dac)
       .def_readonly("phase_steps", &SyncStatus::phase_steps)
       .def_readonly("holdover_us", &SyncStatus::holdover_us)
+      .def_readonly("link_aligned", &SyncStatus::link_aligned)
+      .def_readonly("parent_locked", &SyncStatus::parent_locked)
+      .def_readonly("rx_bitslide_ui", &SyncStatus::rx_bitslide_ui)
+      .def_readonly("link_bad_frames", &SyncStatus::link_bad_frames)
       .def_readonly("errors", &SyncStatus::errors)
+      .def_property_readonly(
+          "mode", [](const SyncStatus& s) { return sync_mode_of(s); },
+          "The SyncMode SYNC_CTRL amounts to; None for REFERENCE with ENABLE, which no mode sets.")
       .def(
           "describe", [](const SyncStatus& s) { return describe(s); }, "One line a user can act on.")
       .def("__repr__", [](const SyncStatus& s) { return "SyncStatus(" + describe(s) + ")"; });
@@ -186,6 +202,8 @@ void bind_device(py::module_& m) {
            blocking(+[](Device& d, const std::vector<uint16_t>& t) { d.write_tune_table(t); }),
            py::arg("tune_ticks"))
       .def("sync_status", blocking(+[](Device& d) { return d.sync_status(); }))
+      .def("sync_set_mode", blocking(+[](Device& d, SyncMode mode) { d.sync_set_mode(mode); }),
+           py::arg("mode"), "Writes SYNC_CTRL under the lease and reads it back (VerifyError on a mismatch).")
       .def("sync_calibration", blocking(+[](Device& d) { return d.sync_calibration(); }))
       .def("sync_calibrate", blocking(+[](Device& d, const SyncCalibration& c) { d.sync_calibrate(c); }),
            py::arg("calibration"), "FormatError naming each bad field; nothing written.")

@@ -28,6 +28,7 @@ from ._lightrail import (  # noqa: F401
     StepList,
     Status,
     SyncCalibration,
+    SyncMode,
     SyncStatus,
     TransportError,
     ValidationError,
@@ -38,6 +39,7 @@ from ._lightrail import (  # noqa: F401
 __all__ = [
     "DARK", "BoardBusyError", "CancelOutcome", "CommitError", "Configuration", "ConfigurationList", "Device",
     "DeviceCapabilities", "Error", "Fabric", "FabricBoard", "FabricBoardState", "FabricSpec", "FormatError",
-    "LeaseError", "LeaseInfo", "Problem", "Schedule", "Step", "StepList", "Status", "SyncCalibration", "SyncStatus",
+    "LeaseError", "LeaseInfo", "Problem", "Schedule", "Step", "StepList", "Status", "SyncCalibration", "SyncMode",
+    "SyncStatus",
     "TransportError", "ValidationError", "VerifyError", "validate",
 ]

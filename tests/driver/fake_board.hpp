@@ -42,7 +42,9 @@ class FakeBoard {
     regs_[hw::REG_CAP_BOARD_ID] = 5;
     const auto tune = reference_tune_ticks(hw::WAVELENGTHS, hw::TICK_PS);
     for (size_t i = 0; i < tune.size(); ++i) regs_[hw::MEM_TUNE_BASE + 4 * i] = tune[i];
-    // The sync servo out of reset: disabled, no reference link (all status 0).
+    // The sync servo out of reset: disabled (DDMTD on, as the RTL's reset
+    // value), no reference link (all status 0), link engine not aligned.
+    regs_[hw::REG_SYNC_CTRL] = hw::SYNC_CTRL_USE_DDMTD_MASK;
     regs_[hw::REG_SYNC_KP] = hw::SYNC_DEFAULT_KP_Q16;
     regs_[hw::REG_SYNC_KI] = hw::SYNC_DEFAULT_KI_Q16;
     regs_[hw::REG_SYNC_LOCK_THRESH_PS] = hw::SYNC_DEFAULT_LOCK_THRESH_PS;
@@ -101,10 +103,11 @@ class FakeBoard {
     std::lock_guard<std::mutex> lock(mutex_);
     regs_[addr] = value;
   }
-  // SYNC_STATUS and SYNC_OFFSET_PS..SYNC_HOLDOVER_US: the servo's outputs.
+  // SYNC_STATUS, SYNC_OFFSET_PS..SYNC_HOLDOVER_US (the servo's outputs) and
+  // SYNC_LINK, SYNC_LINK_BAD_FRAMES (the link engine's).
   static bool sync_read_only(uint64_t addr) {
     return addr == hwdef::REG_SYNC_STATUS ||
-           (addr >= hwdef::REG_SYNC_OFFSET_PS && addr <= hwdef::REG_SYNC_HOLDOVER_US);
+           (addr >= hwdef::REG_SYNC_OFFSET_PS && addr <= hwdef::REG_SYNC_LINK_BAD_FRAMES);
   }
   // Board time moves on; a deferred commit whose time has come swaps.
   void advance(uint64_t ticks) {
@@ -229,6 +232,11 @@ class FakeBoard {
       commit_time = (commit_time & 0xFFFFFFFFull) | (uint64_t{value} << 32);
     } else if (addr == hw::REG_SYNC_ERROR) {
       regs_[addr] &= ~value;  // write 1 to clear
+    } else if (addr == hw::REG_SYNC_CTRL) {
+      // Keeps only its defined fields, as hw/axil_regfile.sv does.
+      const uint32_t fields =
+          hw::SYNC_CTRL_ENABLE_MASK | hw::SYNC_CTRL_USE_DDMTD_MASK | hw::SYNC_CTRL_REFERENCE_MASK;
+      regs_[addr] = (addr == stuck_addr ? (value | 1u) : value) & fields;
     } else if (sync_read_only(addr)) {
       // dropped: the servo owns these
     } else if ((running && in_bank(addr, active_bank)) || (pending && in_bank(addr, 1 - active_bank))) {

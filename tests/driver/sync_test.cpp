@@ -1,9 +1,10 @@
-// Device::sync_status / sync_calibration / sync_calibrate against an
-// in-memory board: what a timing engineer reads and sets per link.
+// Device::sync_status / sync_set_mode / sync_calibration / sync_calibrate
+// against an in-memory board: what a timing engineer reads and sets per link.
 #include "lightrail/sync.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -117,6 +118,182 @@ TEST(SyncStatus, HoldoverReportsItsDuration) {
 TEST(SyncStatus, UnknownStateIsNamedByNumber) {
   EXPECT_EQ(sync_state_name(7), "UNKNOWN(7)");
   EXPECT_EQ(sync_state_name(2), "COARSE");
+}
+
+TEST(SyncStatus, DecodesRoleAndLinkEngine) {
+  FakeBoard board;
+  make_locked(board);
+  board.poke(hw::REG_SYNC_LINK, hw::SYNC_LINK_ALIGNED_MASK | hw::SYNC_LINK_PARENT_LOCKED_MASK |
+                                    (31u << hw::SYNC_LINK_BITSLIDE_LSB) |
+                                    0xFFFF'E0FCu);         // undefined bits set
+  board.poke(hw::REG_SYNC_LINK_BAD_FRAMES, 0xFFFF'FFFEu);  // near its wrap: unsigned, not clipped
+  Device dev = open(board);
+  SyncStatus s = dev.sync_status();
+  EXPECT_FALSE(s.reference);
+  EXPECT_TRUE(s.link_aligned);
+  EXPECT_TRUE(s.parent_locked);
+  EXPECT_EQ(s.rx_bitslide_ui, 31u);
+  EXPECT_EQ(s.link_bad_frames, 0xFFFF'FFFEu);
+  EXPECT_EQ(sync_mode_of(s), SyncMode::kFollower);
+
+  board.poke(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_REFERENCE_MASK);
+  board.poke(hw::REG_SYNC_LINK, 7u << hw::SYNC_LINK_BITSLIDE_LSB);  // slide without ALIGNED: as read
+  s = dev.sync_status();
+  EXPECT_TRUE(s.reference);
+  EXPECT_FALSE(s.enabled);
+  EXPECT_FALSE(s.link_aligned);
+  EXPECT_FALSE(s.parent_locked);
+  EXPECT_EQ(s.rx_bitslide_ui, 7u);
+  EXPECT_EQ(sync_mode_of(s), SyncMode::kReference);
+}
+
+TEST(SyncStatus, IsOneBlockReadFromCtrlToLinkBadFrames) {
+  // Every field of one call comes from one moment of the board: a change
+  // between two reads would pair a new link state with an old servo state.
+  FakeBoard board;
+  make_locked(board);
+  board.poke(hw::REG_SYNC_LINK_BAD_FRAMES, 3);
+  std::vector<uint64_t> reads;
+  board.after_read = [&](uint64_t addr) { reads.push_back(addr); };
+  Device dev = open(board);
+  reads.clear();
+  const SyncStatus s = dev.sync_status();
+  EXPECT_EQ(s.link_bad_frames, 3u);
+  // FakeTransport reads a block word by word, in order: the whole range once.
+  std::vector<uint64_t> expect;
+  for (uint64_t a = hw::REG_SYNC_CTRL; a <= hw::REG_SYNC_LINK_BAD_FRAMES; a += 4) expect.push_back(a);
+  EXPECT_EQ(reads, expect);
+}
+
+TEST(SyncStatus, ModeOfEverySyncCtrlValue) {
+  const uint32_t E = hw::SYNC_CTRL_ENABLE_MASK, D = hw::SYNC_CTRL_USE_DDMTD_MASK,
+                 R = hw::SYNC_CTRL_REFERENCE_MASK;
+  EXPECT_EQ(sync_mode_of(0u), SyncMode::kOff);
+  EXPECT_EQ(sync_mode_of(D), SyncMode::kOff);  // the reset value: servo off, DDMTD preselected
+  EXPECT_EQ(sync_mode_of(R), SyncMode::kReference);
+  EXPECT_EQ(sync_mode_of(R | D), SyncMode::kReference);
+  EXPECT_EQ(sync_mode_of(E | D), SyncMode::kFollower);
+  EXPECT_EQ(sync_mode_of(E), SyncMode::kFollowerPtpOnly);
+  EXPECT_EQ(sync_mode_of(R | E), std::nullopt);
+  EXPECT_EQ(sync_mode_of(R | E | D), std::nullopt);
+  for (SyncMode m : {SyncMode::kOff, SyncMode::kReference, SyncMode::kFollower, SyncMode::kFollowerPtpOnly})
+    EXPECT_EQ(sync_mode_of(sync_ctrl_word(m)), m) << sync_mode_name(m);
+  EXPECT_EQ(sync_mode_name(SyncMode::kFollowerPtpOnly), "follower-ptp-only");
+}
+
+TEST(SyncStatus, DescribeNamesWhatTheLinkLacks) {
+  SyncStatus s;  // a follower, servo on, no reference yet
+  s.enabled = true;
+  s.use_ddmtd = true;
+  s.state = "FREE_RUN";
+  const std::string none = describe(s);
+  EXPECT_TRUE(contains(none, "no reference link (SYNC_STATUS.REF_OK = 0)")) << none;
+  EXPECT_TRUE(contains(none, "FREE_RUN")) << none;
+  EXPECT_TRUE(contains(none,
+                       "the link carries no frames (SYNC_LINK.ALIGNED = 0): is the fibre in, and the far end "
+                       "running a lightrail bitstream as the reference (SYNC_CTRL.REFERENCE)?"))
+      << none;
+
+  s.link_aligned = true;
+  const std::string unlocked = describe(s);
+  EXPECT_TRUE(contains(unlocked, "waiting for the reference to lock")) << unlocked;
+  EXPECT_TRUE(contains(unlocked, "SYNC_LINK.PARENT_LOCKED = 0")) << unlocked;
+  EXPECT_FALSE(contains(unlocked, "carries no frames")) << unlocked;
+
+  s.parent_locked = true;  // then only the transceiver's lock can be missing from REF_OK
+  EXPECT_TRUE(contains(describe(s), "HEALTH.LINK_UP")) << describe(s);
+
+  s.ref_ok = true;
+  s.state = "TRACK";
+  EXPECT_EQ(describe(s), "acquiring (TRACK), offset 0 ps (two-way exchange)");
+
+  SyncStatus gm;  // the grandmaster: its own time is the reference
+  gm.reference = true;
+  gm.state = "DISABLED";
+  const std::string alone = describe(gm);
+  EXPECT_TRUE(contains(alone, "reference (grandmaster)")) << alone;
+  EXPECT_TRUE(contains(alone, "SYNC_LINK.ALIGNED = 0")) << alone;
+  EXPECT_FALSE(contains(alone, "not synchronised")) << alone;
+  gm.link_aligned = true;
+  EXPECT_TRUE(contains(describe(gm), "far end's link engine is heard")) << describe(gm);
+
+  gm.enabled = true;  // REFERENCE with ENABLE: no mode sets it
+  const std::string both = describe(gm);
+  EXPECT_TRUE(contains(both, "both REFERENCE and ENABLE")) << both;
+  EXPECT_TRUE(contains(both, "nothing to follow")) << both;
+}
+
+TEST(SyncSetMode, WritesExactlyTheModesBitsOnceAndReadsBack) {
+  struct Case {
+    SyncMode mode;
+    uint32_t ctrl;
+  };
+  const Case cases[] = {
+      {SyncMode::kOff, 0u},
+      {SyncMode::kReference, hw::SYNC_CTRL_REFERENCE_MASK},
+      {SyncMode::kFollower, hw::SYNC_CTRL_ENABLE_MASK | hw::SYNC_CTRL_USE_DDMTD_MASK},
+      {SyncMode::kFollowerPtpOnly, hw::SYNC_CTRL_ENABLE_MASK},
+  };
+  for (const Case& c : cases) {
+    FakeBoard board;  // out of reset: SYNC_CTRL = USE_DDMTD
+    Device dev = open(board);
+    board.write_log.clear();
+    dev.sync_set_mode(c.mode);
+    EXPECT_EQ(board.peek(hw::REG_SYNC_CTRL), c.ctrl) << sync_mode_name(c.mode);
+    EXPECT_EQ(std::count(board.write_log.begin(), board.write_log.end(), hw::REG_SYNC_CTRL), 1)
+        << sync_mode_name(c.mode);
+    EXPECT_EQ(board.lease_owner, dev.lease_token()) << "written without the lease";
+    const SyncStatus s = dev.sync_status();
+    EXPECT_EQ(sync_mode_of(s), c.mode);
+  }
+  // From one mode straight to another: no bit of the previous survives.
+  FakeBoard board;
+  Device dev = open(board);
+  dev.sync_set_mode(SyncMode::kFollower);
+  dev.sync_set_mode(SyncMode::kReference);
+  EXPECT_EQ(board.peek(hw::REG_SYNC_CTRL), hw::SYNC_CTRL_REFERENCE_MASK);
+  dev.sync_set_mode(SyncMode::kFollowerPtpOnly);
+  EXPECT_EQ(board.peek(hw::REG_SYNC_CTRL), hw::SYNC_CTRL_ENABLE_MASK);
+}
+
+TEST(SyncSetMode, AnotherWritersLeaseRefusesItWithNothingWritten) {
+  FakeBoard board;
+  Device holder = open(board);
+  Device other = open(board);
+  holder.claim();
+  board.write_log.clear();
+  EXPECT_THROW(other.sync_set_mode(SyncMode::kReference), LeaseError);
+  EXPECT_EQ(std::count(board.write_log.begin(), board.write_log.end(), hw::REG_SYNC_CTRL), 0);
+  EXPECT_EQ(board.peek(hw::REG_SYNC_CTRL), hw::SYNC_CTRL_USE_DDMTD_MASK);  // the reset value, kept
+  holder.sync_set_mode(SyncMode::kReference);
+  EXPECT_EQ(board.peek(hw::REG_SYNC_CTRL), hw::SYNC_CTRL_REFERENCE_MASK);
+}
+
+TEST(SyncSetMode, ReadbackMismatchNamesTheRegisterAndBothWords) {
+  {
+    FakeBoard board;
+    board.stuck_addr = hw::REG_SYNC_CTRL;  // bit 0 (ENABLE) stuck at 1
+    Device dev = open(board);
+    try {
+      dev.sync_set_mode(SyncMode::kReference);
+      FAIL() << "a SYNC_CTRL that does not hold its value passed";
+    } catch (const VerifyError& e) {
+      EXPECT_TRUE(contains(e.what(), "SYNC_CTRL (0x00100) reads back 0x00000005, wrote 0x00000004"))
+          << e.what();
+      EXPECT_TRUE(contains(e.what(), "sync mode reference")) << e.what();
+    }
+  }
+  {
+    // A board that drops REFERENCE (an image whose register file does not
+    // keep the field): the grandmaster would silently stay a follower.
+    FakeBoard board;
+    board.after_write = [&](uint64_t addr, uint32_t value) {
+      if (addr == hw::REG_SYNC_CTRL) board.poke(addr, value & ~hw::SYNC_CTRL_REFERENCE_MASK);
+    };
+    Device dev = open(board);
+    EXPECT_THROW(dev.sync_set_mode(SyncMode::kReference), VerifyError);
+    EXPECT_NO_THROW(dev.sync_set_mode(SyncMode::kFollower));
+  }
 }
 
 TEST(SyncCalibrate, WritesReadsBackAndWorksWithoutReference) {

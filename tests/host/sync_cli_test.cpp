@@ -1,5 +1,6 @@
-// `lightrail sync status|calibrate` run as a user runs it, against a FakeBoard
+// `lightrail sync status|mode|calibrate` run as a user runs it, against a FakeBoard
 // behind a loopback sim:// server: exit codes, stdout, stderr, JSON.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -81,6 +82,167 @@ TEST(SyncCli, StatusJsonCarriesServoTermsAndCalibration) {
   const CliRun text = lightrail("sync status --device " + server.uri());
   EXPECT_TRUE(contains(text.out, "locked, offset -12 ps (DDMTD phase)")) << text.out;
   EXPECT_TRUE(contains(text.out, "LOST_LOCK")) << text.out;
+}
+
+TEST(SyncCli, StatusShowsRoleAndLinkEngine) {
+  FakeBoard board;
+  make_locked(board, 10'001'234);
+  board.poke(hw::REG_SYNC_LINK, hw::SYNC_LINK_ALIGNED_MASK | hw::SYNC_LINK_PARENT_LOCKED_MASK |
+                                    (13u << hw::SYNC_LINK_BITSLIDE_LSB));
+  board.poke(hw::REG_SYNC_LINK_BAD_FRAMES, 42);
+  LoopbackServer server(board);
+  CliRun r = lightrail("sync status --device " + server.uri());
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "role        follower, sync mode follower")) << r.out;
+  EXPECT_TRUE(contains(r.out, "link        engine aligned (bit slide 13 UI), parent LOCKED, bad frames 42"))
+      << r.out;
+
+  r = lightrail("sync status --json --device " + server.uri());
+  EXPECT_EQ(r.code, 0) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(doc["reference"].get<bool>());
+  EXPECT_EQ(doc["mode"], "follower");
+  EXPECT_TRUE(doc["link_aligned"].get<bool>());
+  EXPECT_TRUE(doc["parent_locked"].get<bool>());
+  EXPECT_EQ(doc["rx_bitslide_ui"], 13);
+  EXPECT_EQ(doc["link_bad_frames"], 42);
+
+  // A follower whose link carries nothing: the diagnosis says where to look.
+  board.poke(hw::REG_SYNC_STATUS, 1u << hw::SYNC_STATUS_STATE_LSB);  // FREE_RUN, REF_OK = 0
+  board.poke(hw::REG_SYNC_LINK, 0);
+  r = lightrail("sync status --device " + server.uri());
+  EXPECT_TRUE(contains(
+      r.out, "link        engine NOT ALIGNED (SYNC_LINK.ALIGNED = 0), parent not locked, bad frames 42"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "the link carries no frames")) << r.out;
+
+  // The grandmaster: no parent to speak of.
+  board.poke(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_REFERENCE_MASK);
+  board.poke(hw::REG_SYNC_STATUS, 0);
+  board.poke(hw::REG_SYNC_LINK, hw::SYNC_LINK_ALIGNED_MASK);
+  r = lightrail("sync status --device " + server.uri());
+  EXPECT_TRUE(contains(r.out, "role        reference (grandmaster), sync mode reference")) << r.out;
+  EXPECT_TRUE(contains(r.out, "link        engine aligned (bit slide 0 UI), bad frames 42")) << r.out;
+  EXPECT_TRUE(contains(r.out, "reference (grandmaster): board time is the reference")) << r.out;
+  doc = nlohmann::json::parse(lightrail("sync status --json --device " + server.uri()).out);
+  EXPECT_TRUE(doc["reference"].get<bool>());
+  EXPECT_EQ(doc["mode"], "reference");
+  EXPECT_TRUE(board.write_log.empty());
+}
+
+TEST(SyncCli, ModeSetsEachRoleAndReadsItBack) {
+  struct Case {
+    std::string args;
+    uint32_t ctrl;
+    std::string name;
+  };
+  const Case cases[] = {
+      {"reference", hw::SYNC_CTRL_REFERENCE_MASK, "reference"},
+      {"follower", hw::SYNC_CTRL_ENABLE_MASK | hw::SYNC_CTRL_USE_DDMTD_MASK, "follower"},
+      {"follower --ptp-only", hw::SYNC_CTRL_ENABLE_MASK, "follower-ptp-only"},
+      {"--ptp-only follower", hw::SYNC_CTRL_ENABLE_MASK, "follower-ptp-only"},
+      {"off", 0u, "off"},
+  };
+  for (const Case& c : cases) {
+    FakeBoard board;  // out of reset: SYNC_CTRL = USE_DDMTD, mode off
+    LoopbackServer server(board);
+    const CliRun r = lightrail("sync mode --device " + server.uri() + " " + c.args);
+    EXPECT_EQ(r.code, 0) << c.args << "\n" << r.err;
+    EXPECT_EQ(board.peek(hw::REG_SYNC_CTRL), c.ctrl) << c.args;
+    EXPECT_TRUE(contains(r.out, "sync mode set to " + c.name + " (SYNC_CTRL = 0x" +
+                                    fmt::format("{:X}", c.ctrl) + (c.name == "off" ? ")" : ", was off)")))
+        << r.out;
+    EXPECT_EQ(board.lease_owner, 0u) << "the CLI left its lease behind";
+
+    const CliRun j = lightrail("sync mode --json --device " + server.uri() + " " + c.args);
+    EXPECT_EQ(j.code, 0) << j.err;
+    const auto doc = nlohmann::json::parse(j.out);
+    EXPECT_TRUE(doc["ok"].get<bool>());
+    EXPECT_TRUE(doc["written"].get<bool>());
+    EXPECT_EQ(doc["mode"], c.name);
+    EXPECT_EQ(doc["previous"], c.name);
+    EXPECT_EQ(doc["sync_ctrl"], c.ctrl);
+  }
+}
+
+TEST(SyncCli, ModeWithoutArgumentShowsAndWritesNothing) {
+  FakeBoard board;
+  board.poke(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_ENABLE_MASK);
+  LoopbackServer server(board);
+  CliRun r = lightrail("sync mode --device " + server.uri());
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "sync mode follower-ptp-only (SYNC_CTRL = 0x1)")) << r.out;
+  r = lightrail("sync mode --json --device " + server.uri());
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(doc["written"].get<bool>());
+  EXPECT_EQ(doc["mode"], "follower-ptp-only");
+  // A value no mode sets is shown as it is, not as the nearest mode.
+  board.poke(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_REFERENCE_MASK | hw::SYNC_CTRL_ENABLE_MASK);
+  r = lightrail("sync mode --device " + server.uri());
+  EXPECT_TRUE(contains(r.out, "sync mode none: REFERENCE with ENABLE (SYNC_CTRL = 0x5)")) << r.out;
+  doc = nlohmann::json::parse(lightrail("sync mode --json --device " + server.uri()).out);
+  EXPECT_TRUE(doc["mode"].is_null());
+  EXPECT_TRUE(board.write_log.empty());
+}
+
+TEST(SyncCli, ModeBadArgumentsAreUsageErrorsNamingTheOption) {
+  FakeBoard board;
+  LoopbackServer server(board);
+  CliRun r = lightrail("sync mode --device " + server.uri() + " grandmaster");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "mode: \"grandmaster\" is not one of reference, follower, off")) << r.err;
+  r = lightrail("sync mode --device " + server.uri() + " Reference");  // names are exact
+  EXPECT_EQ(r.code, 2);
+  r = lightrail("sync mode --device " + server.uri() + " follower off");  // one mode only
+  EXPECT_EQ(r.code, 2);
+  for (const char* m : {"reference", "off"}) {
+    r = lightrail("sync mode --device " + server.uri() + " " + m + " --ptp-only");
+    EXPECT_EQ(r.code, 2) << m;
+    EXPECT_TRUE(contains(r.err, "--ptp-only applies only to the mode follower")) << r.err;
+  }
+  r = lightrail("sync mode --json --device " + server.uri() + " --ptp-only");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(contains(r.err, "--ptp-only needs the mode follower")) << r.err;
+  EXPECT_FALSE(nlohmann::json::parse(r.out)["ok"].get<bool>());
+  EXPECT_EQ(lightrail("sync mode " + std::string("reference")).code, 2);  // no --device
+  EXPECT_TRUE(board.write_log.empty());
+  // Judged before the device is opened: an unreachable one changes nothing.
+  EXPECT_EQ(lightrail("sync mode --device sim://127.0.0.1:1/0 reference --ptp-only").code, 2);
+  EXPECT_EQ(lightrail("sync mode --device sim://127.0.0.1:1/0 reference").code, 3);
+}
+
+TEST(SyncCli, ModeIsRefusedWhileAnotherWriterHoldsTheLease) {
+  FakeBoard board;
+  board.lease_owner = 0x1234'5678;  // another program's lease
+  LoopbackServer server(board);
+  const CliRun r = lightrail("sync mode --json --device " + server.uri() + " reference");
+  EXPECT_EQ(r.code, 4) << r.err;
+  EXPECT_FALSE(nlohmann::json::parse(r.out)["ok"].get<bool>());
+  EXPECT_EQ(board.peek(hw::REG_SYNC_CTRL), hw::SYNC_CTRL_USE_DDMTD_MASK);  // unchanged
+  EXPECT_EQ(board.lease_owner, 0x1234'5678u);
+}
+
+TEST(SyncCli, ModeReadbackMismatchIsADeviceError) {
+  FakeBoard board;
+  board.stuck_addr = hw::REG_SYNC_CTRL;  // ENABLE stuck at 1
+  LoopbackServer server(board);
+  const CliRun r = lightrail("sync mode --device " + server.uri() + " off");
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_TRUE(contains(r.err, "SYNC_CTRL (0x00100) reads back 0x00000001, wrote 0x00000000")) << r.err;
+}
+
+TEST(SyncCli, StartingTheServoUnderARunningScheduleWarns) {
+  FakeBoard board;
+  board.running = true;
+  LoopbackServer server(board);
+  CliRun r = lightrail("sync mode --json --device " + server.uri() + " follower");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "warning: a schedule runs")) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["warnings"].size(), 1u);
+  // Already following: nothing starts, no warning.
+  r = lightrail("sync mode --device " + server.uri() + " follower --ptp-only");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(contains(r.err, "warning")) << r.err;
 }
 
 TEST(SyncCli, CalibrateChangesOnlyTheValuesGivenEvenWithoutReference) {

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Issue 3 through the CLI: `lightrail sync status|calibrate` against
+# Issue 3 through the CLI: `lightrail sync status|mode|calibrate` against
 # `lightrail-cosim serve --sync star`: the follower locks, the grandmaster
-# reports no reference link, calibration reaches the servo's registers, and
-# an out-of-range value is refused naming the field with nothing written.
+# reports no reference link, `sync mode` turns the follower's servo off and
+# back on (two-way only) through SYNC_CTRL and it locks again, calibration
+# reaches the servo's registers, and an out-of-range value is refused naming
+# the field with nothing written.
 #   cli_sync.sh COSIM LIGHTRAIL
 set -euo pipefail
 cosim=$1 cli=$2
@@ -29,6 +31,29 @@ done
 
 out=$("$cli" sync status --device "$gm")
 echo "$out" | grep -q "no reference link" || fail "grandmaster status does not say it has no reference link: $out"
+
+# The roles are the scenario's (board 0 the grandmaster); SYNC_CTRL is the
+# co-simulated board's own, and its ENABLE and USE_DDMTD drive the servo.
+out=$("$cli" sync mode --device "$follower")
+echo "$out" | grep -q "sync mode follower (SYNC_CTRL = 0x3)" || fail "follower's mode not shown: $out"
+md=$("$cli" sync mode --device "$follower" off --json)
+[ "$(echo "$md" | field sync_ctrl)" = 0 ] || fail "mode off did not read back SYNC_CTRL = 0: $md"
+for _ in $(seq 100); do
+  st=$("$cli" sync status --device "$follower" --json)
+  [ "$(echo "$st" | field state)" = DISABLED ] && break
+  sleep 0.05
+done
+[ "$(echo "$st" | field state)" = DISABLED ] || fail "servo still runs after sync mode off: $st"
+"$cli" sync mode --device "$follower" follower --ptp-only
+for _ in $(seq 600); do
+  st=$("$cli" sync status --device "$follower" --json)
+  [ "$(echo "$st" | field locked)" = true ] && break
+  sleep 0.1
+done
+[ "$(echo "$st" | field locked)" = true ] || fail "follower did not lock again two-way only: $st"
+[ "$(echo "$st" | field use_ddmtd)" = false ] || fail "--ptp-only left USE_DDMTD set: $st"
+[ "$(echo "$st" | field mode)" = follower-ptp-only ] || fail "mode not follower-ptp-only: $st"
+"$cli" sync mode --device "$follower" follower > /dev/null
 
 "$cli" sync calibrate --device "$follower" --asymmetry-ps 1200 --delay-tx-ps 300 --delay-rx-ps 400
 cal=$("$cli" sync calibrate --device "$follower" --json)

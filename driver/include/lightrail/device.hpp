@@ -91,10 +91,11 @@ class Device {
   Device& operator=(Device&&) = delete;
 
   // One writer at a time. Every call that changes the board (stage, commit,
-  // cancel, trigger, write_tune_table, sync_calibrate) first claims or
-  // renews the lease with this Device's token and throws LeaseError, having
-  // changed nothing, when another writer holds it. stop() needs no lease: it
-  // is the safety action anyone may take. Status readers need none.
+  // cancel, trigger, write_tune_table, sync_calibrate, sync_set_mode) first
+  // claims or renews the lease with this Device's token and throws
+  // LeaseError, having changed nothing, when another writer holds it. stop()
+  // needs no lease: it is the safety action anyone may take. Status readers
+  // need none.
   void claim(std::chrono::milliseconds ttl = kDefaultLeaseTtl);
   // Takes the lease whoever holds it: for a stale lease whose holder is
   // known to be gone. The previous holder's commits are refused from then.
@@ -167,8 +168,14 @@ class Device {
   // under way: the board locks the table then.
   void write_tune_table(const std::vector<uint16_t>& tune_ticks);
 
-  // The clock-synchronisation servo (docs/clock-sync.md), read in one block.
+  // The clock-synchronisation servo (docs/clock-sync.md) and the link's
+  // message engine, read in one block (SYNC_CTRL .. SYNC_LINK_BAD_FRAMES).
   SyncStatus sync_status();
+  // The board's role on its sync link: writes SYNC_CTRL once with exactly
+  // the mode's bits (sync_ctrl_word) under the lease and reads it back
+  // (VerifyError naming the register and both words). Enabling the servo
+  // may step board time once (its coarse time set, SYNC_ERROR.TIME_STEPPED).
+  void sync_set_mode(SyncMode mode);
   // The calibration the servo uses now (SYNC_CAL_*).
   SyncCalibration sync_calibration();
   // Checks every value against the register map's limits first (FormatError

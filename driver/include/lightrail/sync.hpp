@@ -1,10 +1,12 @@
-// The board's clock-synchronisation servo as the host sees it: its status
-// (SYNC_STATUS .. SYNC_HOLDOVER_US) and the calibration a timing engineer
-// measures once per link (SYNC_CAL_*). Registers: docs/registers.md; servo
-// behaviour: docs/clock-sync.md. Read and written through Device.
+// The board's clock-synchronisation servo as the host sees it: its role and
+// status (SYNC_CTRL .. SYNC_LINK_BAD_FRAMES), the mode a lab engineer sets
+// (SYNC_CTRL) and the calibration a timing engineer measures once per link
+// (SYNC_CAL_*). Registers: docs/registers.md; servo behaviour:
+// docs/clock-sync.md. Read and written through Device.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,21 +19,48 @@ struct SyncStatus {
   uint32_t state_code = 0;  // SYNC_STATUS.STATE
   bool enabled = false;     // SYNC_CTRL.ENABLE: the servo runs
   bool use_ddmtd = false;   // SYNC_CTRL.USE_DDMTD: 0 is the two-way-only (PTP-style) mode
+  bool reference = false;   // SYNC_CTRL.REFERENCE: the board is the reference (grandmaster) on its link
   bool locked = false;
   bool holdover = false;  // reference lost: frequency held
   bool ref_ok = false;    // a reference link is present
   bool slewing = false;   // the phase correction is at the slew bound
   bool ddmtd_active = false;
-  int64_t offset_ps = 0;            // servo's estimate of board minus reference time (+: board ahead)
-  uint32_t rtt_ps = 0;              // last round trip (t2-t1)+(t4-t3)
-  uint32_t delay_ms_ps = 0;         // estimated one-way delay reference -> board
-  int64_t servo_p_ps = 0;           // last proportional (phase) correction
-  int64_t servo_i_ppt = 0;          // integral term: frequency correction, parts per 10^12
-  uint32_t dac = 0;                 // VCXO DAC word (mid-scale = nominal)
-  int32_t phase_steps = 0;          // net MMCM fine phase steps since enable (wraps)
-  uint32_t holdover_us = 0;         // time in the current (or last) holdover
+  int64_t offset_ps = 0;     // servo's estimate of board minus reference time (+: board ahead)
+  uint32_t rtt_ps = 0;       // last round trip (t2-t1)+(t4-t3)
+  uint32_t delay_ms_ps = 0;  // estimated one-way delay reference -> board
+  int64_t servo_p_ps = 0;    // last proportional (phase) correction
+  int64_t servo_i_ppt = 0;   // integral term: frequency correction, parts per 10^12
+  uint32_t dac = 0;          // VCXO DAC word (mid-scale = nominal)
+  int32_t phase_steps = 0;   // net MMCM fine phase steps since enable (wraps)
+  uint32_t holdover_us = 0;  // time in the current (or last) holdover
+  // The link's message engine (SYNC_LINK, SYNC_LINK_BAD_FRAMES). The
+  // co-simulation does not model the link's words: these read 0 on sim://.
+  bool link_aligned = false;        // the receiver found the word boundary: the far end runs the engine
+  bool parent_locked = false;       // follower: the reference's last Sync said LOCKED (0 on a reference)
+  uint32_t rx_bitslide_ui = 0;      // receive word boundary's slide, unit intervals (valid while aligned)
+  uint32_t link_bad_frames = 0;     // frames dropped and line errors since reset (wraps)
   std::vector<std::string> errors;  // sticky SYNC_ERROR flags set, by name ("REF_LOST")
 };
+
+// The board's role on its sync link and what its servo does: the SYNC_CTRL
+// values a lab engineer chooses between (docs/lab.md).
+enum class SyncMode {
+  kOff,              // SYNC_CTRL = 0: servo off, follows nothing, sends no Sync frames
+  kReference,        // REFERENCE: the grandmaster; servo off, its time is the reference
+  kFollower,         // ENABLE | USE_DDMTD: follows the link, refined by the DDMTD phase
+  kFollowerPtpOnly,  // ENABLE: follows the link on the two-way exchange alone (PTP-style)
+};
+
+// The SYNC_CTRL word of a mode (no other bits set).
+uint32_t sync_ctrl_word(SyncMode mode);
+// "off", "reference", "follower", "follower-ptp-only".
+std::string sync_mode_name(SyncMode mode);
+// The mode a SYNC_CTRL value amounts to: without ENABLE, USE_DDMTD changes
+// nothing (the reset value, USE_DDMTD alone, is off). nullopt for REFERENCE
+// with ENABLE, which no mode sets: a reference receives no Sync frames on
+// its link, so its servo has nothing to follow.
+std::optional<SyncMode> sync_mode_of(uint32_t sync_ctrl);
+std::optional<SyncMode> sync_mode_of(const SyncStatus& status);
 
 // Fixed delays outside the fibre and the fibre's asymmetry, from the board's
 // point of view. Values are checked by validate() before anything is written.

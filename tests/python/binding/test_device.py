@@ -96,6 +96,26 @@ def test_connection_and_uri_errors(boards):
         lightrail.Device.open("bogus://x")
 
 
+def test_sync_mode_sets_the_role_and_reads_it_back(boards):
+    with lightrail.Device.open(boards.uri(1)) as dev:
+        assert dev.sync_status().mode == lightrail.SyncMode.OFF  # served without --sync
+        for mode, reference, enabled, use_ddmtd in [
+            (lightrail.SyncMode.REFERENCE, True, False, False),
+            (lightrail.SyncMode.FOLLOWER, False, True, True),
+            (lightrail.SyncMode.FOLLOWER_PTP_ONLY, False, True, False),
+            (lightrail.SyncMode.OFF, False, False, False),
+        ]:
+            dev.sync_set_mode(mode)
+            s = dev.sync_status()
+            assert (s.mode, s.reference, s.enabled, s.use_ddmtd) == (mode, reference, enabled, use_ddmtd)
+            # The co-simulation does not model the link's words: its engine registers read 0.
+            assert (s.link_aligned, s.parent_locked, s.rx_bitslide_ui, s.link_bad_frames) == (False, False, 0, 0)
+        other = lightrail.Device.open(boards.uri(1))
+        with pytest.raises(lightrail.LeaseError):
+            other.sync_set_mode(lightrail.SyncMode.REFERENCE)  # dev holds the lease
+        assert dev.sync_status().mode == lightrail.SyncMode.OFF
+
+
 def test_sync_status_and_calibration(boards):
     dev = lightrail.Device.open(boards.uri(1))
     sync = dev.sync_status()
