@@ -272,11 +272,16 @@ int run_health(const LabOptions& opt) {
                       sync.enabled
                           ? (sync_ok ? fmt::format("locked, offset {} ps", sync.offset_ps)
                                      : fmt::format("NOT LOCKED ({}): {}", sync.state, describe(sync)))
-                          : "off (board time free-running)",
+                      : sync.reference ? "off: the link's reference (grandmaster, SYNC_CTRL.REFERENCE)"
+                                       : "off (board time free-running)",
                       {{"enabled", sync.enabled},
                        {"locked", sync.locked},
                        {"state", sync.state},
-                       {"offset_ps", sync.offset_ps}}});
+                       {"offset_ps", sync.offset_ps},
+                       {"reference", sync.reference},
+                       {"link_aligned", sync.link_aligned},
+                       {"parent_locked", sync.parent_locked},
+                       {"link_bad_frames", sync.link_bad_frames}}});
 
     const Status s = device.status();
     std::vector<std::string> faults, notes;

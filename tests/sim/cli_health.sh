@@ -52,6 +52,12 @@ done
 health_rc 1 || fail "text health of the locked follower exited $?"
 grep -q "healthy" "$work/health.txt" || fail "no verdict printed"
 health_rc 0 || fail "the grandmaster (servo off, no reference) is not healthy: exit $?"
+# Made the link's reference (as a lab does on hardware), it says so and stays healthy.
+"$cli" sync mode --device "$(dev 0)" reference > /dev/null || fail "sync mode reference exited $?"
+health_rc 0 || fail "the grandmaster as the link's reference is not healthy: exit $?"
+grep -q "sync .*reference (grandmaster" "$work/health.txt" || fail "health does not name the reference"
+js=$("$cli" health --device "$(dev 0)" --json)
+tr -d '\n ' <<< "$js" | grep -q '"reference":true' || fail "health --json lacks the reference flag: $js"
 "$cosim" stop --port "$(cat "$work/port")" > /dev/null
 wait "$serve_pid" || fail "the served boards failed their own checks"
 serve_pid=
