@@ -2,11 +2,8 @@
 // a follower, joined by a bit-level model of the fibre link, each with its
 // own board clock, board time, recovered clock and DDMTD phase.
 //
-// The link: the word in tx_word_o during a cycle leaves bit 0 first from the
-// next rising edge, one bit per unit interval (T / 32), and arrives a fibre
-// delay later. The receiver's CDR locked on bit `cdr_offset` of the words:
-// its words hold 32 bits from there, each presented at the recovered edge
-// one period after its first bit arrived. The DDMTD phase given to each
+// The link is link_model.hpp's (bit level, each receiver's CDR locked on
+// bit `cdr_offset` of the words). The DDMTD phase given to each
 // engine is the true lag of its board clock behind its recovered clock,
 // truncated to T / N, one per beat (N + 1 cycles). Where a recovered edge
 // falls within kMetaWindowFs of an edge of the board clock, which of the two
@@ -22,13 +19,13 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <random>
 #include <vector>
 
 #include "Vhw_sync_link.h"
 #include "lightrail/hwdef.hpp"
+#include "link_model.hpp"
 
 namespace {
 
@@ -82,11 +79,7 @@ class Side {
     m_->eval();
     if (rising) {
       const int64_t k = half_ / 2;
-      tx_.push_back(m_->tx_word_o);  // the word of cycle k
-      if (tx_.size() > kKeep) {
-        tx_.pop_front();
-        ++tx_first_;
-      }
+      tx_.push(m_->tx_word_o);  // the word of cycle k
       m_->time_i = c_.ticks0 + uint64_t(k) * kTicksPerCycle;
       m_->rst_ni = k >= 8;
       // The DDMTD phase, once per beat: how far this clock lags the recovered one.
@@ -95,12 +88,7 @@ class Side {
     }
     ++half_;
   }
-  // The word this side sent in cycle k (IDLE-free zero before it started).
-  uint32_t tx_word(int64_t k) const {
-    if (k < tx_first_ || k >= tx_first_ + int64_t(tx_.size())) return 0;
-    return tx_[size_t(k - tx_first_)];
-  }
-  int64_t departure_fs(int64_t k) const { return c_.phase_fs + (k + 1) * kT; }  // bit 0 of word k
+  const hw_sync_test::WordLog& sent() const { return tx_; }
 
   // Board time (fs) at true time t.
   int64_t local_fs(int64_t t) const { return int64_t(c_.ticks0) * kTickFs + (t - c_.phase_fs); }
@@ -112,12 +100,10 @@ class Side {
 
  private:
   static int64_t mod(int64_t x, int64_t m) { return ((x % m) + m) % m; }
-  static constexpr size_t kKeep = 1 << 16;  // > the longest fibre, in cycles
   SideConfig c_;
   std::unique_ptr<Vhw_sync_link> m_;
   int64_t half_ = 0;
-  std::deque<uint32_t> tx_;
-  int64_t tx_first_ = 0;
+  hw_sync_test::WordLog tx_;
   int64_t rx_phase_fs_ = 0;
   bool rx_phase_known_ = false;
 };
@@ -129,9 +115,9 @@ class Receiver {
       : from_(from), to_(to), delay_(delay_fs), ber_(ber), rng_(seed) {
     relock(to.config().cdr_offset, 0);
   }
-  // Raw word m holds the sender's bits 32 m + offset ..; presented at the
-  // recovered edge one period after its first bit arrived.
-  int64_t edge_fs(int64_t m) const { return from_.departure_fs(m) + offset_ * kUi + delay_ + kT; }
+  int64_t edge_fs(int64_t m) const {
+    return hw_sync_test::recovered_edge_fs(from_.config().phase_fs, kT, m, offset_, delay_);
+  }
   int64_t next_fs() const { return high_ ? edge_fs(m_) + kT / 2 : edge_fs(m_); }
   int64_t next_ordering_fs() {
     if (high_) return next_fs();
@@ -156,8 +142,7 @@ class Receiver {
     m.rst_rx_ni = m_ >= 8;
     uint32_t w = 0;
     if (!down_) {
-      const uint64_t pair = uint64_t(from_.tx_word(m_)) | uint64_t(from_.tx_word(m_ + 1)) << 32;
-      w = uint32_t(pair >> offset_);
+      w = from_.sent().received(m_, offset_);
       if (ber_ > 0)
         for (int i = 0; i < 32; ++i)
           if (std::bernoulli_distribution(ber_)(rng_)) w ^= 1u << i;

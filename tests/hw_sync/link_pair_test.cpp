@@ -1,0 +1,351 @@
+// Two board tops (hw/lightrail_board_top.sv) on one timing link: the sync
+// message engine as the top wires it, with the top's own DDMTD measuring
+// each board's recovered clock, the role set through the register file,
+// and the exchange read where the servo reads it (sync_t*_fs_o). The link
+// is link_model.hpp's, at bit level; each board has its own oscillator
+// phase and DDMTD helper clock (T (N + 1) / N). No servo runs: the boards
+// keep their offset, and every exchange must measure it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "Vhw_sync_board.h"
+#include "Vhw_sync_board___024root.h"
+#include "clock_gen.hpp"
+#include "lightrail/hwdef.hpp"
+#include "link_model.hpp"
+
+namespace {
+
+namespace hw = lightrail::hwdef;
+using hw_sync_test::ClockGen;
+
+constexpr int64_t kT = int64_t{hw::CLK_PERIOD_PS} * 1000;
+constexpr int64_t kUi = kT / hw::SYNC_LINK_WORD_BITS;
+constexpr int64_t kTickFs = int64_t{hw::TICK_PS} * 1000;
+constexpr int64_t kN = hw::DDMTD_N;
+constexpr int64_t kBeatFs = (kN + 1) * kT;
+constexpr int64_t kFixedFs = 5 * kT;        // the engine's fixed delay each way (sync_link_test.cpp)
+constexpr int64_t kMetaWindowFs = 200'000;  // sampler order drawn at random this close to an edge
+
+// A register access played onto the top's AXI4-Lite pins, one at a time.
+struct Bus {
+  bool aw = false, w = false, b = false, ar = false, r = false;
+  uint32_t addr = 0, data = 0, rdata = 0;
+  bool busy() const { return aw || w || b || ar || r; }
+};
+
+class Board {
+ public:
+  Board(VerilatedContext* ctx, int64_t phase_fs, int64_t dmtd_phase_fs, uint32_t id)
+      : m_(std::make_unique<Vhw_sync_board>(ctx)), phase_(phase_fs), dmtd_(kT * (kN + 1), kN, dmtd_phase_fs) {
+    m_->board_id_i = id;
+    m_->rst_ni = 0;
+    m_->rst_dmtd_ni = 0;
+    m_->rst_rx_ni = 0;
+    m_->link_up_i = 1;
+    m_->mmcm_locked_i = 1;
+    m_->eval();
+  }
+  Vhw_sync_board& m() { return *m_; }
+  const hw_sync_test::WordLog& sent() const { return sent_; }
+  int64_t phase_fs() const { return phase_; }
+  Bus& bus() { return bus_; }
+
+  int64_t next_clk_fs() const { return phase_ + half_ * (kT / 2); }
+  void clk_edge() {
+    const bool rising = half_ % 2 == 0;
+    if (rising) drive();
+    m_->clk_i = rising;
+    m_->eval();
+    if (rising) {
+      sent_.push(m_->link_tx_word_o);
+      m_->rst_ni = half_ / 2 >= 8;
+      ticks_ = m_->rootp->lightrail_board_top__DOT__board_ticks;
+      edge_fs_ = next_clk_fs();
+      if (m_->sync_phase_valid_o) ++phases_;
+    }
+    ++half_;
+  }
+  int64_t next_dmtd_fs() const { return dmtd_.next_edge_fs(); }
+  void dmtd_edge() {
+    m_->rst_dmtd_ni = m_->rst_ni;
+    m_->clk_dmtd_i = dmtd_.Toggle();
+    m_->eval();
+  }
+  // Board time (fs) at true time t >= the last rising edge.
+  int64_t local_fs(int64_t t) const { return int64_t(ticks_) * kTickFs + (t - edge_fs_); }
+  int phases() const { return phases_; }
+
+  void write(uint32_t addr, uint32_t data) {
+    bus_ = Bus{};
+    bus_.aw = bus_.w = true;
+    bus_.addr = addr;
+    bus_.data = data;
+  }
+  void read(uint32_t addr) {
+    bus_ = Bus{};
+    bus_.ar = true;
+    bus_.addr = addr;
+  }
+
+ private:
+  // Before a rising edge: drive the bus and take the handshakes this edge completes.
+  void drive() {
+    Vhw_sync_board& m = *m_;
+    m.s_axil_awaddr = bus_.addr;
+    m.s_axil_araddr = bus_.addr;
+    m.s_axil_wdata = bus_.data;
+    m.s_axil_wstrb = 0xF;
+    m.s_axil_awvalid = bus_.aw;
+    m.s_axil_wvalid = bus_.w;
+    m.s_axil_bready = bus_.b;
+    m.s_axil_arvalid = bus_.ar;
+    m.s_axil_rready = bus_.r;
+    m.eval();
+    const bool hs_aw = bus_.aw && m.s_axil_awready, hs_w = bus_.w && m.s_axil_wready;
+    const bool hs_b = bus_.b && m.s_axil_bvalid, hs_ar = bus_.ar && m.s_axil_arready;
+    const bool hs_r = bus_.r && m.s_axil_rvalid;
+    if (hs_aw) bus_.aw = false;
+    if (hs_w) bus_.w = false;
+    if ((hs_aw || hs_w) && !bus_.aw && !bus_.w) bus_.b = true;
+    if (hs_b) {
+      EXPECT_EQ(m.s_axil_bresp, 0u) << "write 0x" << std::hex << bus_.addr;
+      bus_.b = false;
+    }
+    if (hs_ar) {
+      bus_.ar = false;
+      bus_.r = true;
+    }
+    if (hs_r) {
+      EXPECT_EQ(m.s_axil_rresp, 0u) << "read 0x" << std::hex << bus_.addr;
+      bus_.rdata = m.s_axil_rdata;
+      bus_.r = false;
+    }
+  }
+
+  std::unique_ptr<Vhw_sync_board> m_;
+  int64_t phase_;
+  ClockGen dmtd_;
+  hw_sync_test::WordLog sent_;
+  Bus bus_;
+  int64_t half_ = 0;
+  uint64_t ticks_ = 0;
+  int64_t edge_fs_ = 0;
+  int phases_ = 0;
+};
+
+// One direction: `to`'s recovered clock and received words, from `from`.
+class Receiver {
+ public:
+  Receiver(Board& from, Board& to, int64_t fibre_fs, int offset)
+      : from_(from), to_(to), fibre_(fibre_fs), offset_(offset) {}
+  int64_t edge_fs() const {
+    return hw_sync_test::recovered_edge_fs(from_.phase_fs(), kT, m_, offset_, fibre_) + (high_ ? kT / 2 : 0);
+  }
+  bool rising_next() const { return !high_; }
+  void edge() {
+    Vhw_sync_board& m = to_.m();
+    m.clk_rx_i = !high_;
+    m.eval();
+    if (!high_) {
+      m.rst_rx_ni = m_ >= 8;
+      m.link_rx_word_i = from_.sent().received(m_, offset_);
+    } else {
+      ++m_;
+    }
+    high_ = !high_;
+  }
+
+ private:
+  Board& from_;
+  Board& to_;
+  int64_t fibre_;
+  int offset_;
+  int64_t m_ = 0;
+  bool high_ = false;
+};
+
+struct Exchange {
+  uint64_t t1, t2, t3, t4;
+  int slide;
+  int64_t at_fs;
+};
+
+class PairBench {
+ public:
+  PairBench(int64_t a_phase, int64_t b_phase, int a_offset, int b_offset, int64_t fibre_fs)
+      : a_(&ctx_, a_phase, 777'000, 0),
+        b_(&ctx_, b_phase, 2'345'000, 1),
+        ab_(a_, b_, fibre_fs, b_offset),
+        ba_(b_, a_, fibre_fs, a_offset),
+        fibre_(fibre_fs) {}
+
+  Board& a() { return a_; }
+  Board& b() { return b_; }
+  int64_t now() const { return now_; }
+
+  // Events in time order, except that a board's recovered rising edge (where
+  // the engine's SOF toggle moves) and its next clk_i edge, closer than
+  // kMetaWindowFs with nothing between them, come in an order drawn at
+  // random: its sampler going metastable. The DDMTD, whose samplers see
+  // every edge where it is, is not disturbed.
+  void run_until(int64_t until) {
+    while (true) {
+      const int64_t t[6] = {a_.next_clk_fs(), a_.next_dmtd_fs(), ba_.edge_fs(),
+                            b_.next_clk_fs(), b_.next_dmtd_fs(), ab_.edge_fs()};
+      int who = int(std::min_element(t, t + 6) - t);
+      if (t[who] > until) break;
+      for (const auto& [clk, rx] : {std::pair{0, 2}, std::pair{3, 5}}) {
+        const Receiver& r = rx == 2 ? ba_ : ab_;
+        if ((who != clk && who != rx) || !r.rising_next()) continue;
+        const int other = who == clk ? rx : clk;
+        if (t[other] - t[who] >= kMetaWindowFs) continue;
+        bool between = false;
+        for (int e = 0; e < 6; ++e) between |= e != who && e != other && t[e] <= t[other];
+        if (between) continue;
+        ++near_edges;
+        if (std::bernoulli_distribution(0.5)(rng_)) who = other;
+      }
+      now_ = std::max(now_, t[who]);
+      switch (who) {
+        case 0:
+          a_.clk_edge();
+          break;
+        case 1:
+          a_.dmtd_edge();
+          break;
+        case 2:
+          ba_.edge();
+          break;
+        case 3:
+          b_.clk_edge();
+          if (b_.m().sync_exchanges_o != seen_) {
+            seen_ = b_.m().sync_exchanges_o;
+            exchanges.push_back({b_.m().sync_t1_fs_o, b_.m().sync_t2_fs_o, b_.m().sync_t3_fs_o,
+                                 b_.m().sync_t4_fs_o, int(b_.m().sync_rx_bitslide_o), now_});
+          }
+          break;
+        case 4:
+          b_.dmtd_edge();
+          break;
+        default:
+          ab_.edge();
+          break;
+      }
+    }
+  }
+  // Runs until the board's bus access is done; returns what a read read.
+  uint32_t access(Board& board) {
+    while (board.bus().busy()) run_until(now_ + kT);
+    return board.bus().rdata;
+  }
+
+  // b's offset from a as the servo computes it, fixed delays calibrated.
+  double offset_fs(const Exchange& x) const {
+    const double ms = double(int64_t(x.t2 - x.t1)), sm = double(int64_t(x.t4 - x.t3));
+    const double cal_ms = double(kFixedFs + x.slide * kUi), cal_sm = double(kFixedFs);
+    return ms - (cal_ms + (ms + sm - cal_ms - cal_sm) / 2);  // a symmetric fibre
+  }
+  double rtt_fs(const Exchange& x) const {
+    return double(int64_t(x.t2 - x.t1)) + double(int64_t(x.t4 - x.t3)) - double(2 * kFixedFs + x.slide * kUi);
+  }
+  double true_offset_fs() const { return double(b_.local_fs(now_) - a_.local_fs(now_)); }
+  int64_t fibre_fs() const { return fibre_; }
+
+  std::vector<Exchange> exchanges;
+  uint64_t near_edges = 0;  // recovered and board edges ordered at random
+
+ private:
+  VerilatedContext ctx_;
+  Board a_, b_;
+  Receiver ab_, ba_;
+  int64_t fibre_;
+  int64_t now_ = 0;
+  uint32_t seen_ = 0;
+  std::mt19937_64 rng_{2026};
+};
+
+uint32_t link_reg(bool aligned, bool parent_locked, int slide) {
+  return (aligned ? hw::SYNC_LINK_ALIGNED_MASK : 0u) |
+         (parent_locked ? hw::SYNC_LINK_PARENT_LOCKED_MASK : 0u) |
+         (uint32_t(slide) << hw::SYNC_LINK_BITSLIDE_LSB);
+}
+
+TEST(LinkPair, TheFollowersExchangeMeasuresItsOffsetThroughTheTopsOwnDdmtd) {
+  struct Case {
+    int64_t b_phase;
+    int a_offset, b_offset;
+  };
+  // The reference's clock rises at 1.234567 ns, a 5 m fibre (25 ns) each
+  // way. The follower's recovered edges (at 1.234567 + 1 ns + its slide x
+  // 125 ps, mod 4 ns) fall 100 ps before its clk_i rising edge, then 120 ps
+  // after its falling edge; then the reference's own recovered edges fall
+  // 50 ps before its rising edge: each time one sampler is within the
+  // metastable window and the engine must use the other.
+  for (const Case c : {Case{709'567, 3, 19}, Case{114'567, 30, 0}, Case{2'534'567, 14, 7}}) {
+    SCOPED_TRACE(testing::Message() << "follower phase " << c.b_phase << " fs, slides " << c.a_offset << "/"
+                                    << c.b_offset);
+    PairBench bench(1'234'567, c.b_phase, c.a_offset, c.b_offset, 25'000'000);
+    bench.run_until(20 * kT);
+    // The reference: REFERENCE alone (a grandmaster, servo off, says LOCKED).
+    bench.a().write(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_REFERENCE_MASK);
+    bench.access(bench.a());
+    bench.run_until(bench.now() + 14 * kBeatFs);
+
+    ASSERT_GE(bench.exchanges.size(), 10u);
+    EXPECT_GE(bench.b().phases(), 8);
+    // Once both DDMTDs pair (two reference tags that agree, then a beat),
+    // every exchange has the offset to the DDMTD's resolution.
+    size_t refined = 0;
+    for (const Exchange& x : bench.exchanges) {
+      const double err = bench.offset_fs(x) - bench.true_offset_fs();
+      EXPECT_LT(std::abs(err), double(kT)) << "at " << x.at_fs;  // a cycle stamp at worst
+      if (x.at_fs < 6 * kBeatFs) continue;
+      ++refined;
+      EXPECT_EQ(x.slide, c.b_offset);
+      EXPECT_LT(std::abs(err), 1'500.0) << "at " << x.at_fs;
+      EXPECT_NEAR(bench.rtt_fs(x), double(2 * bench.fibre_fs()), 3'000.0) << "at " << x.at_fs;
+    }
+    EXPECT_GE(refined, 6u);
+    EXPECT_GT(bench.near_edges, 1000u);
+    EXPECT_EQ(bench.a().m().sync_exchanges_o, 0u);  // a reference makes none
+
+    // The servo's view and the registers.
+    EXPECT_TRUE(bench.b().m().sync_link_up_o);
+    EXPECT_EQ(int(bench.b().m().sync_rx_bitslide_o), c.b_offset);
+    bench.b().read(hw::REG_SYNC_LINK);
+    EXPECT_EQ(bench.access(bench.b()), link_reg(true, true, c.b_offset));
+    bench.a().read(hw::REG_SYNC_LINK);
+    EXPECT_EQ(bench.access(bench.a()), link_reg(true, false, c.a_offset));
+    bench.b().read(hw::REG_SYNC_LINK_BAD_FRAMES);
+    EXPECT_EQ(bench.access(bench.b()), 0u);
+  }
+}
+
+TEST(LinkPair, AFollowerFollowsOnlyAReferenceWhoseServoIsLocked) {
+  PairBench bench(500'000, 2'000'000, 4, 9, 10'000'000);
+  bench.run_until(20 * kT);
+  // A reference that runs its servo (a boundary clock) and is not locked yet.
+  bench.a().write(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_REFERENCE_MASK | hw::SYNC_CTRL_ENABLE_MASK);
+  bench.access(bench.a());
+  bench.run_until(bench.now() + 3 * kBeatFs);
+  EXPECT_FALSE(bench.b().m().sync_link_up_o);
+  bench.b().read(hw::REG_SYNC_LINK);
+  EXPECT_EQ(bench.access(bench.b()), link_reg(true, false, 9));
+  // Its servo locks (SYNC_STATUS.LOCKED from the kernel): the next Sync says so.
+  bench.a().m().sync_status_i = hw::SYNC_STATUS_LOCKED_MASK;
+  bench.run_until(bench.now() + 2 * kBeatFs);
+  EXPECT_TRUE(bench.b().m().sync_link_up_o);
+  // The transceiver down: no reference for the servo, whatever the engine holds.
+  bench.b().m().link_up_i = 0;
+  bench.run_until(bench.now() + 4 * kT);
+  EXPECT_FALSE(bench.b().m().sync_link_up_o);
+}
+
+}  // namespace
