@@ -417,6 +417,7 @@ module lightrail_board_top #(
     .clk_i,
     .rst_ni,
     .time_i         (board_ticks),
+    .time_step_i    (sync_time_step_load_i),
     .reference_i    (link_reference),
     .locked_i       (link_locked),
     .phase_valid_i  (dmtd_valid),

@@ -25,12 +25,19 @@
 // arrives, plus the bit slide) are the calibrated SYNC_CAL_DELAY_*; the
 // follower's bit slide goes to the servo, and the reference removes its own
 // from t4 before sending it.
+//
+// A coarse time step (time_step_i) splits the stamps into two time bases:
+// every round in flight is dropped, and frames stamped before it (those that
+// complete in the next StepQuiet cycles) are ignored, so no exchange mixes
+// the two; otherwise, on a long fibre, the rounds in flight would report the
+// offset the step just removed.
 module sync_link #(
   parameter int SYNC_PERIOD = lightrail_hwdef_pkg::DDMTD_N + 1  // one exchange per DDMTD beat
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic [63:0] time_i,           // board time (ticks) of this cycle
+  input  logic        time_step_i,      // board time jumps after this cycle (the servo's coarse set)
   input  logic        reference_i,      // this board is the reference on the link
   input  logic        locked_i,         // what this board's Syncs say (reference only)
   input  logic        phase_valid_i,    // DDMTD: clk_i lags clk_rx_i by phase_i * T / N
@@ -316,8 +323,21 @@ module sync_link #(
   logic [63:0] x_t1_q, x_t2_q, x_t3_q, x_t4_q;
   logic        follower_ok, req_sent_q;
 
+  // A frame completes in its 7 words, the crossing and the two stages
+  // within 16 cycles of its SOF's stamp; twice that, to be sure.
+  localparam int StepQuiet = 32;
+  logic [$clog2(StepQuiet+1)-1:0] step_quiet_q;
+  logic        frame_ok;
+
   assign follower_ok = !reference_i && aligned_q;
   assign resp_round  = seq_b_q[RoundBits-1:0];
+  assign frame_ok    = frame_b_q && step_quiet_q == '0;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) step_quiet_q <= '0;
+    else if (time_step_i) step_quiet_q <= ($clog2(StepQuiet+1))'(StepQuiet);
+    else if (step_quiet_q != '0) step_quiet_q <= step_quiet_q - 1'b1;
+  end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -366,7 +386,7 @@ module sync_link #(
           sync_seq_q    <= sync_seq_q + 8'd1;  // the Follow_Up took this seq
         end
         if (start && next_type == sync_link_pkg::TypeDelayResp) want_resp_q <= 1'b0;
-        if (frame_b_q && type_b_q == sync_link_pkg::TypeDelayReq) begin
+        if (frame_ok && type_b_q == sync_link_pkg::TypeDelayReq) begin
           want_resp_q <= 1'b1;
           resp_seq_q  <= seq_b_q;
           resp_ts_q   <= rx_fs_b_q - 64'(slide_q) * UiFs;
@@ -380,6 +400,12 @@ module sync_link #(
         req_sent_q      <= 1'b0;
         round_valid_q   <= '0;
         parent_locked_q <= 1'b0;
+      end else if (time_step_i) begin
+        // Rounds in flight and a Sync or request stamped in the old time base.
+        have_sync_q   <= 1'b0;
+        want_req_q    <= 1'b0;
+        req_sent_q    <= 1'b0;
+        round_valid_q <= '0;
       end else begin
         if (start && next_type == sync_link_pkg::TypeDelayReq) begin
           want_req_q <= 1'b0;
@@ -393,7 +419,7 @@ module sync_link #(
           round_seq_q[req_seq_q[RoundBits-1:0]]      <= req_seq_q;
           round_valid_q[req_seq_q[RoundBits-1:0]]    <= 1'b1;
         end
-        if (frame_b_q) begin
+        if (frame_ok) begin
           case (type_b_q)
             sync_link_pkg::TypeSync: begin
               cur_seq_q       <= seq_b_q;

@@ -80,7 +80,11 @@ class Side {
     if (rising) {
       const int64_t k = half_ / 2;
       tx_.push(m_->tx_word_o);  // the word of cycle k
+      // A coarse time step: announced in cycle k, board time jumps from k + 1.
+      m_->time_step_i = step_pending_ != 0;
       m_->time_i = c_.ticks0 + uint64_t(k) * kTicksPerCycle;
+      c_.ticks0 += uint64_t(step_pending_);
+      step_pending_ = 0;
       m_->rst_ni = k >= 8;
       // The DDMTD phase, once per beat: how far this clock lags the recovered one.
       m_->phase_valid_i = c_.ddmtd && k % kBeat == kBeat - 1 && rx_phase_known_;
@@ -92,6 +96,9 @@ class Side {
 
   // Board time (fs) at true time t.
   int64_t local_fs(int64_t t) const { return int64_t(c_.ticks0) * kTickFs + (t - c_.phase_fs); }
+
+  // Board time jumps by `ticks` (the servo's coarse time set) from the next cycle but one.
+  void step_time(int64_t ticks) { step_pending_ = ticks; }
 
   void set_rx_phase(int64_t fs) {
     rx_phase_fs_ = fs;
@@ -106,6 +113,7 @@ class Side {
   hw_sync_test::WordLog tx_;
   int64_t rx_phase_fs_ = 0;
   bool rx_phase_known_ = false;
+  int64_t step_pending_ = 0;
 };
 
 // One direction of the link: the receiver's recovered clock and words.
@@ -331,6 +339,27 @@ TEST(SyncLink, TenKilometresOfAsymmetricFibre) {
     // exchange: rounds wait under their sequence numbers.
     if (i > 0) EXPECT_EQ(int64_t(x.t1 - bench.exchanges[i - 1].t1), kBeat * kT);
   }
+}
+
+TEST(SyncLink, ACoarseTimeStepDropsTheRoundsInFlight) {
+  // 10 km: six rounds in flight when the follower's board time is stepped.
+  LinkConfig c = reference_and_follower(3'000'000, 9, 22);
+  c.ab_fs = c.ba_fs = 50'000'000'000;
+  LinkBench bench(c);
+  bench.run_exchanges(3, 80 * kBeat * kT);
+  ASSERT_GE(bench.exchanges.size(), 3u);
+  const double before = bench.true_offset_fs();
+  for (const Exchange& x : bench.exchanges) EXPECT_NEAR(bench.offset_fs(x), before, kQuantumFs / 2.0 + 1);
+  const size_t n = bench.exchanges.size();
+  bench.b().step_time(-32'000);  // 4 us back
+  bench.run_exchanges(n + 8, bench.now_fs() + 40 * kBeat * kT);
+  ASSERT_GE(bench.exchanges.size(), n + 8);
+  const double after = bench.true_offset_fs();
+  ASSERT_NEAR(after - before, -4'000'000'000.0, 1.0);
+  // Every exchange published after the step measures the new offset: none
+  // mixes the time bases or reports the offset the step removed.
+  for (size_t i = n; i < bench.exchanges.size(); ++i)
+    EXPECT_NEAR(bench.offset_fs(bench.exchanges[i]), after, kQuantumFs / 2.0 + 1) << "exchange " << i;
 }
 
 TEST(SyncLink, BitErrorsDropFramesButNeverCorruptAnExchange) {
