@@ -14,7 +14,7 @@ the job as running. In both, no board is left armed, and the probes pass.
 import sys
 import time
 
-from daemon_lib import Harness, fail, finish_checked
+from daemon_lib import Harness, fail, finish_checked, regmap_register
 
 cosim, daemon, src = sys.argv[1:4]
 CRASH = {"LIGHTRAILD_TEST_CRASH": "after_arm"}
@@ -74,7 +74,16 @@ with Harness(cosim, daemon, src, boards=4, commit_margin_us=8000) as h:
 
     # Round 2: restart after T (the boards swap while no daemon runs).
     submit_and_crash(h, h.job_file("dp32.job.json"))
-    time.sleep(12)  # > 8 ms of board time at any speed this simulation runs
+    # Until both boards have swapped at T (however slowly a loaded machine
+    # runs the simulation): STATUS.COMMIT_PENDING clear on b2 and b3.
+    status = regmap_register("STATUS")
+    COMMIT_PENDING = 1 << next(f["lsb"] for f in status["fields"] if f["name"] == "COMMIT_PENDING")
+    REG_STATUS = status["offset"]
+    deadline = time.time() + 300
+    while any(h.read_board(b, REG_STATUS) & COMMIT_PENDING for b in (2, 3)):
+        if time.time() > deadline:
+            fail("round 2: the armed boards never reached their commit time")
+        time.sleep(0.2)
     c = h.start_daemon()
     no_board_armed(c, "round 2")
     jobs = {j["id"]: j for j in c.jobs()["jobs"]}

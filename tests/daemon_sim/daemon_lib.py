@@ -7,10 +7,18 @@ Usage: Harness(cosim, lightraild, source_dir, boards=4) as a context manager.
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+
+
+def regmap_register(name):
+    """A register's entry in defs/regmap.json, the register map's one source."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "defs", "regmap.json")) as f:
+        return next(r for r in json.load(f)["registers"] if r["name"] == name)
 
 
 def fail(msg):
@@ -98,6 +106,18 @@ class Harness:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 fail("lightraild did not stop on SIGTERM")
+
+    def read_board(self, board, addr):
+        """One register of a board, straight from the board server (no daemon)."""
+        with socket.create_connection(("127.0.0.1", self.board_port), timeout=30) as sock:
+            f = sock.makefile("rw", newline="\n")
+            for line in ("HELLO %d" % board, "RD %x 1" % addr):
+                f.write(line + "\n")
+                f.flush()
+                answer = f.readline().strip()
+                if not answer.startswith("OK"):
+                    fail("board %d: %s: %s" % (board, line, answer))
+            return int(answer.split()[1], 16)
 
     def wait_locked(self, timeout=120):
         deadline = time.time() + timeout
