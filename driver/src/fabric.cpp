@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <thread>
 
+#include "error_kind.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
 
@@ -17,20 +18,6 @@ namespace lightrail {
 namespace {
 
 using nlohmann::json;
-
-// The most specific driver exception a failure was, for reports and exit
-// codes.
-const char* kind_of(const std::exception& e) {
-  if (dynamic_cast<const LeaseError*>(&e)) return "LeaseError";
-  if (dynamic_cast<const BoardBusyError*>(&e)) return "BoardBusyError";
-  if (dynamic_cast<const CommitError*>(&e)) return "CommitError";
-  if (dynamic_cast<const VerifyError*>(&e)) return "VerifyError";
-  if (dynamic_cast<const ValidationError*>(&e)) return "ValidationError";
-  if (dynamic_cast<const FormatError*>(&e)) return "FormatError";
-  if (dynamic_cast<const TransportError*>(&e)) return "TransportError";
-  if (dynamic_cast<const Error*>(&e)) return "Error";
-  return "exception";
-}
 
 // A failure after which the board is known to have changed nothing: the
 // lease or the bank lock refused it, or the board refused the commit.

@@ -2,6 +2,7 @@
 // its JSON path, and written back.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -87,12 +88,14 @@ class Parser {
     margin(doc, "trigger_margin", spec.trigger_margin_ps);
     parse_rails(doc, spec);
     parse_boards(doc, spec);
-    if (doc.contains("sync_master")) {
+    master_given_ = doc.contains("sync_master");
+    if (master_given_) {
       if (auto n = string(doc["sync_master"], "sync_master")) {
         if (names_.count(*n) == 0) {
           fail("sync_master", fmt::format("{} names no board of this fabric", quote_text(*n)));
         } else {
           spec.sync_master = spec.board_index(*n);  // absent only when another board entry failed
+          master_entry_ = names_[*n];
         }
       }
     }
@@ -188,12 +191,19 @@ class Parser {
         fail(at, fmt::format("must be an object, not {}", json_type_name(b)));
         continue;
       }
-      reject_unknown(b, at, {"name", "uri", "rail", "first_switch_port", "switch_ports", "sync_parent"});
+      reject_unknown(
+          b, at,
+          {"name", "uri", "rail", "first_switch_port", "switch_ports", "sync_parent", "sync_calibration"});
       if (b.contains("sync_parent")) {
         if (auto n = string(b["sync_parent"], json_path(at, "sync_parent"))) parents_.emplace_back(i, *n);
       }
       FabricBoard board;
       bool ok = true;
+      if (b.contains("sync_calibration")) {
+        board.sync_calibration = calibration(b["sync_calibration"], json_path(at, "sync_calibration"));
+        if (!board.sync_calibration) ok = false;
+        calibrated_.push_back(i);
+      }
       if (!b.contains("name")) {
         fail(json_path(at, "name"), "missing: every board needs a name");
         ok = false;
@@ -264,7 +274,22 @@ class Parser {
   // SYNC_MAX_CHAIN_HOPS: a longer cascade of boundary clocks is refused, not
   // run beyond what the servo is verified for (docs/clock-sync.md).
   void resolve_sync_tree(FabricSpec& spec) {
-    if (!parents_.empty() && !spec.sync_master) {
+    // A calibration corrects a follower's exchange with its parent: the
+    // grandmaster has no parent, and a board outside any tree none either.
+    // Refused rather than ignored: a misplaced calibration usually means the
+    // wrong board was named master.
+    for (const size_t i : calibrated_) {
+      const std::string where = json_path(json_path("boards", i), "sync_calibration");
+      if (!master_given_) {
+        fail(where, "a sync_calibration needs a sync_master (it corrects a follower's link to its parent)");
+      } else if (master_entry_ == i) {
+        fail(where,
+             "the sync_master has no reference to calibrate against (the grandmaster's time is the "
+             "reference): calibrate the followers' links");
+      }
+    }
+    // (A sync_master given but unresolved was named already.)
+    if (!parents_.empty() && !master_given_) {
       fail(json_path(json_path("boards", parents_.front().first), "sync_parent"),
            "a sync_parent needs a sync_master at the root of the tree");
       return;
@@ -323,10 +348,45 @@ class Parser {
   }
 
   std::vector<std::pair<size_t, std::string>> parents_;  // board entry -> the sync_parent it names
+  bool master_given_ = false;                            // the document names a sync_master (resolved or not)
+  std::optional<size_t> master_entry_;  // the board entry it names, even if another entry failed
+  std::vector<size_t> calibrated_;      // board entries with a sync_calibration
 
   static std::string port_where(const json& b, const std::string& at, size_t p) {
     return b.contains("switch_ports") ? json_path(json_path(at, "switch_ports"), p)
                                       : json_path(at, "first_switch_port");
+  }
+
+  // {"delay_tx_ps", "delay_rx_ps", "asymmetry_ps"}, each optional (0 when
+  // left out, as on a board out of reset), the ranges those of
+  // `lightrail sync calibrate` (validate(SyncCalibration)).
+  std::optional<SyncCalibration> calibration(const json& c, const std::string& at) {
+    if (!c.is_object()) {
+      fail(at, fmt::format("must be an object, not {}", json_type_name(c)));
+      return std::nullopt;
+    }
+    const size_t before = problems.size();
+    reject_unknown(c, at, {"delay_tx_ps", "delay_rx_ps", "asymmetry_ps"});
+    SyncCalibration cal;
+    auto field = [&](const char* key, int64_t& out) {
+      if (!c.contains(key)) return;
+      const json& v = c[key];
+      const std::string where = json_path(at, key);
+      // An integer literal beyond 64 bits reaches here as a double.
+      if (v.is_number_float() && std::isfinite(v.get<double>()) &&
+          std::trunc(v.get<double>()) == v.get<double>() && std::fabs(v.get<double>()) >= 0x1p63) {
+        fail(where, fmt::format("{} is beyond the 64-bit integer range", v.dump()));
+        return;
+      }
+      if (auto x = integer(v, where, INT64_MIN, INT64_MAX)) out = *x;
+    };
+    field("delay_tx_ps", cal.delay_tx_ps);
+    field("delay_rx_ps", cal.delay_rx_ps);
+    field("asymmetry_ps", cal.asymmetry_ps);
+    if (problems.size() != before) return std::nullopt;
+    for (const Problem& p : validate(cal)) fail(json_path(at, p.where), p.message);
+    if (problems.size() != before) return std::nullopt;
+    return cal;
   }
 
   // first_switch_port N (ports p -> N+p) or switch_ports [...] (-1 not
@@ -450,6 +510,11 @@ nlohmann::json to_json(const FabricSpec& spec) {
     // Only what differs from the default (follow the sync master).
     if (b.sync_parent && b.sync_parent != spec.sync_master && *b.sync_parent < spec.boards.size())
       out["sync_parent"] = spec.boards[*b.sync_parent].name;
+    if (b.sync_calibration) {
+      out["sync_calibration"] = {{"delay_tx_ps", b.sync_calibration->delay_tx_ps},
+                                 {"delay_rx_ps", b.sync_calibration->delay_rx_ps},
+                                 {"asymmetry_ps", b.sync_calibration->asymmetry_ps}};
+    }
     boards.push_back(std::move(out));
   }
   json doc = {{"name", spec.name},

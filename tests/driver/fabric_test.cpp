@@ -245,6 +245,72 @@ TEST(FabricFile, ReadsThroughTheStrictJsonReader) {
   EXPECT_EQ(read_fabric_file(path).boards.size(), 4u);
 }
 
+TEST(FabricFile, SyncCalibrationParsesAndRoundTrips) {
+  json doc = four_on_awgr();
+  doc["boards"][1]["sync_calibration"] = {{"delay_tx_ps", 1200}, {"delay_rx_ps", 0}, {"asymmetry_ps", -35}};
+  doc["boards"][2]["sync_calibration"] = {{"delay_rx_ps", int64_t{hw::SYNC_CAL_DELAY_MAX_PS}}};
+  doc["boards"][3]["sync_calibration"] = json::object();  // all zero, as out of reset
+  const FabricSpec spec = fabric_from_json(doc);
+  EXPECT_EQ(spec.boards[0].sync_calibration, std::nullopt);
+  ASSERT_TRUE(spec.boards[1].sync_calibration);
+  EXPECT_EQ(spec.boards[1].sync_calibration->delay_tx_ps, 1200);
+  EXPECT_EQ(spec.boards[1].sync_calibration->asymmetry_ps, -35);
+  ASSERT_TRUE(spec.boards[2].sync_calibration);
+  EXPECT_EQ(spec.boards[2].sync_calibration->delay_rx_ps, int64_t{hw::SYNC_CAL_DELAY_MAX_PS});
+  EXPECT_EQ(spec.boards[2].sync_calibration->delay_tx_ps, 0);
+  EXPECT_EQ(spec.boards[3].sync_calibration, std::optional<SyncCalibration>(SyncCalibration{}));
+
+  const json out = to_json(spec);
+  EXPECT_FALSE(out["boards"][0].contains("sync_calibration"));
+  EXPECT_EQ(out["boards"][1]["sync_calibration"],
+            json({{"delay_tx_ps", 1200}, {"delay_rx_ps", 0}, {"asymmetry_ps", -35}}));
+  const FabricSpec again = fabric_from_json(out);
+  for (size_t b = 0; b < 4; ++b) EXPECT_EQ(again.boards[b].sync_calibration, spec.boards[b].sync_calibration);
+  EXPECT_EQ(to_json(again), out);
+}
+
+TEST(FabricFile, SyncCalibrationNamesEveryBadField) {
+  json doc = four_on_awgr();
+  doc["boards"][1]["sync_calibration"] = {{"delay_tx_ps", -1},
+                                          {"delay_rx_ps", int64_t{hw::SYNC_CAL_DELAY_MAX_PS} + 1},
+                                          {"asymmetry_ps", int64_t{hw::SYNC_CAL_ASYM_MAX_PS} + 1}};
+  doc["boards"][2]["sync_calibration"] = {{"delay_tx_ps", 1.5}, {"delay_rx_ps", "10"}, {"skew_ps", 3}};
+  // Beyond int64: an unsigned integer, and a literal beyond 64 bits (a double).
+  doc["boards"][3]["sync_calibration"] = {{"delay_tx_ps", uint64_t{1} << 63},
+                                          {"asymmetry_ps", json::parse("123456789012345678901234")}};
+  const std::vector<Problem> problems = format_problems(doc);
+  auto expect = [&](const std::string& where, const std::string& text) {
+    if (const Problem* p = find(problems, where)) {
+      EXPECT_NE(p->message.find(text), std::string::npos) << where << ": " << p->message;
+    }
+  };
+  expect("boards[1].sync_calibration.delay_tx_ps", "-1 is outside 0..");
+  expect("boards[1].sync_calibration.delay_rx_ps", "SYNC_CAL_DELAY_MAX_PS");
+  expect("boards[1].sync_calibration.asymmetry_ps", "SYNC_CAL_ASYM_MAX_PS");
+  expect("boards[2].sync_calibration.delay_tx_ps", "must be an integer, not 1.5");
+  expect("boards[2].sync_calibration.delay_rx_ps", "must be an integer, not string");
+  expect("boards[2].sync_calibration.skew_ps", "unknown field");
+  expect("boards[3].sync_calibration.delay_tx_ps", "9223372036854775808 is out of range");
+  expect("boards[3].sync_calibration.asymmetry_ps", "beyond the 64-bit integer range");
+  EXPECT_EQ(problems.size(), 8u) << to_string(problems);
+
+  doc = four_on_awgr();
+  doc["boards"][0]["sync_calibration"] = {{"delay_tx_ps", 10}};  // b0 is the sync master
+  doc["boards"][1]["sync_calibration"] = 5;
+  std::vector<Problem> more = format_problems(doc);
+  if (const Problem* p = find(more, "boards[0].sync_calibration"))
+    EXPECT_NE(p->message.find("no reference to calibrate against"), std::string::npos) << p->message;
+  if (const Problem* p = find(more, "boards[1].sync_calibration"))
+    EXPECT_NE(p->message.find("must be an object"), std::string::npos) << p->message;
+
+  doc = four_on_awgr();
+  doc.erase("sync_master");
+  doc["boards"][2]["sync_calibration"] = {{"delay_tx_ps", 10}};
+  more = format_problems(doc);
+  if (const Problem* p = find(more, "boards[2].sync_calibration"))
+    EXPECT_NE(p->message.find("needs a sync_master"), std::string::npos) << p->message;
+}
+
 // Boards on two OCS or AWGR rails for validation: b0, b1 on rail 0; b2 on
 // rail 0 too unless given otherwise.
 FabricSpec spec_of(json doc) { return fabric_from_json(doc); }
@@ -795,6 +861,114 @@ TEST(FabricLease, OneTokenOnEveryBoard) {
   ASSERT_TRUE(fabric.commit(rig.all(5), o).committed);
   for (auto& b : rig.boards) EXPECT_EQ(b->lease_owner, 0xABCD1234u);
   EXPECT_THROW(fabric.set_lease_token(0), Error);
+}
+
+// b0 master; b1 follows b0 with a calibration; b2 follows b1 (b1: a
+// boundary clock); b3 follows b0 with a calibration.
+FabricSpec sync_tree_spec() {
+  json doc = four_on_awgr();
+  doc["boards"][1]["sync_calibration"] = {{"delay_tx_ps", 1200}, {"delay_rx_ps", 800}, {"asymmetry_ps", -35}};
+  doc["boards"][2]["sync_parent"] = "b1";
+  doc["boards"][3]["sync_calibration"] = {{"delay_rx_ps", 400}};
+  return fabric_from_json(doc);
+}
+
+TEST(FabricSync, PlansTheTreeAndNamesBoundaryClocks) {
+  std::vector<std::string> warnings;
+  const std::vector<BoardSyncReport> plan = plan_fabric_sync(sync_tree_spec(), &warnings);
+  ASSERT_EQ(plan.size(), 4u);
+  EXPECT_EQ(plan[0].name, "b0");
+  EXPECT_EQ(plan[0].mode, SyncMode::kReference);
+  EXPECT_EQ(plan[1].mode, SyncMode::kFollower);
+  EXPECT_TRUE(plan[1].boundary_clock);
+  EXPECT_EQ(plan[1].children, std::vector<size_t>{2});
+  EXPECT_EQ(plan[2].parent, std::optional<size_t>(1));
+  EXPECT_FALSE(plan[2].boundary_clock);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("b1 is a boundary clock"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("one link engine"), std::string::npos) << warnings[0];
+
+  FabricSpec no_tree = fabric_from_json(four_on_awgr());
+  no_tree.sync_master.reset();
+  try {
+    plan_fabric_sync(no_tree, nullptr);
+    FAIL() << "a fabric without a sync master was planned";
+  } catch (const FormatError& e) {
+    ASSERT_EQ(e.problems().size(), 1u);
+    EXPECT_EQ(e.problems()[0].where, "sync_master");
+  }
+}
+
+TEST(FabricSync, WritesRolesAndCalibrationsAndReadsThemBack) {
+  Rig rig;
+  rig.spec = sync_tree_spec();
+  for (auto& b : rig.boards) b->poke(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_USE_DDMTD_MASK);  // out of reset
+  rig.boards[3]->poke(hw::REG_SYNC_CAL_DELAY_SM_PS, 77);  // left out of b3's calibration: written as 0
+  rig.boards[2]->poke(hw::REG_SYNC_CAL_DELAY_MS_PS, 55);  // no calibration in the file: kept
+  Fabric fabric = rig.make();
+  const FabricSyncReport r = fabric.write_sync();
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(rig.boards[0]->peek(hw::REG_SYNC_CTRL), hw::SYNC_CTRL_REFERENCE_MASK);
+  for (size_t b = 1; b < 4; ++b) {
+    EXPECT_EQ(rig.boards[b]->peek(hw::REG_SYNC_CTRL),
+              hw::SYNC_CTRL_ENABLE_MASK | hw::SYNC_CTRL_USE_DDMTD_MASK)
+        << "b" << b;
+  }
+  EXPECT_EQ(rig.boards[1]->peek(hw::REG_SYNC_CAL_DELAY_SM_PS), 1200u);  // delay_tx: board TX + ref RX
+  EXPECT_EQ(rig.boards[1]->peek(hw::REG_SYNC_CAL_DELAY_MS_PS), 800u);
+  EXPECT_EQ(rig.boards[1]->peek(hw::REG_SYNC_CAL_ASYM_PS), static_cast<uint32_t>(-35));
+  EXPECT_EQ(rig.boards[3]->peek(hw::REG_SYNC_CAL_DELAY_MS_PS), 400u);
+  EXPECT_EQ(rig.boards[3]->peek(hw::REG_SYNC_CAL_DELAY_SM_PS), 0u);
+  EXPECT_EQ(rig.boards[2]->peek(hw::REG_SYNC_CAL_DELAY_MS_PS), 55u);
+  for (const BoardSyncReport& b : r.boards) EXPECT_TRUE(b.written()) << b.name;
+  EXPECT_EQ(r.boards[0].previous, std::optional<SyncMode>(SyncMode::kOff));
+  const json j = r.to_json();
+  EXPECT_EQ(j["written"], json({"b0", "b1", "b2", "b3"}));
+  EXPECT_EQ(j["boards"][1]["calibration"]["asymmetry_ps"], -35);
+  EXPECT_TRUE(j["boards"][2]["calibration"].is_null());
+
+  // Idempotent: a second run writes the same words.
+  ASSERT_TRUE(fabric.write_sync().ok);
+  EXPECT_EQ(rig.boards[0]->peek(hw::REG_SYNC_CTRL), hw::SYNC_CTRL_REFERENCE_MASK);
+}
+
+TEST(FabricSync, AnotherWritersLeaseWritesNothingAndIsNamed) {
+  Rig rig;
+  rig.spec = sync_tree_spec();
+  rig.boards[2]->lease_owner = 0x77;
+  Fabric fabric = rig.make();
+  for (auto& b : rig.boards) b->write_log.clear();
+  const FabricSyncReport r = fabric.write_sync();
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("board b2"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("nothing was written"), std::string::npos) << r.error;
+  EXPECT_EQ(r.boards[2].error_kind, "LeaseError");
+  for (auto& b : rig.boards) {
+    for (uint64_t a : b->write_log) {
+      EXPECT_FALSE(a == hw::REG_SYNC_CTRL ||
+                   (a >= hw::REG_SYNC_CAL_DELAY_MS_PS && a <= hw::REG_SYNC_CAL_ASYM_PS))
+          << "wrote 0x" << std::hex << a;
+    }
+  }
+  EXPECT_EQ(r.to_json()["written"], json::array());
+}
+
+TEST(FabricSync, AFailureMidwaySaysWhichBoardsWereWritten) {
+  Rig rig;
+  rig.spec = sync_tree_spec();
+  rig.boards[2]->before_write = [](uint64_t addr, uint32_t) {
+    if (addr == hw::REG_SYNC_CTRL) throw TransportError("fake://board: connection dropped at SYNC_CTRL");
+  };
+  Fabric fabric = rig.make();
+  const FabricSyncReport r = fabric.write_sync();
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.boards[2].error_kind, "TransportError");
+  EXPECT_NE(r.error.find("board b2"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("written: b0, b1; not written: b2, b3"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("run it again"), std::string::npos) << r.error;
+  EXPECT_EQ(rig.boards[1]->peek(hw::REG_SYNC_CTRL), hw::SYNC_CTRL_ENABLE_MASK | hw::SYNC_CTRL_USE_DDMTD_MASK);
+  EXPECT_EQ(rig.boards[3]->peek(hw::REG_SYNC_CAL_DELAY_MS_PS), 0u);  // never reached
 }
 
 }  // namespace

@@ -37,6 +37,11 @@ struct FabricBoard {
   // nullopt: the sync master itself (for every other board, the fabric file
   // defaults it to the sync master).
   std::optional<size_t> sync_parent;
+  // The fixed delays and asymmetry of this board's link to its sync parent
+  // (SYNC_CAL_*, as `lightrail sync calibrate` writes them); nullopt: the
+  // file gives none and `fabric sync` leaves the board's own. Never on the
+  // sync master, which has no reference to calibrate against.
+  std::optional<SyncCalibration> sync_calibration;
 };
 
 struct FabricSpec {
@@ -150,6 +155,40 @@ struct FabricTriggerReport {
   nlohmann::json to_json() const;
 };
 
+// `fabric sync`: what one board is to be told (plan_fabric_sync) and what
+// was written to it (Fabric::write_sync).
+struct BoardSyncReport {
+  size_t board = 0;
+  std::string name;
+  SyncMode mode = SyncMode::kOff;              // kReference for the sync master, kFollower otherwise
+  std::optional<SyncCalibration> calibration;  // the file's; nullopt: the board's own is left as it is
+  std::optional<size_t> parent;                // the board it follows (nullopt: the sync master)
+  std::vector<size_t> children;                // the boards that name it as their sync_parent
+  bool boundary_clock = false;                 // a parent with a parent: written as a plain follower
+  std::optional<SyncMode> previous;            // the mode SYNC_CTRL held before (nullopt: unread or none)
+  bool calibration_written = false;            // written and read back
+  bool mode_written = false;                   // written and read back
+  std::string error;                           // what failed on this board, if anything
+  std::string error_kind;                      // as BoardCommitReport::error_kind
+  bool written() const { return mode_written && (!calibration || calibration_written); }
+};
+
+struct FabricSyncReport {
+  bool ok = false;                      // every board written and read back
+  std::string error;                    // the first failure, naming the board; empty when ok
+  std::vector<std::string> warnings;    // boundary clocks, servos started under a running schedule
+  std::vector<BoardSyncReport> boards;  // in the order written: the sync master first, then file order
+  nlohmann::json to_json() const;
+};
+
+// The roles and calibrations a fabric file asks for, one entry per board,
+// the sync master first. FormatError naming "sync_master" when the file has
+// none (no tree: nothing to realise). A board that is a sync_parent while
+// having a parent (a boundary clock) cannot be realised on the reference
+// board, whose top has one link engine (docs/hw-clock-sync.md): it is
+// planned as a follower of its parent, and a warning in `warnings` names it.
+std::vector<BoardSyncReport> plan_fabric_sync(const FabricSpec& spec, std::vector<std::string>* warnings);
+
 struct FabricBoardState {
   size_t board = 0;
   std::string name;
@@ -204,6 +243,17 @@ class Fabric {
   FabricTriggerReport trigger(const std::vector<size_t>& boards, std::optional<int64_t> at_ps = std::nullopt);
 
   std::vector<FabricBoardState> status();
+
+  // Writes every board's role (SYNC_CTRL: the sync master reference, every
+  // other board follower) and, where the file gives one, its calibration
+  // (SYNC_CAL_*, before the mode, so a servo starts on the right values).
+  // Plans first (FormatError without a sync master, nothing opened); opens
+  // every board and claims every board's lease before the first write: an
+  // unreachable board or another writer's lease is reported with nothing
+  // written. A failure while writing stops there: the report says which
+  // boards were written (nothing is rolled back; writing again is safe).
+  // Never throws for one board's failure.
+  FabricSyncReport write_sync();
 
  private:
   FabricSpec spec_;
