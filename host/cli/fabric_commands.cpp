@@ -1,4 +1,4 @@
-// `lightrail fabric validate|commit|trigger|status`: many boards as one
+// `lightrail fabric validate|commit|trigger|status|sync`: many boards as one
 // (lightrail::Fabric, docs/fabric.md). Problems go to stderr one per line;
 // --json prints one object to stdout.
 #include <fmt/format.h>
@@ -357,11 +357,65 @@ int run_status(const FabricOptions& opt) {
   });
 }
 
+// Every board's role and calibration from the file (Fabric::write_sync).
+int run_sync(const FabricOptions& opt) {
+  return guarded(opt, "sync", [&] {
+    const FabricSpec spec = read_fabric_file(opt.fabric);
+    // Planned before anything is opened: a file without a tree fails here.
+    plan_fabric_sync(spec, nullptr);
+    Fabric fabric = Fabric::open(spec);
+    const FabricSyncReport r = fabric.write_sync();
+    const bool sim = std::any_of(spec.boards.begin(), spec.boards.end(),
+                                 [](const FabricBoard& b) { return b.uri.rfind("sim://", 0) == 0; });
+    for (const std::string& w : r.warnings) std::cerr << "warning: " << printable(w) << "\n";
+    bool busy = false, unchanged = true;
+    for (const BoardSyncReport& b : r.boards) {
+      busy = busy || b.error_kind == "LeaseError" || b.error_kind == "BoardBusyError";
+      unchanged = unchanged && !b.mode_written && !b.calibration_written;
+    }
+    const int code = r.ok ? static_cast<int>(kOk) : busy && unchanged ? kBoardBusy : kDeviceError;
+    if (opt.json) {
+      json out = r.to_json();
+      out["fabric"] = spec.name;
+      std::cout << out.dump(2) << "\n";
+    } else {
+      std::cout << fmt::format("fabric {}: sync roles {}\n", printable(spec.name),
+                               r.ok ? "written" : "NOT all written");
+      for (const BoardSyncReport& b : r.boards) {
+        std::string line = fmt::format("  {:<12} {:<9} SYNC_CTRL 0x{:X}", printable(b.name),
+                                       sync_mode_name(b.mode), sync_ctrl_word(b.mode));
+        if (b.parent) line += " of " + printable(spec.boards[*b.parent].name);
+        if (b.calibration) {
+          line += fmt::format(", calibration delay tx {} ps, delay rx {} ps, asymmetry {} ps",
+                              b.calibration->delay_tx_ps, b.calibration->delay_rx_ps,
+                              b.calibration->asymmetry_ps);
+        } else if (b.mode != SyncMode::kReference) {
+          line += ", calibration unchanged (none in the file)";
+        }
+        if (b.boundary_clock) line += " (boundary clock: see the warning)";
+        line += b.written()                               ? ": written"
+                : b.mode_written || b.calibration_written ? ": PARTLY written"
+                                                          : ": not written";
+        if (!b.error.empty()) line += ": " + printable(b.error);
+        std::cout << line << "\n";
+      }
+    }
+    if (!r.ok) std::cerr << "lightrail fabric sync: " << printable(r.error) << "\n";
+    if (sim && r.ok) {
+      std::cerr << "note: on sim:// the co-simulation's scenario decides who follows whom (serve --sync, "
+                   "docs/lab.md section 4): the modes were written and read back, and ENABLE and USE_DDMTD "
+                   "drive its modelled servos\n";
+    }
+    return code;
+  });
+}
+
 }  // namespace
 
 void add_fabric_commands(CLI::App& app, Action& action) {
   auto opt = std::make_shared<FabricOptions>();
-  CLI::App* fabric = app.add_subcommand("fabric", "Many boards as one: validate, commit, trigger, status");
+  CLI::App* fabric =
+      app.add_subcommand("fabric", "Many boards as one: validate, commit, trigger, status, sync");
   fabric->require_subcommand(1);
   const char* fabric_help = "fabric file (docs/fabric.md)";
   const char* assign_help = "NAME=SCHEDULE.json: the schedule of the board called NAME";
@@ -410,6 +464,12 @@ void add_fabric_commands(CLI::App& app, Action& action) {
   status->add_option("fabric", opt->fabric, fabric_help)->required();
   status->add_flag("--json", opt->json, "print a JSON object to stdout");
   status->callback([&action, opt] { action = [opt] { return run_status(*opt); }; });
+
+  CLI::App* sync =
+      fabric->add_subcommand("sync", "Write every board's sync role and calibration from the file");
+  sync->add_option("fabric", opt->fabric, fabric_help)->required();
+  sync->add_flag("--json", opt->json, "print a JSON object to stdout");
+  sync->callback([&action, opt] { action = [opt] { return run_sync(*opt); }; });
 }
 
 }  // namespace lightrail::cli

@@ -194,4 +194,122 @@ TEST(FabricCli, TriggerGivesEveryBoardOneTime) {
   EXPECT_TRUE(contains(r.err, "b1 latched")) << r.err;
 }
 
+// The four boards' file with a sync tree: b1 calibrated, b2 following b1
+// (a boundary clock: b1), b3 calibrated.
+std::string sync_fabric_file(const std::vector<std::string>& uris, const std::string& name) {
+  json boards = json::array();
+  for (size_t k = 0; k < uris.size(); ++k) {
+    boards.push_back(
+        {{"name", "b" + std::to_string(k)}, {"uri", uris[k]}, {"rail", 0}, {"first_switch_port", 16 * k}});
+  }
+  boards[1]["sync_calibration"] = {{"delay_tx_ps", 1200}, {"delay_rx_ps", 800}, {"asymmetry_ps", -35}};
+  boards[2]["sync_parent"] = "b1";
+  boards[3]["sync_calibration"] = {{"delay_rx_ps", 400}};
+  return write_file(name, json{{"name", "t"},
+                               {"rails", {{{"rail", 0}, {"switch", "awgr"}, {"radix", 64}}}},
+                               {"boards", boards},
+                               {"sync_master", "b0"}}
+                              .dump());
+}
+
+const uint32_t kFollowerWord = hw::SYNC_CTRL_ENABLE_MASK | hw::SYNC_CTRL_USE_DDMTD_MASK;
+
+TEST(FabricCli, SyncWritesRolesAndCalibrationsOnEveryBoard) {
+  Boards b;
+  for (auto& fb : b.boards) fb->poke(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_USE_DDMTD_MASK);  // out of reset
+  b.boards[2]->poke(hw::REG_SYNC_CAL_DELAY_MS_PS, 55);  // b2's file entry has none: kept
+  const std::string f = sync_fabric_file(b.uris, "sync.json");
+  CliRun r = lightrail("fabric sync " + f);
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_EQ(b.boards[0]->peek(hw::REG_SYNC_CTRL), hw::SYNC_CTRL_REFERENCE_MASK);
+  for (size_t k = 1; k < 4; ++k) EXPECT_EQ(b.boards[k]->peek(hw::REG_SYNC_CTRL), kFollowerWord) << "b" << k;
+  EXPECT_EQ(b.boards[1]->peek(hw::REG_SYNC_CAL_DELAY_SM_PS), 1200u);
+  EXPECT_EQ(b.boards[1]->peek(hw::REG_SYNC_CAL_DELAY_MS_PS), 800u);
+  EXPECT_EQ(b.boards[1]->peek(hw::REG_SYNC_CAL_ASYM_PS), static_cast<uint32_t>(-35));
+  EXPECT_EQ(b.boards[3]->peek(hw::REG_SYNC_CAL_DELAY_MS_PS), 400u);
+  EXPECT_EQ(b.boards[2]->peek(hw::REG_SYNC_CAL_DELAY_MS_PS), 55u);
+  EXPECT_TRUE(contains(r.out, "b0           reference SYNC_CTRL 0x4: written")) << r.out;
+  EXPECT_TRUE(contains(r.out, "b1           follower  SYNC_CTRL 0x3 of b0, calibration delay tx 1200 ps"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, "b2           follower  SYNC_CTRL 0x3 of b1, calibration unchanged")) << r.out;
+  // b1 is a boundary clock: warned about, by name.
+  EXPECT_TRUE(contains(r.err, "warning: b1 is a boundary clock")) << r.err;
+  EXPECT_TRUE(contains(r.err, "one link engine")) << r.err;
+
+  r = lightrail("fabric sync " + f + " --json");  // idempotent
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json doc = json::parse(r.out);
+  EXPECT_TRUE(doc["ok"].get<bool>());
+  EXPECT_EQ(doc["fabric"], "t");
+  EXPECT_EQ(doc["written"], json({"b0", "b1", "b2", "b3"}));
+  EXPECT_EQ(doc["boards"][0]["mode"], "reference");
+  EXPECT_EQ(doc["boards"][1]["previous"], "follower");
+  EXPECT_TRUE(doc["boards"][1]["boundary_clock"].get<bool>());
+  EXPECT_EQ(doc["boards"][3]["calibration"]["delay_rx_ps"], 400);
+  EXPECT_EQ(doc["warnings"].size(), 1u);
+}
+
+TEST(FabricCli, SyncWritesNothingFromABadFile) {
+  Boards b;
+  for (auto& fb : b.boards) fb->write_log.clear();
+  json doc = json::parse(std::ifstream(sync_fabric_file(b.uris, "sync_src.json")));
+  doc["boards"][3]["sync_calibration"]["asymmetry_ps"] = int64_t{hw::SYNC_CAL_ASYM_MAX_PS} + 1;
+  doc["boards"][2]["sync_calibration"] = {{"delay_tx_ps", "5"}};
+  CliRun r = lightrail("fabric sync " + write_file("sync_bad.json", doc.dump()) + " --json");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "boards[3].sync_calibration.asymmetry_ps")) << r.err;
+  EXPECT_TRUE(contains(r.err, "boards[2].sync_calibration.delay_tx_ps: must be an integer")) << r.err;
+  EXPECT_FALSE(json::parse(r.out)["ok"].get<bool>());
+
+  doc = json::parse(std::ifstream(sync_fabric_file(b.uris, "sync_src.json")));
+  doc.erase("sync_master");
+  doc["boards"][2].erase("sync_parent");
+  for (auto& x : doc["boards"]) x.erase("sync_calibration");
+  r = lightrail("fabric sync " + write_file("sync_no_tree.json", doc.dump()));
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "sync_master: missing")) << r.err;
+  for (auto& fb : b.boards) EXPECT_TRUE(fb->write_log.empty()) << "a bad file wrote to a board";
+}
+
+TEST(FabricCli, SyncNamesABoardAnotherWriterHoldsAndWritesNothing) {
+  Boards b;
+  for (auto& fb : b.boards) fb->poke(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_USE_DDMTD_MASK);
+  b.boards[2]->lease_owner = 0x77;  // another writer holds b2
+  const std::string f = sync_fabric_file(b.uris, "sync_busy.json");
+  CliRun r = lightrail("fabric sync " + f + " --json");
+  EXPECT_EQ(r.code, 4) << r.err;
+  json doc = json::parse(r.out);
+  EXPECT_FALSE(doc["ok"].get<bool>());
+  EXPECT_EQ(doc["boards"][2]["board"], "b2");
+  EXPECT_EQ(doc["boards"][2]["error_kind"], "LeaseError");
+  EXPECT_EQ(doc["written"], json::array());
+  EXPECT_EQ(doc["not_written"], json({"b0", "b1", "b2", "b3"}));
+  EXPECT_TRUE(contains(r.err, "board b2")) << r.err;
+  EXPECT_TRUE(contains(r.err, "nothing was written")) << r.err;
+  for (auto& fb : b.boards) EXPECT_EQ(fb->peek(hw::REG_SYNC_CTRL), hw::SYNC_CTRL_USE_DDMTD_MASK);
+
+  // The connection to b2 drops at its SYNC_CTRL write: b0 and b1 are
+  // written, and the report says so.
+  b.boards[2]->lease_owner = 0;
+  b.boards[2]->before_write = [](uint64_t addr, uint32_t) {
+    if (addr == hw::REG_SYNC_CTRL) throw lightrail::TransportError("connection dropped at SYNC_CTRL");
+  };
+  r = lightrail("fabric sync " + f);
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_TRUE(contains(r.err, "written: b0, b1; not written: b2, b3")) << r.err;
+  EXPECT_TRUE(contains(r.err, "run it again")) << r.err;
+  EXPECT_TRUE(contains(r.out,
+                       "b1           follower  SYNC_CTRL 0x3 of b0, calibration delay tx 1200 ps, delay rx "
+                       "800 ps, asymmetry -35 ps (boundary clock: see the warning): written"))
+      << r.out;
+  EXPECT_TRUE(
+      contains(r.out,
+               "b2           follower  SYNC_CTRL 0x3 of b1, calibration unchanged (none in the file): "
+               "not written: "))
+      << r.out;
+  EXPECT_EQ(b.boards[0]->peek(hw::REG_SYNC_CTRL), hw::SYNC_CTRL_REFERENCE_MASK);
+  EXPECT_EQ(b.boards[1]->peek(hw::REG_SYNC_CTRL), kFollowerWord);
+  EXPECT_EQ(b.boards[3]->peek(hw::REG_SYNC_CTRL), hw::SYNC_CTRL_USE_DDMTD_MASK);
+}
+
 }  // namespace
