@@ -50,6 +50,11 @@ std::vector<BoardSyncReport> plan_fabric_sync(const FabricSpec& spec, std::vecto
     r.mode = i == master ? SyncMode::kReference : SyncMode::kFollower;
     if (i != master) {
       r.parent = b.sync_parent ? *b.sync_parent : master;
+      if (*r.parent >= spec.boards.size() || *r.parent == i) {  // only in a spec built in code
+        throw FormatError(
+            fmt::format("fabric {}", printable(spec.name)),
+            {{fmt::format("boards[{}].sync_parent", i), "names no other board of this fabric"}});
+      }
       r.calibration = b.sync_calibration;
     } else if (b.sync_calibration) {
       // The file refuses this; a spec built in code may still carry one.
