@@ -298,17 +298,26 @@ TEST(FabricFile, SyncCalibrationNamesEveryBadField) {
   doc["boards"][0]["sync_calibration"] = {{"delay_tx_ps", 10}};  // b0 is the sync master
   doc["boards"][1]["sync_calibration"] = 5;
   std::vector<Problem> more = format_problems(doc);
-  if (const Problem* p = find(more, "boards[0].sync_calibration"))
+  {
+    const Problem* p = find(more, "boards[0].sync_calibration");
+    ASSERT_NE(p, nullptr) << "boards[0].sync_calibration not named";
     EXPECT_NE(p->message.find("no reference to calibrate against"), std::string::npos) << p->message;
-  if (const Problem* p = find(more, "boards[1].sync_calibration"))
+  }
+  {
+    const Problem* p = find(more, "boards[1].sync_calibration");
+    ASSERT_NE(p, nullptr) << "boards[1].sync_calibration not named";
     EXPECT_NE(p->message.find("must be an object"), std::string::npos) << p->message;
+  }
 
   doc = four_on_awgr();
   doc.erase("sync_master");
   doc["boards"][2]["sync_calibration"] = {{"delay_tx_ps", 10}};
   more = format_problems(doc);
-  if (const Problem* p = find(more, "boards[2].sync_calibration"))
+  {
+    const Problem* p = find(more, "boards[2].sync_calibration");
+    ASSERT_NE(p, nullptr) << "boards[2].sync_calibration not named";
     EXPECT_NE(p->message.find("needs a sync_master"), std::string::npos) << p->message;
+  }
 }
 
 // Boards on two OCS or AWGR rails for validation: b0, b1 on rail 0; b2 on
