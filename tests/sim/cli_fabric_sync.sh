@@ -33,6 +33,27 @@ done
 [ "$(jv 'd.get("all_locked")' "$work/status.json")" = true ] || fail "the clocks never locked: $(cat "$work/status.json")"
 echo "every follower locked at board time $(jv 'd["boards"][0]["status"]["board_time_ps"]' "$work/status.json") ps"
 
+# `fabric sync`: the roles the tree says and b3's calibration from the file
+# (its own values, read first, so the figures below are unchanged).
+cal=$("$cli" sync calibrate --device "$(dev 3)" --json)
+python3 - "$work/fabric.json" "$cal" <<'PY'
+import json, sys
+f, cal = sys.argv[1], json.loads(sys.argv[2])["calibration"]
+doc = json.load(open(f))
+doc["boards"][3]["sync_calibration"] = {k: cal[k] for k in ("delay_tx_ps", "delay_rx_ps", "asymmetry_ps")}
+json.dump(doc, open(f, "w"))
+PY
+"$cli" fabric sync "$work/fabric.json" --json > "$work/fsync.json" || fail "fabric sync exited $?: $(cat "$work/fsync.json")"
+[ "$("$cli" sync mode --device "$(dev 0)" --json | jv 'd["mode"]' /dev/stdin)" = reference ] ||
+  fail "fabric sync did not make b0 the reference"
+for k in 1 3 7; do
+  [ "$("$cli" sync mode --device "$(dev $k)" --json | jv 'd["mode"]' /dev/stdin)" = follower ] ||
+    fail "fabric sync did not make b$k a follower"
+done
+[ "$("$cli" sync calibrate --device "$(dev 3)" --json | jv 'd["calibration"]' /dev/stdin)" = "$(jv 'd["calibration"]' <(echo "$cal"))" ] ||
+  fail "b3's calibration did not read back"
+echo "fabric sync: b0 reference, the others followers, b3 calibrated from the file"
+
 set +e
 "$cli" fabric commit "$work/fabric.json" "${args[@]}" --json > "$work/commit.json" 2> "$work/commit.err"
 rc=$?
