@@ -7,6 +7,7 @@
 #include <verilated_fst_c.h>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -411,20 +412,25 @@ void Board::inject_fault(seq::SequencerOut& out) {
 
 // Every change at the board outputs (sim/output_digest.hpp): a gate word
 // that changed (port, 32-bit word), a wavelength strobe (port, fine, value,
-// marked apart from a gate by bit 63).
+// marked apart from a gate by bit 63). Every change of a cycle is at the
+// same tick (digest::at once per cycle), and the changed gate words are
+// found for all ports at once.
 void Board::digest_outputs(const uint32_t* gate, uint32_t stb, const uint8_t* fine, const uint8_t* value) {
+  uint32_t changed = 0;
+  for (unsigned p = 0; p < PORTS; ++p) changed |= uint32_t(gate[p] != last_gate_[p]) << p;
+  if (!(changed | stb)) return;
+  const uint64_t tick = digest::at(now_ticks_);
   uint64_t h = 0;
-  for (unsigned p = 0; p < PORTS; ++p) {
-    if (gate[p] == last_gate_[p]) continue;
-    last_gate_[p] = gate[p];
-    h += digest::term(now_ticks_, p | uint64_t{gate[p]} << 8);
-    ++output_changes_;
+  for (uint32_t c = changed; c; c &= c - 1) {
+    const unsigned p = unsigned(__builtin_ctz(c));
+    h += digest::term_at(tick, p | uint64_t{gate[p]} << 8);
   }
   for (uint32_t s = stb; s; s &= s - 1) {
     const unsigned p = unsigned(__builtin_ctz(s));
-    h += digest::term(now_ticks_, p | uint64_t{fine[p]} << 8 | uint64_t{value[p]} << 16 | uint64_t{1} << 63);
-    ++output_changes_;
+    h += digest::term_at(tick, p | uint64_t{fine[p]} << 8 | uint64_t{value[p]} << 16 | uint64_t{1} << 63);
   }
+  std::memcpy(last_gate_.data(), gate, sizeof last_gate_);
+  output_changes_ += unsigned(__builtin_popcount(changed) + __builtin_popcount(stb));
   output_digest_ += h;
 }
 

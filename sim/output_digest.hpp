@@ -19,7 +19,10 @@ inline uint64_t mix(uint64_t x) {
 }
 
 // One change: at `tick`, `what` (its kind, port and value packed into 64
-// bits by the caller).
-inline uint64_t term(uint64_t tick, uint64_t what) { return mix(mix(tick) ^ what); }
+// bits by the caller). The changes of one cycle share their tick, so its
+// half of the mix, at(tick), is computed once for all of them.
+inline uint64_t at(uint64_t tick) { return mix(tick); }
+inline uint64_t term_at(uint64_t at_tick, uint64_t what) { return mix(at_tick ^ what); }
+inline uint64_t term(uint64_t tick, uint64_t what) { return term_at(at(tick), what); }
 
 }  // namespace lightrail::sim::digest
