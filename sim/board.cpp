@@ -15,6 +15,7 @@
 #include "model_clock.hpp"
 #include "output_digest.hpp"
 #include "port_fields.hpp"
+#include "port_mask.hpp"
 
 namespace lightrail::sim {
 
@@ -30,6 +31,7 @@ bool in_window(uint32_t addr, uint32_t base, uint32_t words) {
 // fields in three words (port_fields.hpp).
 static_assert(FINE_STEPS == 32, "gate_ser_o is read as one 32-bit word per port");
 static_assert(PORTS == port_fields::kPorts, "port_fields.hpp packs 16 ports");
+static_assert(PORTS == 16, "port_mask.hpp tests 16 ports");
 
 constexpr uint32_t kBadBank =
     ERROR_BAD_MAGIC_MASK | ERROR_BAD_VERSION_MASK | ERROR_BAD_BOUNDS_MASK | ERROR_BAD_CRC_MASK;
@@ -416,8 +418,9 @@ void Board::inject_fault(seq::SequencerOut& out) {
 // same tick (digest::at once per cycle), and the changed gate words are
 // found for all ports at once.
 void Board::digest_outputs(const uint32_t* gate, uint32_t stb, const uint8_t* fine, const uint8_t* value) {
-  uint32_t changed = 0;
-  for (unsigned p = 0; p < PORTS; ++p) changed |= uint32_t(gate[p] != last_gate_[p]) << p;
+  uint32_t diff[PORTS];
+  for (unsigned p = 0; p < PORTS; ++p) diff[p] = gate[p] ^ last_gate_[p];
+  const uint32_t changed = nonzero_ports16(diff);
   if (!(changed | stb)) return;
   const uint64_t tick = digest::at(now_ticks_);
   uint64_t h = 0;

@@ -5,11 +5,13 @@
 #include <limits>
 
 #include "fabric.hpp"
+#include "port_mask.hpp"
 
 namespace lightrail::sim {
 
 using hwdef::FINE_STEPS;
 using hwdef::PORTS;
+static_assert(PORTS == 16, "port_mask.hpp tests 16 ports");
 
 namespace {
 // Events are matched this long after they happen, so a swap the kernel
@@ -33,12 +35,11 @@ void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, con
   // the compiler vectorises), then only ports with an edge or a select
   // strobe are visited, in port order: most ports have neither.
   std::array<uint32_t, PORTS> edge_bits;
-  uint32_t visit = sel_stb;
   for (uint32_t p = 0; p < PORTS; ++p) {
     const uint32_t w = gate_word[p];
     edge_bits[p] = w ^ ((w << 1) | level_[p]);
-    visit |= uint32_t(edge_bits[p] != 0) << p;
   }
+  uint32_t visit = sel_stb | nonzero_ports16(edge_bits.data());
   for (; visit; visit &= visit - 1) {
     const uint32_t p = uint32_t(__builtin_ctz(visit));
     const uint32_t w = gate_word[p];
