@@ -7,6 +7,7 @@
 #include <verilated_fst_c.h>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -14,6 +15,7 @@
 #include "model_clock.hpp"
 #include "output_digest.hpp"
 #include "port_fields.hpp"
+#include "port_mask.hpp"
 
 namespace lightrail::sim {
 
@@ -29,6 +31,7 @@ bool in_window(uint32_t addr, uint32_t base, uint32_t words) {
 // fields in three words (port_fields.hpp).
 static_assert(FINE_STEPS == 32, "gate_ser_o is read as one 32-bit word per port");
 static_assert(PORTS == port_fields::kPorts, "port_fields.hpp packs 16 ports");
+static_assert(PORTS == 16, "port_mask.hpp tests 16 ports");
 
 constexpr uint32_t kBadBank =
     ERROR_BAD_MAGIC_MASK | ERROR_BAD_VERSION_MASK | ERROR_BAD_BOUNDS_MASK | ERROR_BAD_CRC_MASK;
@@ -117,8 +120,8 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   const seq::SequencerOut& k = *leaving;
   // The bank read ports are not in the delay: the address of the last call,
   // its line back for the next (the kernel's own one-call round trip).
-  m.seq_bank0_raddr_i = out_.bank_raddr[0];
-  m.seq_bank1_raddr_i = out_.bank_raddr[1];
+  m.seq_bank0_raddr_i = out_->bank_raddr[0];
+  m.seq_bank1_raddr_i = out_->bank_raddr[1];
   m.seq_status_i = k.status;
   m.seq_errors_i = k.errors;
   m.seq_steps_i = k.steps;
@@ -216,17 +219,22 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   in_.tune_we = m.seq_tune_we_o;
   in_.tune_addr = m.seq_tune_addr_o;
   in_.tune_wdata = m.seq_tune_wdata_o;
+  // The kernel writes its outputs straight into the pipeline (it writes
+  // every field each call), with the STOP's output window: the kernel's
+  // window, in its own time, is board time when the outputs reach the board.
+  Piped& slot = pipe_[pipe_head_];
   if (m.rst_ni) {
-    const seq::SequencerOut before = out_;
-    seq::sequencer_step(*st_, in_, out_);
+    const KernelCounts before{out_->status, out_->errors, out_->triggers, out_->swaps};
+    seq::sequencer_step(*st_, in_, slot.out);
+    out_ = &slot.out;
     watch_kernel(before);
   } else {
     seq::sequencer_reset(*st_);  // ap_rst_n: held in reset, outputs idle
-    out_ = seq::SequencerOut{};
+    slot.out = seq::SequencerOut{};
+    out_ = &slot.out;
   }
-  // Into the pipeline, with the STOP's output window: the kernel's window,
-  // in its own time, is board time when the outputs reach the board.
-  pipe_[pipe_head_] = {out_, stop, in_.now_ticks + uint64_t{OUTPUT_LATENCY_CYCLES} * FINE_STEPS};
+  slot.stop = stop;
+  slot.stop_window = in_.now_ticks + uint64_t{OUTPUT_LATENCY_CYCLES} * FINE_STEPS;
   if (++pipe_head_ > size_t(opt_.kernel_latency)) pipe_head_ = 0;  // a ring of kernel_latency + 1
 
   if (m.rst_ni) {
@@ -376,9 +384,9 @@ void Board::begin_reset() {
 
   seq::sequencer_reset(*st_);
   in_ = seq::SequencerIn{};
-  out_ = seq::SequencerOut{};
   pipe_.fill(Piped{});
   pipe_head_ = 0;
+  out_ = &pipe_[0].out;
   pending_.reset();
   triggered_.clear();
   latched_ = Latched::kNone;
@@ -414,64 +422,70 @@ void Board::inject_fault(seq::SequencerOut& out) {
 
 // Every change at the board outputs (sim/output_digest.hpp): a gate word
 // that changed (port, 32-bit word), a wavelength strobe (port, fine, value,
-// marked apart from a gate by bit 63).
+// marked apart from a gate by bit 63). Every change of a cycle is at the
+// same tick (digest::at once per cycle), and the changed gate words are
+// found for all ports at once.
 void Board::digest_outputs(const uint32_t* gate, uint32_t stb, const uint8_t* fine, const uint8_t* value) {
-  uint64_t h = 0;
-  for (unsigned p = 0; p < PORTS; ++p) {
-    if (gate[p] == last_gate_[p]) continue;
-    last_gate_[p] = gate[p];
-    h += digest::term(now_ticks_, p | uint64_t{gate[p]} << 8);
-    ++output_changes_;
+  uint32_t diff[PORTS];
+  for (unsigned p = 0; p < PORTS; ++p) diff[p] = gate[p] ^ last_gate_[p];
+  const uint32_t changed = nonzero_ports16(diff);
+  if (!(changed | stb)) return;
+  const uint64_t tick = digest::at(now_ticks_);
+  uint64_t h = 0, n = 0;  // counted here: __builtin_popcount is a library call without -mpopcnt
+  for (uint32_t c = changed; c; c &= c - 1, ++n) {
+    const unsigned p = unsigned(__builtin_ctz(c));
+    h += digest::term_at(tick, p | uint64_t{gate[p]} << 8);
   }
-  for (uint32_t s = stb; s; s &= s - 1) {
+  for (uint32_t s = stb; s; s &= s - 1, ++n) {
     const unsigned p = unsigned(__builtin_ctz(s));
-    h += digest::term(now_ticks_, p | uint64_t{fine[p]} << 8 | uint64_t{value[p]} << 16 | uint64_t{1} << 63);
-    ++output_changes_;
+    h += digest::term_at(tick, p | uint64_t{fine[p]} << 8 | uint64_t{value[p]} << 16 | uint64_t{1} << 63);
   }
+  std::memcpy(last_gate_.data(), gate, sizeof last_gate_);
+  output_changes_ += n;
   output_digest_ += h;
 }
 
-void Board::watch_kernel(const seq::SequencerOut& before) {
-  const unsigned inactive = (out_.status & STATUS_ACTIVE_BANK_MASK) ? 0 : 1;
-  const uint32_t new_errors = out_.errors & ~before.errors;
+void Board::watch_kernel(const KernelCounts& before) {
+  const unsigned inactive = (out_->status & STATUS_ACTIVE_BANK_MASK) ? 0 : 1;
+  const uint32_t new_errors = out_->errors & ~before.errors;
   if (new_errors & kBadBank) {
     const DecodedImage img = decode_image(bank_[inactive]);
     rejections_.push_back(img.valid ? "rejected a valid bank" : img.problem);
     if (img.valid) ++verify_mismatches_;
   }
   // The commit's time as the kernel took it, when it began to verify.
-  if ((out_.status & STATUS_VERIFY_BUSY_MASK) && !(before.status & STATUS_VERIFY_BUSY_MASK)) {
+  if ((out_->status & STATUS_VERIFY_BUSY_MASK) && !(before.status & STATUS_VERIFY_BUSY_MASK)) {
     commit_at_time_ = in_.commit_at_time;
     commit_ticks_ = in_.commit_ticks;
   }
-  if ((out_.status & STATUS_COMMIT_PENDING_MASK) && !(before.status & STATUS_COMMIT_PENDING_MASK)) {
+  if ((out_->status & STATUS_COMMIT_PENDING_MASK) && !(before.status & STATUS_COMMIT_PENDING_MASK)) {
     pending_ = std::make_shared<DecodedImage>(decode_image(bank_[inactive]));
     pending_since_ = now_ticks_;
   }
   // Timed triggers only (an immediate one latched with them wins, as in the
   // kernel): their boundary is the named time; the others are the board's.
-  if (out_.triggers != before.triggers) {
+  if (out_->triggers != before.triggers) {
     if (latched_ == Latched::kTimed) {
-      triggered_.push_back(out_.triggered_at_ticks);
-      trigger_resumes_.push_back(out_.triggered_at_ticks);
-      probe_->watch_boundary(out_.triggered_at_ticks, Probe::Watch::kTrigger);
+      triggered_.push_back(out_->triggered_at_ticks);
+      trigger_resumes_.push_back(out_->triggered_at_ticks);
+      probe_->watch_boundary(out_->triggered_at_ticks, Probe::Watch::kTrigger);
     }
     latched_ = Latched::kNone;
   }
   if (in_.trigger) latched_ = Latched::kImmediate;
   if (in_.trigger_at && latched_ != Latched::kImmediate) latched_ = Latched::kTimed;
-  if (out_.swaps != before.swaps) {
+  if (out_->swaps != before.swaps) {
     on_swap();
-  } else if ((before.status & STATUS_COMMIT_PENDING_MASK) && !(out_.status & STATUS_COMMIT_PENDING_MASK)) {
+  } else if ((before.status & STATUS_COMMIT_PENDING_MASK) && !(out_->status & STATUS_COMMIT_PENDING_MASK)) {
     pending_.reset();  // dropped without a swap: CANCEL or STOP
   }
 }
 
 void Board::on_swap() {
-  const unsigned active = (out_.status & STATUS_ACTIVE_BANK_MASK) ? 1 : 0;
+  const unsigned active = (out_->status & STATUS_ACTIVE_BANK_MASK) ? 1 : 0;
   auto image = pending_ ? pending_ : std::make_shared<DecodedImage>(decode_image(bank_[active]));
   pending_.reset();
-  const uint64_t at = out_.last_swap_ticks;
+  const uint64_t at = out_->last_swap_ticks;
   // The kernel takes a boundary kernel_latency cycles before board time
   // reaches it: the reference must have made it.
   ref_->generate_until(in_.now_ticks + 2 * FINE_STEPS);
@@ -537,7 +551,7 @@ nlohmann::json Board::figures() const {
           {"missed_steps", f.late_boundaries},  // each late boundary once; the kernel's own count beside it
           {"missed_events", f.missed_events},
           {"unexpected_events", f.unexpected_events},
-          {"kernel_missed_deadlines", out_.missed},
+          {"kernel_missed_deadlines", out_->missed},
           {"packets_sent", f.packets_sent},
           {"packets_delivered", f.packets_delivered},
           {"misdelivered_packets", f.misdelivered_packets},
@@ -547,9 +561,9 @@ nlohmann::json Board::figures() const {
           {"board_timed_starts", board_timed_starts_},
           {"swaps", swaps_},
           {"rejected_banks", rejections_},
-          {"steps_executed", out_.steps},
-          {"epochs", out_.epochs},
-          {"error_flags", out_.errors},
+          {"steps_executed", out_->steps},
+          {"epochs", out_->epochs},
+          {"error_flags", out_->errors},
           {"osc_pin_errors", osc_pins_.protocol_errors()},
           {"stops", past_.stops + ref_->stops},
           {"stops_mid_retune", past_.stops_mid_retune + ref_->stops_mid_retune},
@@ -614,7 +628,7 @@ nlohmann::json Board::watched_boundaries() const {
 bool Board::correct() const {
   const ProbeFigures f = figures_total();
   return f.missed_events == 0 && f.unexpected_events == 0 && f.misdelivered_packets == 0 &&
-         f.dark_violations == 0 && out_.missed == 0 && swap_errors_ == 0 && verify_mismatches_ == 0 &&
+         f.dark_violations == 0 && out_->missed == 0 && swap_errors_ == 0 && verify_mismatches_ == 0 &&
          past_.event_rule_errors + ref_->event_rule_errors == 0 && trigger_errors_ == 0 &&
          osc_pins_.protocol_errors() == 0 && f.timing_error_fs_max <= int64_t(TICK_PS) * 1000;
 }

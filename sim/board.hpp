@@ -99,7 +99,11 @@ class Board : public SyncPort {
  private:
   void start_request(BusRequest* r, uint64_t edge_fs);
   void mirror_write(uint32_t addr, uint32_t value);
-  void watch_kernel(const seq::SequencerOut& before);
+  // What watch_kernel() compares of the kernel's last outputs.
+  struct KernelCounts {
+    uint32_t status, errors, triggers, swaps;
+  };
+  void watch_kernel(const KernelCounts& before);
   void inject_fault(seq::SequencerOut& out);
   void digest_outputs(const uint32_t* gate, uint32_t stb, const uint8_t* fine, const uint8_t* value);
   void on_swap();
@@ -110,7 +114,6 @@ class Board : public SyncPort {
   std::unique_ptr<VerilatedFstC> trace_;
   std::unique_ptr<seq::SequencerState> st_;  // large: on the heap
   seq::SequencerIn in_{};
-  seq::SequencerOut out_{};
   // The kernel's pipeline: outputs of the last kernel_latency + 1 calls,
   // the oldest at pipe_head_, with the STOP each call took and the window
   // (board time) its outputs are for.
@@ -121,8 +124,9 @@ class Board : public SyncPort {
   };
   std::array<Piped, kMaxKernelLatency + 1> pipe_{};
   size_t pipe_head_ = 0;
-  seq::SequencerOut faulty_{};  // with a fault injected: what leaves the pipeline instead
-  bool packed_events_ = true;   // the top's event field ports may hold a non-zero field
+  const seq::SequencerOut* out_ = &pipe_[0].out;  // the last call's outputs (all zero before the first)
+  seq::SequencerOut faulty_{};                    // with a fault injected: what leaves the pipeline instead
+  bool packed_events_ = true;                     // the top's event field ports may hold a non-zero field
   // Every change of the board outputs, hashed: two runs with the same
   // digest switched every port at the same ticks to the same values.
   uint64_t output_digest_ = 0;

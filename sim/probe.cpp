@@ -5,11 +5,13 @@
 #include <limits>
 
 #include "fabric.hpp"
+#include "port_mask.hpp"
 
 namespace lightrail::sim {
 
 using hwdef::FINE_STEPS;
 using hwdef::PORTS;
+static_assert(PORTS == 16, "port_mask.hpp tests 16 ports");
 
 namespace {
 // Events are matched this long after they happen, so a swap the kernel
@@ -24,21 +26,56 @@ Probe::Probe(Reference& ref, const std::vector<uint16_t>& tune) : ref_(ref), tun
 void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, const uint32_t* gate_word,
                           uint32_t sel_stb, const uint8_t* sel_fine, const uint8_t* sel_value) {
   ref_.set_cycle_start(tick);
-  // Only an edge can end an event step the reference waits on; asked again
-  // only after an edge resumed it.
-  bool waiting = ref_.waiting_event();
-  const bool tracing = open_trace_ < traces_.size();  // nothing here opens a window
   // Bit k of a word is an edge where it differs from bit k-1 (bit -1: the
   // level the last cycle ended at). Found for every port at once (a loop
   // the compiler vectorises), then only ports with an edge or a select
-  // strobe are visited, in port order: most ports have neither.
+  // strobe are visited: most ports have neither.
   std::array<uint32_t, PORTS> edge_bits;
-  uint32_t visit = sel_stb;
   for (uint32_t p = 0; p < PORTS; ++p) {
     const uint32_t w = gate_word[p];
     edge_bits[p] = w ^ ((w << 1) | level_[p]);
-    visit |= uint32_t(edge_bits[p] != 0) << p;
   }
+  const uint32_t gates = nonzero_ports16(edge_bits.data());
+  // Only an edge can end an event step the reference waits on, and a trace
+  // keeps edges in the order they are seen: then every edge in port order
+  // (nothing here opens a window or starts a wait).
+  if (open_trace_ < traces_.size() || ref_.waiting_event()) {
+    observe_in_order(tick, edge_fs, fine_fs, gate_word, edge_bits.data(), gates | sel_stb, sel_stb, sel_fine,
+                     sel_value);
+    while (open_trace_ < traces_.size() && traces_[open_trace_].until_tick < tick) ++open_trace_;
+    return;
+  }
+  // Otherwise the gate edges, then the selects: each port and class has its
+  // own queue and log, so the order between them changes nothing, and two
+  // loops without a test per port spare the branches no predictor learns
+  // (which ports have an edge changes every cycle).
+  for (uint32_t g = gates; g; g &= g - 1) {
+    const uint32_t p = uint32_t(__builtin_ctz(g));
+    const uint32_t w = gate_word[p];
+    level_[p] = w >> (FINE_STEPS - 1);
+    uint32_t edges = edge_bits[p];
+    do {
+      const uint32_t k = uint32_t(__builtin_ctz(edges));
+      const int bit = int((w >> k) & 1u);
+      seen_[p][bit ? kRise : kFall].push_back({tick + k, edge_fs + k * fine_fs, uint32_t(fine_fs), bit});
+      gate_log_[p].push(tick + k, bit, 0);
+      edges &= edges - 1;
+    } while (edges);
+  }
+  for (uint32_t s = sel_stb; s; s &= s - 1) {
+    const uint32_t p = uint32_t(__builtin_ctz(s));
+    const uint64_t t = tick + sel_fine[p];
+    seen_[p][kSel].push_back({t, edge_fs + sel_fine[p] * fine_fs, uint32_t(fine_fs), sel_value[p]});
+    sel_log_[p].push(t, sel_value[p], select_[p]);
+    select_[p] = sel_value[p];
+  }
+}
+
+void Probe::observe_in_order(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, const uint32_t* gate_word,
+                             const uint32_t* edge_bits, uint32_t visit, uint32_t sel_stb,
+                             const uint8_t* sel_fine, const uint8_t* sel_value) {
+  bool waiting = ref_.waiting_event();  // asked again only after an edge resumed it
+  const bool tracing = open_trace_ < traces_.size();
   for (; visit; visit &= visit - 1) {
     const uint32_t p = uint32_t(__builtin_ctz(visit));
     const uint32_t w = gate_word[p];
@@ -70,7 +107,6 @@ void Probe::observe_cycle(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs, con
       }
     }
   }
-  while (open_trace_ < traces_.size() && traces_[open_trace_].until_tick < tick) ++open_trace_;
 }
 
 void Probe::trace_edge(int port, int kind, uint64_t tick, int value) {

@@ -132,6 +132,12 @@ class Probe {
       return cur = i;
     }
   };
+  // observe_cycle() for a cycle with a trace window open or an event step
+  // waited on: every edge in port order, gate edges before a port's select.
+  [[gnu::noinline]] void observe_in_order(uint64_t tick, uint64_t edge_fs, uint64_t fine_fs,
+                                          const uint32_t* gate_word, const uint32_t* edge_bits,
+                                          uint32_t visit, uint32_t sel_stb, const uint8_t* sel_fine,
+                                          const uint8_t* sel_value);
   void match(int port, int kind, uint64_t before);
   // A matched edge on time: for record_boundaries() and watched boundaries.
   [[gnu::noinline]] void note_edge(int kind, uint64_t boundary, const Seen& o);
