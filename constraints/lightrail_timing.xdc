@@ -17,9 +17,9 @@
 # any crossing without a synchroniser whatever its timing.
 
 # Every handshake crossing enters a cdc_sync (u_*_sync) at sync_q1, ASYNC_REG:
-# false paths there. The DDMTD's two samplers and the message engine's
-# rising-edge SOF sampler are excluded: they are bounded below.
-set_false_path -to [get_cells -hier -filter {NAME =~ *u_*_sync/sync_q1_reg* && NAME !~ *u_ddmtd/u_ref_sync/* && NAME !~ *u_ddmtd/u_local_sync/* && NAME !~ *u_link/u_sof_rise_sync/*}]
+# false paths there. The DDMTD's two samplers and the message engine's two
+# SOF samplers are excluded: they are bounded below.
+set_false_path -to [get_cells -hier -filter {NAME =~ *u_*_sync/sync_q1_reg* && NAME !~ *u_ddmtd/u_ref_sync/* && NAME !~ *u_ddmtd/u_local_sync/* && NAME !~ *u_link/u_sof_*_sync/*}]
 
 # The DDMTD's two samplers take clk_rx_i and clk_i as data (metastability
 # there is the measurement), but the difference of their two routes enters
@@ -37,15 +37,16 @@ set_max_delay -datapath_only 1.000 -from [get_clocks sys_clk] \
 set_max_delay -datapath_only 4.000 \
   -from [get_cells -hier -filter {NAME =~ *u_ddmtd/hold_*_q_reg*}] -to [get_clocks sys_clk]
 
-# The message engine (hw/sync_link.sv) stamps a received frame where its
-# SOF toggle, launched on clk_rx_i, is sampled on clk_i's rising edge
-# (u_sof_rise_sync) or falling edge (sof_fall_q). Each route enters the
-# stamp: keep both short, and alike (place the two samplers together), so
-# that what is left is a constant of the build, calibrated with the fixed
-# delays. Their difference is a step of the stamp where the engine changes
-# sampler (the DDMTD phase crossing a quarter period).
+# The message engine (hw/sync_link.sv) stamps a received frame where clk_i
+# samples its SOF toggle (u_sof_rise_sync) or the toggle's copy half a
+# recovered period later (u_sof_fall_sync), both launched on clk_rx_i. Each
+# route enters the stamp: keep both short, and alike (place the two
+# samplers together), so that what is left is a constant of the build,
+# calibrated with the fixed delays. Their difference is a step of the stamp
+# where the engine changes sampler (the DDMTD phase crossing a quarter
+# period).
 set_max_delay -datapath_only 1.000 -from [get_clocks rx_clk] \
-  -to [get_cells -hier -filter {NAME =~ *u_link/u_sof_rise_sync/sync_q1_reg* || NAME =~ *u_link/sof_fall_q_reg*}]
+  -to [get_cells -hier -filter {NAME =~ *u_link/u_sof_rise_sync/sync_q1_reg* || NAME =~ *u_link/u_sof_fall_sync/sync_q1_reg*}]
 
 # A received frame's fields and the bit slide are held in clk_rx_i until the
 # next frame (seven cycles at least) or while aligned, and captured in clk_i

@@ -12,13 +12,16 @@
 //
 // Timestamps. A frame is stamped at its SOF. Sent: the board time of the
 // cycle tx_word_o holds the SOF (exact: the transmitter runs on clk_i).
-// Received: the SOF toggle from the receive side is sampled on both edges of
-// clk_i; with the DDMTD's phase l (clk_i lags the recovered clock by l), the
-// rising-edge sample is used when l is in [T/4, 3T/4) and the falling-edge
-// one otherwise, so the sample used is never within a quarter period of the
-// toggle (never metastable), and the stamp is the board time of that edge
-// minus its lag: the recovered edge's own time, to the DDMTD's resolution
-// (T/N, 0.98 ps) instead of a cycle. Without a phase in the last two beats
+// Received: clk_i samples the SOF toggle from the receive side, and a copy of
+// it half a recovered period later (a falling-edge flop there: the same as
+// sampling the toggle on clk_i's falling edge, with no falling-edge logic on
+// clk_i). With the DDMTD's phase l (clk_i lags the recovered clock by l) the
+// direct sample is used when l is in [T/4, 3T/4) and the delayed one
+// otherwise, so the sample used is never within a quarter period of its
+// toggle (never metastable), and the stamp is the board time of the
+// sampling edge minus its lag (l; for the copy, half a period plus
+// (l + T/2) mod T): the recovered edge's own time, to the DDMTD's
+// resolution (T/N, 0.98 ps) instead of a cycle. Without a phase in the last two beats
 // (DDMTD not pairing: frequency not yet pulled in) the rising sample is used
 // unrefined, a cycle stamp as PTP's. Fixed delays (transceivers, these
 // pipelines: a received SOF is stamped 4 cycles after its first bit
@@ -69,7 +72,7 @@ module sync_link #(
   localparam int TimerBits = $clog2(SYNC_PERIOD + 1);
 
   // ================================================================ receive side
-  logic        rx_aligned, rx_sof_toggle, rx_frame_toggle;
+  logic        rx_aligned, rx_sof_toggle, rx_sof_toggle_half, rx_frame_toggle;
   logic [ 4:0] rx_slide;
   logic [ 3:0] rx_type, rx_flags, rx_bad_gray;
   logic [ 7:0] rx_seq;
@@ -82,6 +85,7 @@ module sync_link #(
     .aligned_o     (rx_aligned),
     .slide_o       (rx_slide),
     .sof_toggle_o  (rx_sof_toggle),
+    .sof_toggle_half_o(rx_sof_toggle_half),
     .frame_toggle_o(rx_frame_toggle),
     .frame_type_o  (rx_type),
     .frame_flags_o (rx_flags),
@@ -105,25 +109,24 @@ module sync_link #(
     .q_o ({bad_gray_sync, frame_sync, aligned_sync})
   );
 
-  // The SOF toggle on both edges of clk_i (see the header).
+  // The SOF toggle sampled twice by clk_i: as it is, and half a recovered
+  // period later (see the header).
   cdc_sync u_sof_rise_sync (
     .clk_i,
     .rst_ni,
     .d_i(rx_sof_toggle),
     .q_o(sof_rise_sync)
   );
-  (* ASYNC_REG = "TRUE" *) logic sof_fall_q;
-  always_ff @(negedge clk_i) sof_fall_q <= rx_sof_toggle;
   cdc_sync u_sof_fall_sync (
     .clk_i,
     .rst_ni,
-    .d_i(sof_fall_q),
+    .d_i(rx_sof_toggle_half),
     .q_o(sof_fall_sync)
   );
 
-  // Board time of the sampling edge: the rising sample shows two cycles
-  // after its edge; the falling one two cycles after the rising edge that
-  // follows it, half a cycle after the falling edge.
+  // Board time of the sampling edge: a sample shows two cycles after its
+  // edge; the delayed copy's stamp is half a cycle earlier still (its
+  // toggle moved half a recovered period after the SOF's).
   logic        sof_rise_q, sof_fall_prev_q, frame_prev_q;
   logic [63:0] stamp_rise_q, stamp_fall_q;
   logic [ 3:0] bad_prev_q;

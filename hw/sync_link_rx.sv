@@ -23,7 +23,8 @@
 // point, sampled in clk_i by sync_link. A frame cut by IDLE or a line error
 // is dropped and counted. Latency: a SOF whose last bit arrives in the word
 // the transceiver presents at recovered edge E toggles sof_toggle_o at
-// E + 3 cycles (input register, alignment register, toggle).
+// E + 3 cycles (input register, alignment register, toggle), and
+// sof_toggle_half_o half a cycle after it.
 module sync_link_rx #(
   parameter int LOCK_IDLES      = 16,
   parameter int HUNT_MISSES     = 32,
@@ -36,6 +37,7 @@ module sync_link_rx #(
   output logic        aligned_o,
   output logic [ 4:0] slide_o,        // 0..31 UI, valid while aligned_o
   output logic        sof_toggle_o,
+  output logic        sof_toggle_half_o,  // the same, half a recovered period later
   output logic        frame_toggle_o,
   output logic [ 3:0] frame_type_o,
   output logic [ 3:0] frame_flags_o,
@@ -182,6 +184,15 @@ module sync_link_rx #(
   end
 
   assign sof_toggle_o   = sof_toggle_q;
+
+  // Half a period later, for clk_i's second sample (sync_link): a falling-
+  // edge flop here, so that clk_i has no falling-edge logic at all.
+  logic sof_toggle_half_q;
+  always_ff @(negedge clk_i) begin
+    if (!rst_ni) sof_toggle_half_q <= 1'b0;
+    else sof_toggle_half_q <= sof_toggle_q;
+  end
+  assign sof_toggle_half_o = sof_toggle_half_q;
   assign frame_toggle_o = frame_toggle_q;
   assign frame_type_o   = type_q;
   assign frame_flags_o  = flags_q;

@@ -229,7 +229,7 @@ def check_clocks(files, regmap, errors):
     if re.search(r"set_clock_groups", timing):
         errors.append(f"clocks: {TIMING_XDC} groups clocks: that overrides the bounded crossings (set_max_delay)")
     bounds = [line for line in xdc_lines(files[TIMING_XDC]) if re.match(r"set_max_delay\s+-datapath_only\s", line)]
-    for cells in ("u_link/u_sof_rise_sync/sync_q1_reg", "u_link/sof_fall_q_reg", "u_link/u_rx/*_q_reg"):
+    for cells in ("u_link/u_sof_rise_sync/sync_q1_reg", "u_link/u_sof_fall_sync/sync_q1_reg", "u_link/u_rx/*_q_reg"):
         if not any(cells in line for line in bounds):
             errors.append(f"clocks: {TIMING_XDC} does not bound the crossing to/from {cells}")
     if "create_clock" in timing:
@@ -479,7 +479,7 @@ def self_test(files):
         ("no recovered clock", mut(BOARD_XDC, "RXOUTCLK", "TXOUTCLK", -1), "RXOUTCLK"),
         ("DDMTD_N changed", {**files, REGMAP: json.dumps(regmap)}, "true period"),
         ("rx and sys grouped", mut(TIMING_XDC, "# rst_ni is synchronous", "set_clock_groups -asynchronous -group [get_clocks rx_clk] -group [get_clocks sys_clk]\n# rst_ni is synchronous"), "groups clocks"),
-        ("a SOF sampler unbounded", mut(TIMING_XDC, "|| NAME =~ *u_link/sof_fall_q_reg*", ""), "sof_fall_q_reg"),
+        ("a SOF sampler unbounded", mut(TIMING_XDC, " || NAME =~ *u_link/u_sof_fall_sync/sync_q1_reg*", ""), "u_sof_fall_sync"),
         ("a 64 KiB range", mut(KERNEL_XML, 'range="0x40000"', 'range="0x10000"'), "range"),
         ("a kernel port missing", mut("hw/board/blackbox/lightrail_sequencer.sv", "  input  logic seq_stop,\n", ""), "seq_stop"),
         ("a kernel port too narrow", mut("hw/board/blackbox/lightrail_clock_sync.sv", "logic [63:0] sync_time_step", "logic [31:0] sync_time_step"), "sync_time_step"),
