@@ -152,7 +152,8 @@ module sync_link #(
       if (sof_rise_sync != sof_rise_q) stamp_rise_q <= time_i - 64'(TicksPerCycle);
       if (sof_fall_sync != sof_fall_prev_q) stamp_fall_q <= time_i - 64'(TicksPerCycle * 3 / 2);
       bad_prev_q   <= bad_gray_sync;
-      bad_frames_q <= bad_frames_q + 32'(4'(gray_to_bin(bad_gray_sync) - gray_to_bin(bad_prev_q)));
+      if (bad_gray_sync != bad_prev_q)
+        bad_frames_q <= bad_frames_q + 32'(4'(gray_to_bin(bad_gray_sync) - gray_to_bin(bad_prev_q)));
       aligned_q    <= aligned_sync;
       if (aligned_sync && aligned_q) slide_q <= rx_slide;  // stable since before the alignment crossed
     end
@@ -208,17 +209,21 @@ module sync_link #(
       // The falling edge lags half a period more (mod T): flip the phase's MSB.
       lag_a_q   <= !phase_fresh ? '0 : rise_a ? phase_q : phase_q ^ (TagBits'(1) << (TagBits - 1));
     end
-    rx_fs_b_q <= ticks_a_q * TickFs - ((64'(lag_a_q) * PeriodFs) >> TagBits);
+    // Registers load only when they have something new (clock enables):
+    // most cycles carry no frame.
+    if (frame_a_q) rx_fs_b_q <= ticks_a_q * TickFs - ((64'(lag_a_q) * PeriodFs) >> TagBits);
   end
 
   logic [3:0]  type_b_q, flags_b_q;
   logic [7:0]  seq_b_q;
   logic [63:0] ts_b_q;
   always_ff @(posedge clk_i) begin
-    type_b_q  <= type_a_q;
-    flags_b_q <= flags_a_q;
-    seq_b_q   <= seq_a_q;
-    ts_b_q    <= ts_a_q;
+    if (frame_a_q) begin
+      type_b_q  <= type_a_q;
+      flags_b_q <= flags_a_q;
+      seq_b_q   <= seq_a_q;
+      ts_b_q    <= ts_a_q;
+    end
   end
 
   // ================================================================ transmitter
@@ -296,7 +301,7 @@ module sync_link #(
         end
       endcase
     end
-    tx_fs_q <= tx_ticks_q * TickFs;
+    if (tx_stamped_q) tx_fs_q <= tx_ticks_q * TickFs;
   end
   assign tx_word_o = tx_q;
 
