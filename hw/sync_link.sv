@@ -402,18 +402,15 @@ module sync_link #(
       end
 
       // ---- follower: Sync (t2), Follow_Up (t1), our Delay_Req (t3), Delay_Resp (t4)
-      if (!follower_ok) begin
-        have_sync_q     <= 1'b0;
-        want_req_q      <= 1'b0;
-        req_sent_q      <= 1'b0;
-        round_valid_q   <= '0;
-        parent_locked_q <= 1'b0;
-      end else if (time_step_i) begin
-        // Rounds in flight and a Sync or request stamped in the old time base.
+      if (!follower_ok || time_step_i) begin
+        // No link, or a time step: rounds in flight, a Sync or a request are
+        // stamped in a time base that is gone. The parent's flag stays
+        // through a step.
         have_sync_q   <= 1'b0;
         want_req_q    <= 1'b0;
         req_sent_q    <= 1'b0;
         round_valid_q <= '0;
+        if (!follower_ok) parent_locked_q <= 1'b0;
       end else begin
         if (start && next_type == sync_link_pkg::TypeDelayReq) begin
           want_req_q <= 1'b0;

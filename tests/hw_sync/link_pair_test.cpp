@@ -23,15 +23,10 @@
 namespace {
 
 namespace hw = lightrail::hwdef;
-using hw_sync_test::ClockGen;
+using namespace hw_sync_test;
 
-constexpr int64_t kT = int64_t{hw::CLK_PERIOD_PS} * 1000;
-constexpr int64_t kUi = kT / hw::SYNC_LINK_WORD_BITS;
-constexpr int64_t kTickFs = int64_t{hw::TICK_PS} * 1000;
 constexpr int64_t kN = hw::DDMTD_N;
 constexpr int64_t kBeatFs = (kN + 1) * kT;
-constexpr int64_t kFixedFs = 5 * kT;        // the engine's fixed delay each way (sync_link_test.cpp)
-constexpr int64_t kMetaWindowFs = 200'000;  // sampler order drawn at random this close to an edge
 
 // A register access played onto the top's AXI4-Lite pins, one at a time.
 struct Bus {
@@ -146,7 +141,7 @@ class Receiver {
   Receiver(Board& from, Board& to, int64_t fibre_fs, int offset)
       : from_(from), to_(to), fibre_(fibre_fs), offset_(offset) {}
   int64_t edge_fs() const {
-    return hw_sync_test::recovered_edge_fs(from_.phase_fs(), kT, m_, offset_, fibre_) + (high_ ? kT / 2 : 0);
+    return recovered_edge_fs(from_.phase_fs(), m_, offset_, fibre_) + (high_ ? kT / 2 : 0);
   }
   bool rising_next() const { return !high_; }
   void edge() {
@@ -169,12 +164,6 @@ class Receiver {
   int offset_;
   int64_t m_ = 0;
   bool high_ = false;
-};
-
-struct Exchange {
-  uint64_t t1, t2, t3, t4;
-  int slide;
-  int64_t at_fs;
 };
 
 class PairBench {
@@ -247,14 +236,8 @@ class PairBench {
   }
 
   // b's offset from a as the servo computes it, fixed delays calibrated.
-  double offset_fs(const Exchange& x) const {
-    const double ms = double(int64_t(x.t2 - x.t1)), sm = double(int64_t(x.t4 - x.t3));
-    const double cal_ms = double(kFixedFs + x.slide * kUi), cal_sm = double(kFixedFs);
-    return ms - (cal_ms + (ms + sm - cal_ms - cal_sm) / 2);  // a symmetric fibre
-  }
-  double rtt_fs(const Exchange& x) const {
-    return double(int64_t(x.t2 - x.t1)) + double(int64_t(x.t4 - x.t3)) - double(2 * kFixedFs + x.slide * kUi);
-  }
+  double offset_fs(const Exchange& x) const { return servo_offset_fs(x, 0); }  // a symmetric fibre
+  double rtt_fs(const Exchange& x) const { return fibre_rtt_fs(x); }
   double true_offset_fs() const { return double(b_.local_fs(now_) - a_.local_fs(now_)); }
   int64_t fibre_fs() const { return fibre_; }
 

@@ -31,14 +31,10 @@ namespace {
 
 namespace hw = lightrail::hwdef;
 
-constexpr int64_t kT = int64_t{hw::CLK_PERIOD_PS} * 1000;  // board clock period, fs
-constexpr int64_t kUi = kT / hw::SYNC_LINK_WORD_BITS;      // unit interval, fs
-constexpr int64_t kTickFs = int64_t{hw::TICK_PS} * 1000;
+using namespace hw_sync_test;
 constexpr int64_t kTicksPerCycle = hw::FINE_STEPS;
 constexpr int64_t kBeat = int64_t{hw::DDMTD_N} + 1;  // cycles per DDMTD phase
-constexpr int64_t kFixedFs = 5 * kT;                 // fixed delay each way (see above)
-constexpr int64_t kMetaWindowFs = 200'000;
-constexpr int64_t kQuantumFs = kT / hw::DDMTD_N;  // 976 fs, DDMTD resolution (rounded down)
+constexpr int64_t kQuantumFs = kT / hw::DDMTD_N;     // 976 fs, DDMTD resolution (rounded down)
 
 struct SideConfig {
   int64_t phase_fs = 0;  // first rising edge of the board clock
@@ -123,9 +119,7 @@ class Receiver {
       : from_(from), to_(to), delay_(delay_fs), ber_(ber), rng_(seed) {
     relock(to.config().cdr_offset, 0);
   }
-  int64_t edge_fs(int64_t m) const {
-    return hw_sync_test::recovered_edge_fs(from_.config().phase_fs, kT, m, offset_, delay_);
-  }
+  int64_t edge_fs(int64_t m) const { return recovered_edge_fs(from_.config().phase_fs, m, offset_, delay_); }
   int64_t next_fs() const { return high_ ? edge_fs(m_) + kT / 2 : edge_fs(m_); }
   int64_t next_ordering_fs() {
     if (high_) return next_fs();
@@ -177,11 +171,6 @@ class Receiver {
   int64_t m_ = 0;
   bool high_ = false, down_ = false, drawn_ = false;
   int64_t jitter_ = 0;
-};
-
-struct Exchange {
-  uint64_t t1, t2, t3, t4;
-  int slide;
 };
 
 class LinkBench {
@@ -241,15 +230,8 @@ class LinkBench {
 
   // The offset of b from a (fs) and the fibre round trip (fs), as the servo
   // computes them from an exchange with exact calibration.
-  double offset_fs(const Exchange& x) const {
-    const double ms = double(int64_t(x.t2 - x.t1)), sm = double(int64_t(x.t4 - x.t3));
-    const double cal_ms = double(kFixedFs + x.slide * kUi), cal_sm = double(kFixedFs);
-    const double rtt = ms + sm - cal_ms - cal_sm, asym = double(c_.ab_fs - c_.ba_fs);
-    return ms - (cal_ms + (rtt + asym) / 2);
-  }
-  double rtt_fs(const Exchange& x) const {
-    return double(int64_t(x.t2 - x.t1)) + double(int64_t(x.t4 - x.t3)) - double(2 * kFixedFs + x.slide * kUi);
-  }
+  double offset_fs(const Exchange& x) const { return servo_offset_fs(x, c_.ab_fs - c_.ba_fs); }
+  double rtt_fs(const Exchange& x) const { return fibre_rtt_fs(x); }
   double true_offset_fs() const { return double(b_.local_fs(0) - a_.local_fs(0)); }
 
   std::vector<Exchange> exchanges;
@@ -337,7 +319,9 @@ TEST(SyncLink, TenKilometresOfAsymmetricFibre) {
     EXPECT_NEAR(bench.rtt_fs(x), double(c.ab_fs + c.ba_fs), 2.0 * kQuantumFs + 1);
     // The round trip spans six Sync periods, yet every Sync makes an
     // exchange: rounds wait under their sequence numbers.
-    if (i > 0) EXPECT_EQ(int64_t(x.t1 - bench.exchanges[i - 1].t1), kBeat * kT);
+    if (i > 0) {
+      EXPECT_EQ(int64_t(x.t1 - bench.exchanges[i - 1].t1), kBeat * kT);
+    }
   }
 }
 
