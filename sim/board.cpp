@@ -285,7 +285,7 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
       if (!ref_->is_boundary(triggered_.front(), nullptr)) ++trigger_errors_;
       triggered_.pop_front();
     }
-    if ((cycles_ & 7) == 0) probe_->settle(now_ticks_);  // matching waits anyway; batch it
+    if (cycles_ % Probe::kSettleEveryCycles == 0) probe_->settle(now_ticks_);  // matching waits anyway
   }
 }
 
@@ -371,6 +371,8 @@ void Board::begin_reset() {
   axi_.reset_bus("board reset");
   ref_->cut(now_ticks_ + FINE_STEPS);
   probe_->settle(std::numeric_limits<uint64_t>::max());
+  probe_->flush();  // settle() may only note the horizon: everything is judged before the probes go
+  unjudged_at_reset_ += probe_->unjudged();
   past_.probe = figures_total();
   past_.stops += ref_->stops;
   past_.stops_mid_retune += ref_->stops_mid_retune;
@@ -557,6 +559,7 @@ nlohmann::json Board::figures() const {
           {"misdelivered_packets", f.misdelivered_packets},
           {"dark_violations", f.dark_violations},
           {"swap_errors", swap_errors_},
+          {"unjudged_at_reset", unjudged_at_reset_},
           {"verify_mismatches", verify_mismatches_},
           {"board_timed_starts", board_timed_starts_},
           {"swaps", swaps_},
@@ -629,8 +632,9 @@ bool Board::correct() const {
   const ProbeFigures f = figures_total();
   return f.missed_events == 0 && f.unexpected_events == 0 && f.misdelivered_packets == 0 &&
          f.dark_violations == 0 && out_->missed == 0 && swap_errors_ == 0 && verify_mismatches_ == 0 &&
-         past_.event_rule_errors + ref_->event_rule_errors == 0 && trigger_errors_ == 0 &&
-         osc_pins_.protocol_errors() == 0 && f.timing_error_fs_max <= int64_t(TICK_PS) * 1000;
+         unjudged_at_reset_ == 0 && past_.event_rule_errors + ref_->event_rule_errors == 0 &&
+         trigger_errors_ == 0 && osc_pins_.protocol_errors() == 0 &&
+         f.timing_error_fs_max <= int64_t(TICK_PS) * 1000;
 }
 
 }  // namespace lightrail::sim

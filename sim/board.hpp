@@ -172,6 +172,7 @@ class Board : public SyncPort {
   void begin_reset();
   ProbeFigures figures_total() const;
   uint64_t swap_errors_ = 0, verify_mismatches_ = 0, board_timed_starts_ = 0;
+  uint64_t unjudged_at_reset_ = 0;  // events and packets a reset dropped unjudged (must stay 0)
   // Boundaries the kernel says a trigger resolved, to be seen by the
   // reference (from the edges) once they are past; those that are not are
   // trigger_errors.

@@ -19,6 +19,9 @@ namespace {
 constexpr uint64_t kSettleTicks = 8 * FINE_STEPS;  // > kSearchTicks + the kernel's swap report delay
 constexpr uint64_t kToleranceTicks = 1;            // "within one fine step"
 constexpr uint64_t kSearchTicks = FINE_STEPS / 2;  // how far to look for a displaced edge
+// A packet is judged at most this many cycles after its end.
+constexpr uint64_t kJudgeLagCycles =
+    kSettleTicks / FINE_STEPS + Probe::kJudgeEvery * Probe::kSettleEveryCycles;
 }  // namespace
 
 Probe::Probe(Reference& ref, const std::vector<uint16_t>& tune) : ref_(ref), tune_(tune) {}
@@ -302,10 +305,23 @@ void Probe::flush() {
   if (due_) judge(due_before_);
 }
 
+uint64_t Probe::unjudged() const {
+  uint64_t n = ref_.packets.size();
+  for (uint32_t p = 0; p < PORTS; ++p)
+    for (int k = 0; k < kEventKinds; ++k) n += ref_.events[p][k].size() + seen_[p][k].size();
+  return n;
+}
+
 // Matching and packet checks are the same done at once to `before` as done
 // in steps: every event and packet they take is older than anything the
 // reference may still withdraw or add (docs/cosim.md, "Speed").
 void Probe::judge(uint64_t before) {
+  // The edge logs must still hold every edge of a packet's port since its
+  // start. Between its start and its window's end the port has none; after
+  // that, at most a fall and a rise per boundary, boundaries at least
+  // MIN_STEP_CYCLES apart (judged every 128 cycles, the logs fell short).
+  static_assert(2 * (kJudgeLagCycles / hwdef::MIN_STEP_CYCLES + 2) <= EdgeLog::kEdges,
+                "the edge logs must reach back to the oldest packet not judged yet");
   due_ = false;
   // Only queues with something due: a call per queue costs as much as the
   // events in it.

@@ -40,11 +40,18 @@ class Probe {
                      uint32_t sel_stb, const uint8_t* sel_fine, const uint8_t* sel_value);
   // Matches and checks everything older than `tick` minus the settling
   // delay: every kJudgeEvery-th call (a pass over every queue costs as much
-  // as the events in it), the others only note how far it may go.
+  // as the events in it, and each pass mispredicts the end of every queue),
+  // the others only note how far it may go. A board calls it every
+  // kSettleEveryCycles cycles.
   void settle(uint64_t tick);
+  static constexpr unsigned kSettleEveryCycles = 8;
+  static constexpr unsigned kJudgeEvery = 8;
   // Does what the last settle() deferred: the figures are then those of
   // judging at every call (the end of a run).
   void flush();
+  // Events and packets not judged yet (0 after flush() once the reference
+  // is cut: what a board reset checks before it drops these probes).
+  uint64_t unjudged() const;
 
   const ProbeFigures& figures() const { return f_; }
   // With record_boundaries(): when each boundary happened, in fs of
@@ -164,7 +171,6 @@ class Probe {
   std::vector<EdgeTrace> traces_;
   size_t open_trace_ = 0;  // traces_[open_trace_..] may still take edges
   uint64_t traces_dropped_ = 0;
-  static constexpr unsigned kJudgeEvery = 4;
   void judge(uint64_t before);
   uint64_t due_before_ = 0;  // the horizon of the last settle() not judged yet
   bool due_ = false;
