@@ -246,9 +246,25 @@ void Probe::note_missed(uint64_t boundary) {
 }
 
 void Probe::note_edge(int kind, uint64_t boundary, const Seen& o) {
-  if (record_ && kind == kSel && (boundary_fs_.empty() || boundary_fs_.back().first < boundary))
-    boundary_fs_.emplace_back(boundary,
-                              int64_t(o.fs) + (int64_t(boundary) - int64_t(o.tick)) * int64_t(o.fine_fs));
+  if (record_ && kind == kSel) {
+    // The boundary's earliest select says when it happened, whichever
+    // port's is judged first: a judging pass takes each port's edges in
+    // turn, so the boundaries come nearly, not strictly, in order (taking
+    // the first one judged and skipping older ones lost the boundaries only
+    // later ports switched at, more of them the longer the pass).
+    const int64_t fs = int64_t(o.fs) + (int64_t(boundary) - int64_t(o.tick)) * int64_t(o.fine_fs);
+    size_t i = boundary_fs_.size();
+    while (i > 0 && boundary_fs_[i - 1].first > boundary) --i;
+    if (i > 0 && boundary_fs_[i - 1].first == boundary) {
+      if (o.tick < boundary_tick_[i - 1]) {
+        boundary_fs_[i - 1].second = fs;
+        boundary_tick_[i - 1] = o.tick;
+      }
+    } else {
+      boundary_fs_.insert(boundary_fs_.begin() + std::ptrdiff_t(i), {boundary, fs});
+      boundary_tick_.insert(boundary_tick_.begin() + std::ptrdiff_t(i), o.tick);
+    }
+  }
   if (watched_.empty()) return;
   auto w = watched_.find(boundary);
   if (w == watched_.end()) return;

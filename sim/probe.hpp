@@ -55,8 +55,8 @@ class Probe {
 
   const ProbeFigures& figures() const { return f_; }
   // With record_boundaries(): when each boundary happened, in fs of
-  // simulated time on this board's serializer grid (from its first matched
-  // wavelength change), for cross-board skew.
+  // simulated time on this board's serializer grid (from its earliest
+  // wavelength change), in boundary order, for cross-board skew.
   void record_boundaries() { record_ = true; }
   const std::vector<std::pair<uint64_t, int64_t>>& boundaries() const { return boundary_fs_; }
   // The switch edges of one boundary as they came out (fs of simulated
@@ -167,6 +167,7 @@ class Probe {
   std::set<uint64_t> late_;
   bool record_ = false;
   std::vector<std::pair<uint64_t, int64_t>> boundary_fs_;
+  std::vector<uint64_t> boundary_tick_;  // the tick of the select each boundary_fs_ entry is from
   std::map<uint64_t, BoundaryEdges> watched_;
   std::vector<EdgeTrace> traces_;
   size_t open_trace_ = 0;  // traces_[open_trace_..] may still take edges
