@@ -1,13 +1,19 @@
 #include "bench.hpp"
 
 #include <Vlightrail_board_top.h>
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -80,14 +86,61 @@ json bare_top_speed(uint64_t cycles, bool rising_only) {
           {"board_cycles_per_cpu_s", double(cycles) / cpu}};
 }
 
-// Runs `cmd` (this program again) and parses the JSON it prints.
-json run_self(const std::string& cmd) {
-  FILE* p = popen(cmd.c_str(), "r");
+// Runs this program again with `args`, from an argument vector rather than a
+// shell command (its path may hold spaces), and parses the JSON it prints.
+json run_self(const std::vector<std::string>& args) {
+  static const char kSelf[] = "/proc/self/exe";
+  std::string cmd = "lightrail-cosim";
+  std::vector<char*> argv{const_cast<char*>(kSelf)};
+  for (const std::string& a : args) {
+    argv.push_back(const_cast<char*>(a.c_str()));
+    cmd += " " + a;
+  }
+  argv.push_back(nullptr);
+  int out[2];
+  if (pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("bench: " + cmd + ": no pipe");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, kSelf, &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(out[1]);
+  if (spawned != 0) {
+    ::close(out[0]);
+    throw std::runtime_error(fmt::format("bench: {}: could not start: {}", cmd, std::strerror(spawned)));
+  }
   std::string text;
-  char buf[512];
-  while (p && fgets(buf, sizeof buf, p)) text += buf;
-  if (!p || pclose(p) != 0) throw std::runtime_error("bench: failed: " + cmd);
-  return json::parse(text);
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = ::read(out[0], buf, sizeof buf);
+    if (n > 0)
+      text.append(buf, size_t(n));
+    else if (n == 0 || errno != EINTR)
+      break;
+  }
+  ::close(out[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error(fmt::format("bench: {} failed ({} {})", cmd,
+                                         WIFEXITED(status) ? "exit status" : "signal",
+                                         WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status)));
+  try {
+    return json::parse(text);
+  } catch (const json::exception& e) {
+    throw std::runtime_error(fmt::format("bench: {} printed no JSON ({})", cmd, e.what()));
+  }
+}
+
+// A board round's figure: a finite number above 0, or the round is refused.
+double positive_figure(const json& round, const char* key, const std::string& which) {
+  const json* v = round.contains(key) ? &round[key] : nullptr;
+  if (v == nullptr || !v->is_number() || !std::isfinite(v->get<double>()) || !(v->get<double>() > 0))
+    throw std::runtime_error(fmt::format("bench: {}: {} is not a positive number: {}", which, key,
+                                         v == nullptr ? "missing" : v->dump()));
+  return v->get<double>();
 }
 
 double median(std::vector<double> v) {
@@ -166,14 +219,17 @@ json run_bench(const BenchOptions& o) {
   std::vector<double> cost, cost_rising, cost_wall;
   for (int k = 0; k < o.rounds; ++k) {
     const json board =
-        k == 0 ? cosim : run_self(fmt::format("{} bench --json --board-only --cycles {}", o.self, o.cycles));
-    if (!board["checks_ok"].get<bool>()) throw std::runtime_error("bench: a board round's checks failed");
+        k == 0 ? cosim : run_self({"bench", "--json", "--board-only", "--cycles", std::to_string(o.cycles)});
+    const std::string which = fmt::format("board round {}", k + 1);
+    if (!board.contains("checks_ok") || board["checks_ok"] != true)
+      throw std::runtime_error(fmt::format("bench: {}: its checks failed", which));
+    const double board_cpu = positive_figure(board, "board_cycles_per_cpu_s", which);
+    const double board_wall = positive_figure(board, "board_cycles_per_s", which);
     bare = bare_top_speed(o.cycles, false);
     bare_rising = bare_top_speed(o.cycles, true);
-    const double board_cpu = board["board_cycles_per_cpu_s"].get<double>();
     cost.push_back(bare["board_cycles_per_cpu_s"].get<double>() / board_cpu);
     cost_rising.push_back(bare_rising["board_cycles_per_cpu_s"].get<double>() / board_cpu);
-    cost_wall.push_back(bare["board_cycles_per_s"].get<double>() / board["board_cycles_per_s"].get<double>());
+    cost_wall.push_back(bare["board_cycles_per_s"].get<double>() / board_wall);
     rounds.push_back({{"board_cycles_per_cpu_s", board_cpu},
                       {"bare_top_cycles_per_cpu_s", bare["board_cycles_per_cpu_s"]},
                       {"bare_top_rising_only_cycles_per_cpu_s", bare_rising["board_cycles_per_cpu_s"]},
@@ -207,8 +263,8 @@ json run_bench(const BenchOptions& o) {
   json sync = json::array();
   for (int boards : {2, 4, 8, 16}) {
     try {
-      sync.push_back(
-          run_self(fmt::format("{} bench --json --sync-boards {} --sync-us {}", o.self, boards, o.sync_us)));
+      sync.push_back(run_self({"bench", "--json", "--sync-boards", std::to_string(boards), "--sync-us",
+                               std::to_string(o.sync_us)}));
     } catch (const std::exception& e) {
       sync.push_back({{"boards", boards}, {"error", e.what()}});
     }

@@ -10,7 +10,6 @@ namespace lightrail::sim {
 
 struct BenchOptions {
   uint64_t cycles = 1000000;  // board cycles for each speed figure
-  std::string self;           // this program, to run the sync parts in their own processes
   int sync_boards = 0;        // > 0: only the sync part for that many boards
   uint64_t sync_us = 1000;    // simulated time of each sync part
   int rounds = 5;             // board and bare-top rounds, alternating

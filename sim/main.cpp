@@ -489,7 +489,6 @@ int sc_main(int argc, char** argv) {
       std::cout << run_board_bench(bo.cycles).dump() << "\n";
       return kPass;
     }
-    bo.self = argv[0];
     const json res = run_bench(bo);
     if (as_json) {
       std::cout << res.dump(2) << "\n";
