@@ -107,6 +107,7 @@ class Parser {
   // Rail number -> index into spec.rails, for the rails that parsed.
   std::map<int, size_t> rail_index_;
   std::map<std::string, size_t> names_;  // board name -> its entry
+  std::map<std::string, size_t> uris_;   // board URI -> its entry
 
   void parse_rails(const json& doc, FabricSpec& spec) {
     if (!doc.contains("rails")) return fail("rails", "missing: a fabric needs at least one rail");
@@ -227,6 +228,13 @@ class Parser {
         board.uri = *u;
         if (u->empty()) {
           fail(json_path(at, "uri"), "must not be empty");
+          ok = false;
+        } else if (auto [it, fresh] = uris_.emplace(*u, i); !fresh) {
+          // Opened twice, the board's lease would refuse this fabric's own
+          // second claim, as if another program held it.
+          fail(json_path(at, "uri"),
+               fmt::format("{} is already the uri of boards[{}]: one board listed twice", quote_text(*u),
+                           it->second));
           ok = false;
         }
       } else {

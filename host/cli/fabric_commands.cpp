@@ -193,15 +193,29 @@ int run_validate(const FabricOptions& opt) {
   });
 }
 
-// The exit code of a commit that did not commit: 4 when a busy board (its
-// lease, an armed bank) stopped it and every board is unchanged, else 3.
-int failed_commit_code(const FabricCommitReport& r) {
+// Whether every board that failed failed only because it was busy (its
+// lease, an armed bank), and one did: waiting may then help. A board that
+// is down as well is not busy; a script that retries on 4 would wait for
+// it forever.
+bool only_busy(const std::vector<std::string>& error_kinds) {
   bool busy = false;
+  for (const std::string& k : error_kinds) {
+    if (k.empty()) continue;
+    if (k != "LeaseError" && k != "BoardBusyError") return false;
+    busy = true;
+  }
+  return busy;
+}
+
+// The exit code of a commit that did not commit: 4 when only busy boards
+// stopped it and every board is unchanged, else 3.
+int failed_commit_code(const FabricCommitReport& r) {
+  std::vector<std::string> kinds;
   for (const BoardCommitReport& b : r.boards) {
     if (b.outcome != BoardOutcome::kUnchanged) return kDeviceError;
-    busy = busy || b.error_kind == "LeaseError" || b.error_kind == "BoardBusyError";
+    kinds.push_back(b.error_kind);
   }
-  return busy ? kBoardBusy : kDeviceError;
+  return only_busy(kinds) ? kBoardBusy : kDeviceError;
 }
 
 int run_commit(const FabricOptions& opt) {
@@ -368,12 +382,13 @@ int run_sync(const FabricOptions& opt) {
     const bool sim = std::any_of(spec.boards.begin(), spec.boards.end(),
                                  [](const FabricBoard& b) { return b.uri.rfind("sim://", 0) == 0; });
     for (const std::string& w : r.warnings) std::cerr << "warning: " << printable(w) << "\n";
-    bool busy = false, unchanged = true;
+    std::vector<std::string> kinds;
+    bool unchanged = true;
     for (const BoardSyncReport& b : r.boards) {
-      busy = busy || b.error_kind == "LeaseError" || b.error_kind == "BoardBusyError";
+      kinds.push_back(b.error_kind);
       unchanged = unchanged && !b.mode_written && !b.calibration_written;
     }
-    const int code = r.ok ? static_cast<int>(kOk) : busy && unchanged ? kBoardBusy : kDeviceError;
+    const int code = r.ok ? static_cast<int>(kOk) : only_busy(kinds) && unchanged ? kBoardBusy : kDeviceError;
     if (opt.json) {
       json out = r.to_json();
       out["fabric"] = spec.name;

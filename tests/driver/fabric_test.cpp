@@ -100,6 +100,10 @@ TEST(FabricFile, NamesEveryProblem) {
       {{"name", "b4"}, {"uri", "sim://x:1/4"}, {"rail", 0}, {"switch_ports", {-2, 1.5, "3", 0}}});
   doc["boards"].push_back({{"name", "b5"}, {"uri", 5}, {"rail", 0}, {"first_switch_port", 60}});
   doc["boards"].push_back({{"name", "b6"}, {"uri", "u"}, {"rail", 0}});  // neither port form
+  doc["boards"].push_back({{"name", "b7"},
+                           {"uri", doc["boards"][0]["uri"]},
+                           {"rail", 0},
+                           {"first_switch_port", 40}});  // b0 again
   doc["sync_master"] = "nobody";
   doc["commit_margin_ps"] = 5;  // with commit_margin_us: both
   doc["trigger_margin_us"] = 0;
@@ -128,6 +132,8 @@ TEST(FabricFile, NamesEveryProblem) {
   expect("boards[5].uri", "string");
   expect("boards[5].first_switch_port", "out of range");
   expect("boards[6]", "first_switch_port or switch_ports");
+  ASSERT_NE(find(problems, "boards[7].uri"), nullptr);
+  expect("boards[7].uri", "already the uri of boards[0]: one board listed twice");
   expect("sync_master", "\"nobody\"");
   expect("commit_margin_ps", "not both");
   expect("trigger_margin_us", "out of range");
@@ -374,7 +380,7 @@ TEST(ValidateFabric, OcsOutputBeyondTheRadixAndUncabledPorts) {
   json doc = four_on_awgr();
   doc["rails"][0] = {{"rail", 0}, {"switch", "ocs"}, {"radix", 40}};
   doc["boards"] = {{{"name", "x"}, {"uri", "u"}, {"rail", 0}, {"first_switch_port", 0}},
-                   {{"name", "y"}, {"uri", "u"}, {"rail", 0}, {"switch_ports", {16, 17}}}};
+                   {{"name", "y"}, {"uri", "u1"}, {"rail", 0}, {"switch_ports", {16, 17}}}};
   doc.erase("sync_master");
   const FabricSpec spec = spec_of(doc);
   std::vector<BoardAssignment> set = {{0, shift_schedule(kDark, kDark)}, {1, shift_schedule(kDark, kDark)}};

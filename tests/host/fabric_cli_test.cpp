@@ -156,6 +156,14 @@ TEST(FabricCli, ABusyBoardExits4AndAnUnlockedOne3) {
   EXPECT_FALSE(doc["committed"].get<bool>());
   EXPECT_EQ(doc["boards"][2]["error_kind"], "LeaseError");
   for (auto& fb : b.boards) EXPECT_EQ(fb->commits, 0);
+  // Busy and down: waiting would not bring the board that is down back, so
+  // 3 (a script that retries on 4 would wait for it forever).
+  std::vector<std::string> down = b.uris;
+  down[3] = "sim://127.0.0.1:1/0";  // nothing listens there
+  r = lightrail("fabric commit " + fabric_file(down, "busy_and_down.json") + " --all " + kSchedule +
+                " --json");
+  EXPECT_EQ(r.code, 3) << r.err;
+  for (auto& fb : b.boards) EXPECT_EQ(fb->commits, 0);
   b.boards[2]->lease_owner = 0;
 
   b.boards[1]->poke(hw::REG_SYNC_STATUS, 2u << hw::SYNC_STATUS_STATE_LSB);
@@ -286,6 +294,12 @@ TEST(FabricCli, SyncNamesABoardAnotherWriterHoldsAndWritesNothing) {
   EXPECT_EQ(doc["not_written"], json({"b0", "b1", "b2", "b3"}));
   EXPECT_TRUE(contains(r.err, "board b2")) << r.err;
   EXPECT_TRUE(contains(r.err, "nothing was written")) << r.err;
+  for (auto& fb : b.boards) EXPECT_EQ(fb->peek(hw::REG_SYNC_CTRL), hw::SYNC_CTRL_USE_DDMTD_MASK);
+  // Busy and down: 3, not 4 (waiting would not help b3).
+  std::vector<std::string> down = b.uris;
+  down[3] = "sim://127.0.0.1:1/0";  // nothing listens there
+  r = lightrail("fabric sync " + sync_fabric_file(down, "sync_busy_down.json"));
+  EXPECT_EQ(r.code, 3) << r.err;
   for (auto& fb : b.boards) EXPECT_EQ(fb->peek(hw::REG_SYNC_CTRL), hw::SYNC_CTRL_USE_DDMTD_MASK);
 
   // The connection to b2 drops at its SYNC_CTRL write: b0 and b1 are
