@@ -109,8 +109,8 @@ void Device::take_lease(uint32_t reg, std::chrono::milliseconds ttl) {
       const int64_t left_ms = std::max<int64_t>(0, (l.expires_ps - time_ps()) / 1000000000);
       throw LeaseError(fmt::format("{}: another writer holds this board (lease token 0x{:08X}, {} ms of "
                                    "board time left); nothing was changed. Wait for it, or break the lease "
-                                   "deliberately if its holder is gone (lightrail ... --break-lease)",
-                                   uri_, l.owner, left_ms),
+                                   "deliberately if its holder is gone (lightrail lease break --device {})",
+                                   uri_, l.owner, left_ms, uri_),
                        l.owner);
     }
   }
