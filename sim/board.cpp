@@ -379,6 +379,8 @@ void Board::begin_reset() {
   past_.board_timed_boundaries += ref_->board_timed_boundaries;
   past_.event_rule_errors += ref_->event_rule_errors;
   past_.watched = watched_boundaries();
+  past_.traces_dropped = edge_traces_dropped();
+  past_.traces = edge_traces();
   probe_.reset();
   ref_ = std::make_unique<Reference>(tune_, opt_.margin_ticks, opt_.packet_ticks);
   probe_ = std::make_unique<Probe>(*ref_, tune_);
@@ -576,16 +578,19 @@ nlohmann::json Board::figures() const {
           {"trigger_errors", trigger_errors_},
           {"watched_boundaries", watched_boundaries()},
           {"edge_traces", edge_traces()},
-          {"edge_traces_dropped", probe_->traces_dropped()}};
+          {"edge_traces_dropped", edge_traces_dropped()}};
 }
 
 // Each traced window (a swap, a boundary into an event step): board times
 // in ps from its boundary, each port's wavelength and gate (1: light passes)
 // at the window's start, then every edge as [ps, port, "wavelength" |
 // "gate", new value].
+// The runs before a board reset come first, each trace in its run's board
+// time; the first Probe::kTraces of all the runs are kept.
 nlohmann::json Board::edge_traces() const {
-  nlohmann::json out = nlohmann::json::array();
+  nlohmann::json out = past_.traces;
   for (const Probe::EdgeTrace& t : probe_->traces()) {
+    if (out.size() >= Probe::kTraces) break;
     const auto rel = [&](int64_t tick) { return (tick - int64_t(t.at_tick)) * int64_t(TICK_PS); };
     nlohmann::json start = nlohmann::json::array(), edges = nlohmann::json::array();
     for (size_t p = 0; p < PORTS; ++p) start.push_back({t.select[p], t.gate[p]});
@@ -610,6 +615,11 @@ nlohmann::json Board::edge_traces() const {
 // trigger ended an event step there (else it starts one), the board and the
 // simulated time of its first gate fall and last rise, and the simulated
 // time of its first wavelength change (null when the boundary had none).
+uint64_t Board::edge_traces_dropped() const {
+  const size_t kept = std::min(probe_->traces().size(), Probe::kTraces - past_.traces.size());
+  return past_.traces_dropped + probe_->traces_dropped() + (probe_->traces().size() - kept);
+}
+
 nlohmann::json Board::watched_boundaries() const {
   nlohmann::json out = past_.watched;
   auto ps = [](int64_t fs) { return fs < 0 ? nlohmann::json(nullptr) : nlohmann::json(double(fs) / 1000.0); };

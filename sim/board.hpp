@@ -77,6 +77,7 @@ class Board : public SyncPort {
   nlohmann::json figures() const;             // this board's part of the report
   nlohmann::json watched_boundaries() const;  // switch edges of timed-trigger and event-start boundaries
   nlohmann::json edge_traces() const;         // every port's edges around the first swaps and event starts
+  uint64_t edge_traces_dropped() const;       // traces beyond the first Probe::kTraces
   void fail_pending(const std::string& why);  // answers every queued request
   bool correct() const;                       // every correctness figure is zero
   Probe& probe() { return *probe_; }
@@ -165,6 +166,8 @@ class Board : public SyncPort {
     ProbeFigures probe;
     uint64_t stops = 0, stops_mid_retune = 0, board_timed_boundaries = 0, event_rule_errors = 0;
     nlohmann::json watched = nlohmann::json::array();
+    nlohmann::json traces = nlohmann::json::array();  // edge_traces(), each in its own run's board time
+    uint64_t traces_dropped = 0;
   } past_;
   uint64_t resets_ = 0;
   uint64_t reset_left_ = 0;  // cycles of the board reset still to hold

@@ -80,6 +80,20 @@ if not failures:
                             "plan-vs-measured"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     print(check.stdout)
     expect(check.returncode == 0, "check_pictures.py failed")
+# A board reset keeps the traces of the run before it: every swap of a
+# board that was reset between its swaps is traced, at its own run's time.
+reset_report = os.path.join(work, "cosim_pictures_reset.json")
+run = subprocess.run([cosim, "run", os.path.join(src, "tests", "sim", "board_reset.json"), "--report", reset_report],
+                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+expect(run.returncode == 0, "board_reset.json exited %d: %s" % (run.returncode, run.stdout))
+if run.returncode == 0:
+    boards = json.load(open(reset_report))["boards"]
+    expect(any(b["board_resets"] > 0 for b in boards), "board_reset.json reset no board")
+    for b in boards:
+        traced = [t["at_ps"] for t in b["edge_traces"] if t["kind"] == "swap"]
+        swapped = [s["at_ps"] for s in b["swaps"]]
+        expect(traced == swapped, "board %d (%d resets): swaps traced at %s, swapped at %s" %
+               (b["board"], b["board_resets"], traced, swapped))
 for f in failures:
     print("FAIL: " + f)
 print("PASS" if not failures else "FAIL")
