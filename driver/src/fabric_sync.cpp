@@ -132,11 +132,16 @@ FabricSyncReport Fabric::write_sync() {
       r.mode_written = true;
     } catch (const std::exception& e) {
       fail(r, kind_of(e), e.what());
-      std::vector<size_t> done, not_done;
-      for (const BoardSyncReport& x : report.boards) (x.written() ? done : not_done).push_back(x.board);
+      std::vector<size_t> done, partly, not_done;
+      for (const BoardSyncReport& x : report.boards)
+        (x.written() ? done : x.calibration_written ? partly : not_done).push_back(x.board);
       report.error += fmt::format(
-          "; written: {}; not written: {} (nothing is rolled back; the writes are idempotent: run it again)",
-          done.empty() ? "none" : names_of(spec_, done), names_of(spec_, not_done));
+          "; written: {}{}; not written: {} (nothing is rolled back; the writes are idempotent: run it "
+          "again)",
+          done.empty() ? "none" : names_of(spec_, done),
+          partly.empty() ? ""
+                         : "; partly written (its calibration, not its mode): " + names_of(spec_, partly),
+          names_of(spec_, not_done));
       return report;
     }
   }
@@ -145,9 +150,10 @@ FabricSyncReport Fabric::write_sync() {
 }
 
 nlohmann::json FabricSyncReport::to_json() const {
-  json written = json::array(), not_written = json::array(), out = json::array();
+  json written = json::array(), partly_written = json::array(), not_written = json::array(),
+       out = json::array();
   for (const BoardSyncReport& b : boards) {
-    (b.written() ? written : not_written).push_back(b.name);
+    (b.written() ? written : b.calibration_written ? partly_written : not_written).push_back(b.name);
     out.push_back({{"board", b.name},
                    {"index", b.board},
                    {"mode", sync_mode_name(b.mode)},
@@ -165,6 +171,7 @@ nlohmann::json FabricSyncReport::to_json() const {
           {"error", error},
           {"warnings", warnings},
           {"written", written},
+          {"partly_written", partly_written},
           {"not_written", not_written},
           {"boards", out}};
 }

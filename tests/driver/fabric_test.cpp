@@ -986,5 +986,26 @@ TEST(FabricSync, AFailureMidwaySaysWhichBoardsWereWritten) {
   EXPECT_EQ(rig.boards[3]->peek(hw::REG_SYNC_CAL_DELAY_MS_PS), 0u);  // never reached
 }
 
+TEST(FabricSync, ABoardWhoseCalibrationWasWrittenButNotItsModeIsNamedPartlyWritten) {
+  Rig rig;
+  rig.spec = sync_tree_spec();
+  rig.boards[1]->before_write = [](uint64_t addr, uint32_t) {
+    if (addr == hw::REG_SYNC_CTRL) throw TransportError("fake://board: connection dropped at SYNC_CTRL");
+  };
+  Fabric fabric = rig.make();
+  const FabricSyncReport r = fabric.write_sync();
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.boards[1].calibration_written);
+  EXPECT_FALSE(r.boards[1].mode_written);
+  EXPECT_NE(
+      r.error.find("written: b0; partly written (its calibration, not its mode): b1; not written: b2, b3"),
+      std::string::npos)
+      << r.error;
+  const json j = r.to_json();
+  EXPECT_EQ(j["written"], json({"b0"}));
+  EXPECT_EQ(j["partly_written"], json({"b1"}));
+  EXPECT_EQ(j["not_written"], json({"b2", "b3"}));
+}
+
 }  // namespace
 }  // namespace lightrail
