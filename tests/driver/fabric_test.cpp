@@ -969,12 +969,18 @@ TEST(FabricSync, AnotherWritersLeaseWritesNothingAndIsNamed) {
   EXPECT_EQ(r.to_json()["written"], json::array());
 }
 
-TEST(FabricSync, AFailureMidwaySaysWhichBoardsWereWritten) {
-  Rig rig;
+// The sync tree, with board `k` dropping its connection at its SYNC_CTRL
+// write (after its calibration, if it has one).
+void drop_at_sync_ctrl(Rig& rig, size_t k) {
   rig.spec = sync_tree_spec();
-  rig.boards[2]->before_write = [](uint64_t addr, uint32_t) {
+  rig.boards[k]->before_write = [](uint64_t addr, uint32_t) {
     if (addr == hw::REG_SYNC_CTRL) throw TransportError("fake://board: connection dropped at SYNC_CTRL");
   };
+}
+
+TEST(FabricSync, AFailureMidwaySaysWhichBoardsWereWritten) {
+  Rig rig;
+  drop_at_sync_ctrl(rig, 2);
   Fabric fabric = rig.make();
   const FabricSyncReport r = fabric.write_sync();
   EXPECT_FALSE(r.ok);
@@ -988,10 +994,7 @@ TEST(FabricSync, AFailureMidwaySaysWhichBoardsWereWritten) {
 
 TEST(FabricSync, ABoardWhoseCalibrationWasWrittenButNotItsModeIsNamedPartlyWritten) {
   Rig rig;
-  rig.spec = sync_tree_spec();
-  rig.boards[1]->before_write = [](uint64_t addr, uint32_t) {
-    if (addr == hw::REG_SYNC_CTRL) throw TransportError("fake://board: connection dropped at SYNC_CTRL");
-  };
+  drop_at_sync_ctrl(rig, 1);
   Fabric fabric = rig.make();
   const FabricSyncReport r = fabric.write_sync();
   EXPECT_FALSE(r.ok);
