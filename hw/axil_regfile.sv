@@ -117,6 +117,11 @@ module axil_regfile #(
   // Board time of one millisecond, in ticks.
   localparam logic [63:0] TicksPerMs = 64'd1000000000 / 64'(lightrail_hwdef_pkg::TICK_PS);
   localparam int SettleBits = $clog2(lightrail_hwdef_pkg::COMMAND_SETTLE_CYCLES + 1);
+`ifndef __ICARUS__  // Icarus 11 has no elaboration-time $error
+  if (lightrail_hwdef_pkg::COMMAND_SETTLE_CYCLES < lightrail_hwdef_pkg::SEQ_KERNEL_LATENCY_MAX + 1) begin : g_settle_check
+    $error("COMMAND_SETTLE_CYCLES must cover SEQ_KERNEL_LATENCY_MAX + 1 (the kernel's VERIFY_BUSY)");
+  end
+`endif
 
   localparam logic [1:0] SrcReg = 2'd0;
   localparam logic [1:0] SrcTune = 2'd1;
@@ -164,7 +169,10 @@ module axil_regfile #(
   logic [            31:0] lease_ttl_ms_q;
   logic [            63:0] lease_ttl_ticks_q;  // lease_ttl_ms_q in ticks, kept beside it
   logic [            31:0] lease_expires_hi_q;  // HI latched by reading LO
-  // A COMMIT keeps the inactive bank locked until the kernel's status shows it.
+  // A COMMIT keeps the inactive bank locked until the kernel's status shows
+  // it: VERIFY_BUSY rises SEQ_KERNEL_LATENCY + 1 cycles after the pulse, so
+  // the window (the pulse's cycle and the COMMAND_SETTLE_CYCLES - 1 after it,
+  // counted down by settle_q) must reach the longest latency the top accepts.
   logic [  SettleBits-1:0] settle_q;
   logic [            31:0] time_hi_q;       // HI halves latched by reading LO
   logic [            31:0] steps_hi_q;
@@ -461,19 +469,18 @@ module axil_regfile #(
   // Kernel fence: a read is not taken until the kernel's outputs reflect
   // the pulses of the last write, so a host that writes CTRL and then reads
   // STATUS or TRIGGERS sees the effect. The kernel's status answers a pulse
-  // SEQ_KERNEL_LATENCY + 1 cycles after it; the fence covers the longest
-  // latency the top's 4-bit kernel_latency can name, so the bus timing does
-  // not depend on the kernel's.
-  localparam logic [4:0] FenceCycles = 5'd16;
-  logic [4:0] fence_q;
+  // SEQ_KERNEL_LATENCY + 1 cycles after it; the fence is the settle window,
+  // which covers every latency the top accepts, so the bus timing does not
+  // depend on the kernel's.
+  logic [SettleBits-1:0] fence_q;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       fence_q <= '0;
     end else if (wr_fire) begin
-      fence_q <= FenceCycles;
+      fence_q <= SettleBits'(lightrail_hwdef_pkg::COMMAND_SETTLE_CYCLES);
     end else if (fence_q != '0) begin
-      fence_q <= fence_q - 5'd1;
+      fence_q <= fence_q - 1'b1;
     end
   end
 

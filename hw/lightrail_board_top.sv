@@ -196,6 +196,12 @@ module lightrail_board_top #(
     .ticks_o     (board_ticks)
   );
 
+`ifndef __ICARUS__  // Icarus 11 has no elaboration-time $error
+  if (SEQ_KERNEL_LATENCY < 0 || SEQ_KERNEL_LATENCY > lightrail_hwdef_pkg::SEQ_KERNEL_LATENCY_MAX) begin : g_latency_check
+    $error("SEQ_KERNEL_LATENCY must be 0..SEQ_KERNEL_LATENCY_MAX");
+  end
+`endif
+
   // The kernel's time runs SEQ_KERNEL_LATENCY cycles ahead: what it emits
   // for its window reaches the fine-edge stage that many cycles later, which
   // is when board time reaches that window. The co-simulation runs one

@@ -26,6 +26,8 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] MIN_STEP_CYCLES = 32'd4;
   // pipeline latency of the synthesised sequencer kernel, in cycles from its inputs to its outputs (the HLS schedule is pinned to it); hw/ tells the kernel a time this many cycles ahead so its edges land where a zero-latency kernel's would
   localparam logic [31:0] SEQ_KERNEL_LATENCY = 32'd1;
+  // largest sequencer kernel pipeline latency the board top accepts (its kernel_latency is 4 bits); hw/ checks at elaboration that COMMAND_SETTLE_CYCLES covers it
+  localparam logic [31:0] SEQ_KERNEL_LATENCY_MAX = 32'd15;
   // cycles from the sequencer's event outputs to the edge at the board outputs (the fine-edge stage register); the sequencer emits events this many cycles ahead
   localparam logic [31:0] OUTPUT_LATENCY_CYCLES = 32'd1;
   // an at-time commit may name a time at most this many seconds of board time ahead; a later one is refused (ERROR.COMMIT_FAR), since nothing but a cancel or STOP could end its wait
@@ -34,8 +36,8 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] LEASE_DEFAULT_TTL_MS = 32'd10000;
   // largest LEASE_TTL_MS (one hour); larger writes are clamped
   localparam logic [31:0] LEASE_TTL_MAX_MS = 32'h36EE80;
-  // cycles a COMMIT keeps the inactive bank and the tune table locked before the kernel's STATUS shows VERIFY_BUSY (covers the kernel's pipeline latency)
-  localparam logic [31:0] COMMAND_SETTLE_CYCLES = 32'd4;
+  // cycles a COMMIT keeps the inactive bank and the tune table locked, from its pulse, until the kernel's STATUS shows VERIFY_BUSY (pulse + latency + 1 cycles): SEQ_KERNEL_LATENCY_MAX + 1, so it covers every latency the top can be built or run with; the read path's kernel fence waits as long
+  localparam logic [31:0] COMMAND_SETTLE_CYCLES = 32'd16;
   // tune(a,b) calibration entries, index a*WAVELENGTHS+b
   localparam logic [31:0] TUNE_ENTRIES = 32'd4096;
   // 32-bit words per sequencer-side bank read (128-bit line)

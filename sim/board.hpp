@@ -37,7 +37,7 @@ struct FaultInjection {
 
 // Longest kernel pipeline the co-simulation models (hw/'s kernel_latency
 // is 4 bits; the HLS schedule of the sequencer is far shorter).
-inline constexpr unsigned kMaxKernelLatency = 8;
+inline constexpr unsigned kMaxKernelLatency = hwdef::SEQ_KERNEL_LATENCY_MAX;
 
 struct BoardOptions {
   FaultInjection fault;

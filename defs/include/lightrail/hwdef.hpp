@@ -37,6 +37,8 @@ inline constexpr uint32_t TICK_PS = 125u;
 inline constexpr uint32_t MIN_STEP_CYCLES = 4u;
 // pipeline latency of the synthesised sequencer kernel, in cycles from its inputs to its outputs (the HLS schedule is pinned to it); hw/ tells the kernel a time this many cycles ahead so its edges land where a zero-latency kernel's would
 inline constexpr uint32_t SEQ_KERNEL_LATENCY = 1u;
+// largest sequencer kernel pipeline latency the board top accepts (its kernel_latency is 4 bits); hw/ checks at elaboration that COMMAND_SETTLE_CYCLES covers it
+inline constexpr uint32_t SEQ_KERNEL_LATENCY_MAX = 15u;
 // cycles from the sequencer's event outputs to the edge at the board outputs (the fine-edge stage register); the sequencer emits events this many cycles ahead
 inline constexpr uint32_t OUTPUT_LATENCY_CYCLES = 1u;
 // an at-time commit may name a time at most this many seconds of board time ahead; a later one is refused (ERROR.COMMIT_FAR), since nothing but a cancel or STOP could end its wait
@@ -45,8 +47,8 @@ inline constexpr uint32_t COMMIT_HORIZON_S = 3600u;
 inline constexpr uint32_t LEASE_DEFAULT_TTL_MS = 10000u;
 // largest LEASE_TTL_MS (one hour); larger writes are clamped
 inline constexpr uint32_t LEASE_TTL_MAX_MS = 0x36EE80u;
-// cycles a COMMIT keeps the inactive bank and the tune table locked before the kernel's STATUS shows VERIFY_BUSY (covers the kernel's pipeline latency)
-inline constexpr uint32_t COMMAND_SETTLE_CYCLES = 4u;
+// cycles a COMMIT keeps the inactive bank and the tune table locked, from its pulse, until the kernel's STATUS shows VERIFY_BUSY (pulse + latency + 1 cycles): SEQ_KERNEL_LATENCY_MAX + 1, so it covers every latency the top can be built or run with; the read path's kernel fence waits as long
+inline constexpr uint32_t COMMAND_SETTLE_CYCLES = 16u;
 // tune(a,b) calibration entries, index a*WAVELENGTHS+b
 inline constexpr uint32_t TUNE_ENTRIES = 4096u;
 // 32-bit words per sequencer-side bank read (128-bit line)
