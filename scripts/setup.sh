@@ -16,10 +16,12 @@ cd "$(dirname "$0")/.."
 # tcl (tclsh) runs the vendor Tcl scripts and XDC under stand-ins for the
 # vendor commands (tests/board, docs/board.md). libopenmpi-dev and openmpi-bin
 # split a co-simulation's boards over processes (mpirun; docs/cosim.md).
+# z3 is the solver under yosys-smtbmc (tests/formal); lcov reports the kernels'
+# C++ coverage (docs/coverage.md).
 packages=(cmake make g++ pkg-config verilator libsystemc-dev libboost-dev iverilog yosys
           nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libgtest-dev libbenchmark-dev
           clang libclang-rt-dev python3 python3-dev pybind11-dev python3-pytest python3-matplotlib
-          dpkg-dev file tcl libopenmpi-dev openmpi-bin)
+          dpkg-dev file tcl libopenmpi-dev openmpi-bin z3 lcov)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
