@@ -114,7 +114,8 @@ TEST(HlsSyncBounds, AnExchangeAsShortAsTheCalibrationAllowsIsTaken) {
   EXPECT_TRUE(bad_exchange(-2, 0, 0));
   EXPECT_FALSE(bad_exchange(2 * 100 * kFsPerPs, 100, 0)) << "the round trip equals the fixed delays";
   EXPECT_TRUE(bad_exchange(2 * 100 * kFsPerPs - 2, 100, 0));
-  EXPECT_FALSE(bad_exchange(2 * 100 * kFsPerPs + 50 * kFsPerPs, 100, 50)) << "|asymmetry| equals the fibre round trip";
+  EXPECT_FALSE(bad_exchange(2 * 100 * kFsPerPs + 50 * kFsPerPs, 100, 50))
+      << "|asymmetry| equals the fibre round trip";
   EXPECT_TRUE(bad_exchange(2 * 100 * kFsPerPs + 50 * kFsPerPs, 100, 51));
 }
 
