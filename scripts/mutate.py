@@ -295,8 +295,16 @@ class Scratch:
         self.built = set()
 
     def sync(self):
-        files = subprocess.run(["git", "-C", ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                               check=True, capture_output=True).stdout.decode().split("\0")
+        """Copies the tree's files into the scratch source, only those that differ
+        (unchanged files keep their times, so rebuilds stay incremental)."""
+        try:
+            files = subprocess.run(["git", "-C", ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                                   check=True, capture_output=True).stdout.decode().split("\0")
+        except (OSError, subprocess.CalledProcessError):  # a tarball: every file outside build trees
+            files = [os.path.relpath(os.path.join(d, f), ROOT) for d, dirs, fs in os.walk(ROOT)
+                     for f in fs if not os.path.relpath(d, ROOT).startswith(("build", ".git"))]
+        scratch_in_tree = os.path.relpath(self.where, ROOT)
+        files = [f for f in files if not f.startswith(scratch_in_tree + os.sep)]
         changed = 0
         for rel in files:
             if not rel or rel.startswith("build"):
@@ -390,6 +398,8 @@ def main():
     ap.add_argument("--scratch", default="/tmp/lightrail-mutation-%s" %
                     hashlib.sha1(ROOT.encode()).hexdigest()[:8], help="scratch copy and its build directory")
     ap.add_argument("--json", metavar="FILE", help="write the result as JSON")
+    ap.add_argument("--since", metavar="FILE", help="a previous --json result: keep its killed and invalid "
+                    "mutants (added tests cannot revive them; the sources must be unchanged), run the rest")
     args = ap.parse_args()
 
     cfg = load_json(os.path.join(MUT_DIR, "map.json"), None)
@@ -419,6 +429,15 @@ def main():
             print("%s\t%s" % (m["id"], m["new"]))
         print("%d mutants listed (%d generated)" % (len(run), len(mutants)), file=sys.stderr)
         return 0
+
+    kept = []
+    if args.since:
+        prev = {r["id"]: r for r in load_json(args.since, {"results": []})["results"]}
+        keep = {i for i, r in prev.items() if r["status"] in ("killed", "killed-timeout", "invalid")}
+        kept = [dict(prev[m["id"]], kept=True) for m in run if m["id"] in keep and prev[m["id"]]["new"] == m["new"]]
+        kept_ids = {r["id"] for r in kept}
+        run = [m for m in run if m["id"] not in kept_ids]
+        print("mutate: %d results kept from %s, %d mutants to run again" % (len(kept), args.since, len(run)))
 
     explained = {e["id"]: e for e in load_json(os.path.join(MUT_DIR, "survivors.json"), {"survivors": []})["survivors"]}
     os.makedirs(args.scratch, exist_ok=True)
@@ -496,20 +515,27 @@ def main():
         finally:
             with open(path, "w") as f:
                 f.write(originals[m["file"]])
+        note = None
         if status == "survived" and m["id"] in explained:
             e = explained[m["id"]]
-            status = "explained" if e.get("new", m["new"]) == m["new"] else "survived"
+            if e.get("new") != m["new"]:
+                note = "survivors.json entry is stale: it names another mutation of this line"
+            elif e["class"] in ("equivalent", "unreachable"):
+                status = "explained"
+            else:
+                note = "%s: %s" % (e["class"], e["reason"])
         r = dict(id=m["id"], op=m["op"], old=m["old"], new=m["new"], status=status, killer=killer,
                  seconds=round(time.time() - s, 1))
         if status == "explained":
-            r["reason"] = explained[m["id"]]["reason"]
+            r["reason"] = "%s: %s" % (explained[m["id"]]["class"], explained[m["id"]]["reason"])
+        if note:
+            r["note"] = note
         results.append(r)
         print("[%d/%d] %-14s %-50s %s" % (n, len(run), status, m["id"], killer or ""))
         sys.stdout.flush()
 
-    # The scratch tree is left as the worktree is: rebuild what the run touched.
-    sc.build_targets({x for t in needed for x in tiers[t]["targets"]})
     wall = time.time() - t0
+    results = kept + results
     count = lambda st: sum(1 for r in results if r["status"] == st)
     killed = count("killed") + count("killed-timeout")
     valid = len(results) - count("invalid")
@@ -518,23 +544,25 @@ def main():
                    killed_by_lint=sum(1 for r in results if r["killer"] and (r["killer"].startswith("lint")
                                                                              or "verilator -Wall" in r["killer"])),
                    explained=count("explained"), survived=count("survived"),
-                   score=round(killed / valid, 4) if valid else None, wall_seconds=round(wall),
+                   score=round(killed / (valid - count("explained")), 4) if valid > count("explained") else None,
+                   wall_seconds=round(wall),
                    skipped_tiers=absent)
     print("\nmutants %d (of %d generated): %d invalid, %d valid" % (len(results), len(mutants), summary["invalid"],
                                                                      valid))
     print("killed %d (%d by timeout, %d only by lint), explained %d, survived %d" %
           (killed, summary["killed_by_timeout"], summary["killed_by_lint"], summary["explained"],
            summary["survived"]))
-    if valid:
-        print("score %.1f%% (killed / valid); %.1f%% counting the explained" %
-              (100.0 * killed / valid, 100.0 * (killed + summary["explained"]) / valid))
+    if summary["score"] is not None:
+        print("score %.1f%% (killed / (valid - explained)); %.1f%% of all valid mutants killed" %
+              (100.0 * summary["score"], 100.0 * killed / valid))
     print("wall time %.0f s" % wall)
     for r in results:
         if r["status"] == "explained":
             print("EXPLAINED %s: %s -> %s (%s)" % (r["id"], r["old"], r["new"], r["reason"]))
     for r in results:
         if r["status"] == "survived":
-            print("SURVIVED  %s: %s -> %s" % (r["id"], r["old"], r["new"]))
+            print("SURVIVED  %s: %s -> %s%s" % (r["id"], r["old"], r["new"],
+                                                 " [%s]" % r["note"] if r.get("note") else ""))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(dict(summary=summary, results=results), f, indent=1)

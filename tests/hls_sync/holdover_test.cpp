@@ -179,5 +179,29 @@ TEST(HlsSync, AnExchangeBetweenPhasesDoesNotLeaveFine) {
   EXPECT_LT(std::fabs(loop.plant.smooth_offset_ps()), 30.0);
 }
 
+// SYNC_HOLDOVER_US counts whole microseconds since the reference was lost:
+// one femtosecond short of a microsecond still reads 0.
+TEST(HlsSyncHoldover, TheHoldoverTimeCountsWholeMicroseconds) {
+  constexpr int64_t kFsPerUs = 1000000000;
+  ClockSyncState s;
+  ClockSyncIn in;
+  ClockSyncOut out;
+  in.cfg.enable = true;
+  in.ref_ok = true;
+  in.elapsed_fs = kPeriodFs;
+  clock_sync_step(s, in, out);  // leaves FREE_RUN: a reference was seen
+  in.ref_ok = false;
+  in.elapsed_fs = kFsPerUs - 1;
+  clock_sync_step(s, in, out);
+  ASSERT_EQ(state_of(out), uint32_t(SyncMode::kHoldover));
+  EXPECT_EQ(out.holdover_us, 0u);
+  in.elapsed_fs = 1;
+  clock_sync_step(s, in, out);
+  EXPECT_EQ(out.holdover_us, 1u);
+  in.elapsed_fs = 1000 * kFsPerUs;
+  clock_sync_step(s, in, out);
+  EXPECT_EQ(out.holdover_us, 1001u);
+}
+
 }  // namespace
 }  // namespace lightrail::sync::test
