@@ -285,14 +285,16 @@ class Scratch:
         self.cfg = cfg
         self.where = where
         self.src = os.path.join(where, "src")
-        self.build = os.path.join(where, "build")
+        # build/ inside the copy, as in a checkout: with CCACHE_BASEDIR the
+        # compile lines then match the tree's own build and hit its cache.
+        self.build = os.path.join(self.src, "build")
         self.log = log
         self.env = dict(os.environ)
         self.env.setdefault("CCACHE_DIR", "/work/.ccache" if os.path.isdir("/work/.ccache") else
                             os.path.join(where, "ccache"))
-        self.env["CCACHE_BASEDIR"] = where
+        self.env["CCACHE_BASEDIR"] = self.src
         self.known_tests = None
-        self.built = set()
+        self.with_sim = False
 
     def sync(self):
         """Copies the tree's files into the scratch source, only those that differ
@@ -329,7 +331,7 @@ class Scratch:
         if os.path.exists(os.path.join(self.build, "CMakeCache.txt")):
             return True
         cmd = ["cmake", "-S", self.src, "-B", self.build, "-DCMAKE_BUILD_TYPE=Release",
-               "-DLIGHTRAIL_BUILD_SIM=OFF"]
+               "-DLIGHTRAIL_BUILD_SIM=%s" % ("ON" if self.with_sim else "OFF")]
         if shutil.which("ccache"):
             cmd += ["-DCMAKE_CXX_COMPILER_LAUNCHER=ccache", "-DCMAKE_C_COMPILER_LAUNCHER=ccache"]
         return self.run(cmd, 600)[0] == 0
@@ -398,6 +400,8 @@ def main():
     ap.add_argument("--scratch", default="/tmp/lightrail-mutation-%s" %
                     hashlib.sha1(ROOT.encode()).hexdigest()[:8], help="scratch copy and its build directory")
     ap.add_argument("--json", metavar="FILE", help="write the result as JSON")
+    ap.add_argument("--with-sim", action="store_true", help="also the co-simulation tiers (a scratch build with "
+                    "LIGHTRAIL_BUILD_SIM=ON: minutes to build once, then a relink per kernel mutant)")
     ap.add_argument("--since", metavar="FILE", help="a previous --json result: keep its killed and invalid "
                     "mutants (added tests cannot revive them; the sources must be unchanged), run the rest")
     args = ap.parse_args()
@@ -443,6 +447,7 @@ def main():
     os.makedirs(args.scratch, exist_ok=True)
     log = open(os.path.join(args.scratch, "mutate.log"), "a")
     sc = Scratch(cfg, args.scratch, log)
+    sc.with_sim = args.with_sim
     t0 = time.time()
     sc.sync()
     if not sc.configure():
@@ -451,16 +456,19 @@ def main():
 
     # Baseline: every tier the run needs must build and pass unmutated.
     tiers = cfg["tiers"]
-    needed = []
+    needed, absent = [], []
     for m in run:
         for t in cfg["files"][m["file"]]:
-            if t not in needed:
+            if tiers[t].get("sim") and not args.with_sim:
+                if t not in absent:
+                    absent.append(t)
+            elif t not in needed:
                 needed.append(t)
     if not sc.build_targets({x for t in needed for x in tiers[t]["targets"]}):
         print("mutate: the unmutated scratch tree does not build (see %s/mutate.log)" % args.scratch)
         return 2
     sc.known_tests = None
-    tier_time, absent = {}, []
+    tier_time = {}
     for t in needed:
         names = sc.tier_tests(tiers[t]["regex"])
         if not names:
@@ -473,7 +481,8 @@ def main():
             print("mutate: tier %s fails on the unmutated tree (%s); fix that first" % (t, ", ".join(failed)))
             return 2
     if absent:
-        print("mutate: tiers with no tests in this tree (skipped): %s" % ", ".join(absent))
+        print("mutate: tiers skipped (no tests in this tree, or co-simulation without --with-sim): %s" %
+              ", ".join(absent))
     print("mutate: %d mutants to run (%d generated); baseline %.0fs" % (len(run), len(mutants), time.time() - t0))
     sys.stdout.flush()
 
