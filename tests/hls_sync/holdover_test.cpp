@@ -203,5 +203,35 @@ TEST(HlsSyncHoldover, TheHoldoverTimeCountsWholeMicroseconds) {
   EXPECT_EQ(out.holdover_us, 1001u);
 }
 
+// "Silent" is a beat and a quarter without a phase (docs/clock-sync.md): an
+// exchange that comes exactly that long after the last phase leaves the
+// servo in FINE; one cycle later it drops to the exchange.
+bool fine_after_silence(int64_t silence_fs) {
+  PlantConfig pc;
+  pc.seed = 13;
+  Loop loop(pc);
+  loop.run_us(2000);
+  EXPECT_EQ(state_of(loop.out), uint32_t(SyncMode::kLocked));
+  EXPECT_TRUE(loop.out.status & hwdef::SYNC_STATUS_DDMTD_ACTIVE_MASK);
+  ClockSyncIn quiet = loop.plant.measure(loop.cfg, true);
+  quiet.phase_valid = false;
+  quiet.exchange_valid = false;
+  quiet.elapsed_fs = silence_fs - kPeriodFs;
+  clock_sync_step(loop.state, quiet, loop.out);
+  ClockSyncIn exchange = loop.plant.measure(loop.cfg, true);
+  EXPECT_TRUE(exchange.exchange_valid);
+  exchange.phase_valid = false;
+  exchange.elapsed_fs = silence_fs - quiet.elapsed_fs;
+  clock_sync_step(loop.state, exchange, loop.out);
+  return (loop.out.status & hwdef::SYNC_STATUS_DDMTD_ACTIVE_MASK) != 0;
+}
+
+TEST(HlsSyncSilence, TheDdmtdIsSilentAfterABeatAndAQuarterWithoutAPhase) {
+  const int64_t beat_fs = int64_t{hwdef::DDMTD_N + 1} * hwdef::CLK_PERIOD_PS * 1000;
+  const int64_t silent_fs = beat_fs * 5 / 4;
+  EXPECT_TRUE(fine_after_silence(silent_fs));
+  EXPECT_FALSE(fine_after_silence(silent_fs + kPeriodFs));
+}
+
 }  // namespace
 }  // namespace lightrail::sync::test
