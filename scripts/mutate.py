@@ -437,7 +437,7 @@ def main():
     kept = []
     if args.since:
         prev = {r["id"]: r for r in load_json(args.since, {"results": []})["results"]}
-        keep = {i for i, r in prev.items() if r["status"] in ("killed", "killed-timeout", "invalid")}
+        keep = {i for i, r in prev.items() if r["status"] in ("killed", "killed-timeout", "invalid", "explained")}
         kept = [dict(prev[m["id"]], kept=True) for m in run if m["id"] in keep and prev[m["id"]]["new"] == m["new"]]
         kept_ids = {r["id"] for r in kept}
         run = [m for m in run if m["id"] not in kept_ids]
@@ -542,6 +542,9 @@ def main():
         results.append(r)
         print("[%d/%d] %-14s %-50s %s" % (n, len(run), status, m["id"], killer or ""))
         sys.stdout.flush()
+        if args.json:  # kept current, so an interrupted run can be resumed with --since
+            with open(args.json, "w") as f:
+                json.dump(dict(partial=True, results=kept + results), f, indent=1)
 
     wall = time.time() - t0
     results = kept + results

@@ -162,6 +162,28 @@ int main() {
     ++failures;
   }
 
+  // A timed trigger (TRIGGER_AT with its time) ends an event step on the
+  // named boundary: the top must pass the time through, not only the pulse.
+  seq::test::TestImage with_event = image(3);
+  with_event.steps[1].event = true;
+  tb.bank[1] = seq::test::build_image(with_event);
+  tb.commit_epoch();
+  tb.run(3000);  // the swap, then the event step waits for its trigger
+  const uint32_t triggers_before = tb.last.triggers;
+  SequencerIn at;
+  at.trigger_at = true;
+  at.trigger_ticks = (tb.now / hwdef::FINE_STEPS + 300) * hwdef::FINE_STEPS + 3;
+  tb.cycle(at);
+  tb.run(600);
+  if (tb.last.triggers != triggers_before + 1 || tb.last.triggered_at_ticks != at.trigger_ticks) {
+    std::printf("FAIL: the timed trigger resolved %u times at %llu (want once at %llu)\n",
+                tb.last.triggers - triggers_before,
+                static_cast<unsigned long long>(tb.last.triggered_at_ticks),
+                static_cast<unsigned long long>(at.trigger_ticks));
+    ++failures;
+  }
+  tb.bank[1] = seq::test::build_image(image(1));  // what the reset below runs
+
 #ifndef __RTL_SIMULATION__
   // ap_rst_n mid-run: the top's state and a fresh C model must agree from
   // the next cycle on (the tune table is kept by both).
