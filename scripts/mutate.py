@@ -381,6 +381,59 @@ class Scratch:
         return rc == 0
 
 
+def classify(r, explained):
+    """Applies the survivors list to one result: an equivalent or unreachable
+    entry whose mutated text still matches makes a survivor explained."""
+    if r["status"] not in ("survived", "explained"):
+        return r
+    r = dict(r, status="survived")
+    r.pop("reason", None)
+    r.pop("note", None)
+    e = explained.get(r["id"])
+    if e is None:
+        return r
+    if e.get("new") != r["new"]:
+        r["note"] = "survivors.json entry is stale: it names another mutation of this line"
+    elif e["class"] in ("equivalent", "unreachable"):
+        r["status"] = "explained"
+        r["reason"] = "%s: %s" % (e["class"], e["reason"])
+    else:
+        r["note"] = "%s: %s" % (e["class"], e["reason"])
+    return r
+
+
+def summarise(results, generated, wall, skipped):
+    """Prints the score and every explained mutant and survivor; returns the summary."""
+    count = lambda st: sum(1 for r in results if r["status"] == st)
+    killed = count("killed") + count("killed-timeout")
+    valid = len(results) - count("invalid")
+    summary = dict(mutants=len(results), generated=generated, invalid=count("invalid"), valid=valid,
+                   killed=killed, killed_by_timeout=count("killed-timeout"),
+                   killed_by_lint=sum(1 for r in results if r["killer"] and (r["killer"].startswith("lint")
+                                                                             or "verilator -Wall" in r["killer"])),
+                   explained=count("explained"), survived=count("survived"),
+                   score=round(killed / (valid - count("explained")), 4) if valid > count("explained") else None,
+                   wall_seconds=round(wall),
+                   skipped_tiers=skipped)
+    print("\nmutants %d (of %d generated): %d invalid, %d valid" % (len(results), generated, summary["invalid"],
+                                                                     valid))
+    print("killed %d (%d by timeout, %d only by lint), explained %d, survived %d" %
+          (killed, summary["killed_by_timeout"], summary["killed_by_lint"], summary["explained"],
+           summary["survived"]))
+    if summary["score"] is not None:
+        print("score %.1f%% (killed / (valid - explained)); %.1f%% of all valid mutants killed" %
+              (100.0 * summary["score"], 100.0 * killed / valid))
+    print("wall time %.0f s" % wall)
+    for r in results:
+        if r["status"] == "explained":
+            print("EXPLAINED %s: %s -> %s (%s)" % (r["id"], r["old"], r["new"], r["reason"]))
+    for r in results:
+        if r["status"] == "survived":
+            print("SURVIVED  %s: %s -> %s%s" % (r["id"], r["old"], r["new"],
+                                                 " [%s]" % r["note"] if r.get("note") else ""))
+    return summary
+
+
 def load_json(path, default):
     if not os.path.exists(path):
         return default
@@ -395,6 +448,8 @@ def main():
     mode.add_argument("--all", action="store_true", help="the full run")
     mode.add_argument("--list", action="store_true", help="print the mutants of the full run, run nothing")
     mode.add_argument("--ids", nargs="+", metavar="ID", help="run these mutants only")
+    mode.add_argument("--report", nargs="+", metavar="FILE", help="run nothing: merge these --json results "
+                      "(later files win per id), apply the survivors list and print the score")
     ap.add_argument("--every", action="store_true", help="with --all/--list: every generated mutant, not the share")
     ap.add_argument("--files", nargs="+", metavar="GLOB", help="only mutants of files matching these globs")
     ap.add_argument("--scratch", default="/tmp/lightrail-mutation-%s" %
@@ -408,6 +463,24 @@ def main():
 
     cfg = load_json(os.path.join(MUT_DIR, "map.json"), None)
     mutants = generate(cfg)
+    explained = {e["id"]: e for e in load_json(os.path.join(MUT_DIR, "survivors.json"), {"survivors": []})["survivors"]}
+    if args.report:
+        merged, wall = {}, 0
+        for path in args.report:
+            d = load_json(path, {"results": []})
+            wall += d.get("summary", {}).get("wall_seconds", 0)
+            for r in d["results"]:
+                merged[r["id"]] = r
+        order = {m["id"]: n for n, m in enumerate(mutants)}
+        for m in mutants:  # results converted from a log may lack the original line
+            if m["id"] in merged and not merged[m["id"]].get("old"):
+                merged[m["id"]]["old"] = m["old"]
+        results = [classify(r, explained) for r in sorted(merged.values(), key=lambda r: order.get(r["id"], 1 << 30))]
+        summary = summarise(results, len(mutants), wall, [])
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(dict(summary=summary, results=results), f, indent=1)
+        return 0 if summary["survived"] == 0 else 1
     fraction = cfg.get("full_run_fraction", 1.0)
     if args.sample:
         with open(os.path.join(MUT_DIR, "sample.txt")) as f:
@@ -443,7 +516,6 @@ def main():
         run = [m for m in run if m["id"] not in kept_ids]
         print("mutate: %d results kept from %s, %d mutants to run again" % (len(kept), args.since, len(run)))
 
-    explained = {e["id"]: e for e in load_json(os.path.join(MUT_DIR, "survivors.json"), {"survivors": []})["survivors"]}
     os.makedirs(args.scratch, exist_ok=True)
     log = open(os.path.join(args.scratch, "mutate.log"), "a")
     sc = Scratch(cfg, args.scratch, log)
@@ -524,21 +596,9 @@ def main():
         finally:
             with open(path, "w") as f:
                 f.write(originals[m["file"]])
-        note = None
-        if status == "survived" and m["id"] in explained:
-            e = explained[m["id"]]
-            if e.get("new") != m["new"]:
-                note = "survivors.json entry is stale: it names another mutation of this line"
-            elif e["class"] in ("equivalent", "unreachable"):
-                status = "explained"
-            else:
-                note = "%s: %s" % (e["class"], e["reason"])
-        r = dict(id=m["id"], op=m["op"], old=m["old"], new=m["new"], status=status, killer=killer,
-                 seconds=round(time.time() - s, 1))
-        if status == "explained":
-            r["reason"] = "%s: %s" % (explained[m["id"]]["class"], explained[m["id"]]["reason"])
-        if note:
-            r["note"] = note
+        r = classify(dict(id=m["id"], op=m["op"], old=m["old"], new=m["new"], status=status, killer=killer,
+                          seconds=round(time.time() - s, 1)), explained)
+        status = r["status"]
         results.append(r)
         print("[%d/%d] %-14s %-50s %s" % (n, len(run), status, m["id"], killer or ""))
         sys.stdout.flush()
@@ -548,33 +608,7 @@ def main():
 
     wall = time.time() - t0
     results = kept + results
-    count = lambda st: sum(1 for r in results if r["status"] == st)
-    killed = count("killed") + count("killed-timeout")
-    valid = len(results) - count("invalid")
-    summary = dict(mutants=len(results), generated=len(mutants), invalid=count("invalid"), valid=valid,
-                   killed=killed, killed_by_timeout=count("killed-timeout"),
-                   killed_by_lint=sum(1 for r in results if r["killer"] and (r["killer"].startswith("lint")
-                                                                             or "verilator -Wall" in r["killer"])),
-                   explained=count("explained"), survived=count("survived"),
-                   score=round(killed / (valid - count("explained")), 4) if valid > count("explained") else None,
-                   wall_seconds=round(wall),
-                   skipped_tiers=absent)
-    print("\nmutants %d (of %d generated): %d invalid, %d valid" % (len(results), len(mutants), summary["invalid"],
-                                                                     valid))
-    print("killed %d (%d by timeout, %d only by lint), explained %d, survived %d" %
-          (killed, summary["killed_by_timeout"], summary["killed_by_lint"], summary["explained"],
-           summary["survived"]))
-    if summary["score"] is not None:
-        print("score %.1f%% (killed / (valid - explained)); %.1f%% of all valid mutants killed" %
-              (100.0 * summary["score"], 100.0 * killed / valid))
-    print("wall time %.0f s" % wall)
-    for r in results:
-        if r["status"] == "explained":
-            print("EXPLAINED %s: %s -> %s (%s)" % (r["id"], r["old"], r["new"], r["reason"]))
-    for r in results:
-        if r["status"] == "survived":
-            print("SURVIVED  %s: %s -> %s%s" % (r["id"], r["old"], r["new"],
-                                                 " [%s]" % r["note"] if r.get("note") else ""))
+    summary = summarise(results, len(mutants), wall, absent)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(dict(summary=summary, results=results), f, indent=1)
