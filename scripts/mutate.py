@@ -269,7 +269,10 @@ def generate(cfg, root=ROOT):
 
 def selected_for_full_run(mid, fraction):
     """The full run takes a fixed share of the mutants, chosen by a hash of the
-    id (stable: the same id is always in or out)."""
+    id (stable: the same id is always in or out). `fraction` is a number or a
+    map from path prefix to number."""
+    if isinstance(fraction, dict):
+        fraction = next((v for k, v in fraction.items() if mid.startswith(k)), 0.0)
     h = int(hashlib.sha1(mid.encode()).hexdigest()[:8], 16)
     return h % 1000 < fraction * 1000
 
