@@ -452,7 +452,8 @@ def main():
     mode.add_argument("--list", action="store_true", help="print the mutants of the full run, run nothing")
     mode.add_argument("--ids", nargs="+", metavar="ID", help="run these mutants only")
     mode.add_argument("--report", nargs="+", metavar="FILE", help="run nothing: merge these --json results "
-                      "(later files win per id), apply the survivors list and print the score")
+                      "(a kill in any file stands, else the later file wins), apply the survivors list and print "
+                      "the score")
     ap.add_argument("--every", action="store_true", help="with --all/--list: every generated mutant, not the share")
     ap.add_argument("--files", nargs="+", metavar="GLOB", help="only mutants of files matching these globs")
     ap.add_argument("--scratch", default="/tmp/lightrail-mutation-%s" %
@@ -473,6 +474,11 @@ def main():
             d = load_json(path, {"results": []})
             wall += d.get("summary", {}).get("wall_seconds", 0)
             for r in d["results"]:
+                # A kill in any run stands: the runs share the sources and
+                # differ only in tests added or tiers enabled.
+                if merged.get(r["id"], {}).get("status", "").startswith("killed") and \
+                        not r["status"].startswith("killed"):
+                    continue
                 merged[r["id"]] = r
         order = {m["id"]: n for n, m in enumerate(mutants)}
         for m in mutants:  # results converted from a log may lack the original line
