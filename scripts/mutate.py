@@ -447,7 +447,8 @@ def load_json(path, default):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     mode = ap.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--sample", action="store_true", help="the fixed CI sample (tests/mutation/sample.txt)")
+    mode.add_argument("--sample", nargs="?", const=os.path.join(MUT_DIR, "sample.txt"), metavar="FILE",
+                      help="the fixed CI sample (default tests/mutation/sample.txt)")
     mode.add_argument("--all", action="store_true", help="the full run")
     mode.add_argument("--list", action="store_true", help="print the mutants of the full run, run nothing")
     mode.add_argument("--ids", nargs="+", metavar="ID", help="run these mutants only")
@@ -492,7 +493,7 @@ def main():
         return 0 if summary["survived"] == 0 else 1
     fraction = cfg.get("full_run_fraction", 1.0)
     if args.sample:
-        with open(os.path.join(MUT_DIR, "sample.txt")) as f:
+        with open(args.sample) as f:
             want = [l.split("#")[0].strip() for l in f if l.split("#")[0].strip()]
         by_id = {m["id"]: m for m in mutants}
         missing = [w for w in want if w not in by_id]
