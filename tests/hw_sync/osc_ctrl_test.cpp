@@ -145,6 +145,13 @@ class OscBench {
   }
   ~OscBench() { m_.final(); }
 
+  void Reset() {
+    m_.rst_ni = 0;
+    Cycle();
+    Cycle();
+    m_.rst_ni = 1;
+  }
+
   void LoadDac(uint32_t word) {
     m_.dac_word_i = word;
     m_.dac_load_i = 1;
@@ -235,6 +242,26 @@ TEST(OscCtrlDac, FramesCarryTheWordMsbFirstWithAd5662FramingAndTiming) {
   }
   EXPECT_EQ(b.done_pulses(), static_cast<int>(words.size()));
   ExpectDacTiming(b.dac);
+}
+
+// Reset returns the DAC pins to idle (SYNC and SCLK high) and drops a word
+// that was waiting: nothing is sent until the next load.
+TEST(OscCtrlDac, ResetIdlesThePinsAndDropsAWaitingWord) {
+  OscBench b;
+  b.Run(4);
+  EXPECT_EQ(b.m().dac_sync_no, 1) << "SYNC idles high after reset";
+  EXPECT_EQ(b.m().dac_sclk_o, 1);
+  b.LoadDac(0x1234);
+  b.Run(8);           // its frame is on the pins
+  b.LoadDac(0x4321);  // waits for that frame to end
+  ASSERT_TRUE(b.m().dac_busy_o);
+  b.Reset();
+  EXPECT_EQ(b.m().dac_sync_no, 1);
+  EXPECT_EQ(b.m().dac_busy_o, 0) << "no word waits after reset";
+  const size_t frames = b.dac.frames.size();
+  b.Run(2000);
+  EXPECT_EQ(b.dac.frames.size(), frames) << "the dropped word was sent after reset";
+  EXPECT_EQ(b.m().dac_sync_no, 1);
 }
 
 TEST(OscCtrlDac, AFrameTakes24SclkPeriodsPlusTheSyncHighGap) {
