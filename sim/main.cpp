@@ -22,6 +22,7 @@
 #include "lightrail/json_text.hpp"
 #include "lightrail/schedule_json.hpp"
 #include "lightrail/token_file.hpp"
+#include "lightrail/version.hpp"
 #include "partition.hpp"
 #include "plot_program.hpp"
 #include "scenario.hpp"
@@ -331,6 +332,7 @@ int failed(int code) {
 
 int sc_main(int argc, char** argv) {
   CLI::App app{"lightrail-cosim: co-simulated lightrail boards (Verilator + SystemC)"};
+  app.set_version_flag("--version", lightrail::version_line("lightrail-cosim"));
   app.require_subcommand(1);
 
   ServeArgs sa;

@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
+#include "lightrail/version.hpp"
 
 namespace {
 
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
   // anything that escapes them is mapped here by its kind.
   try {
     CLI::App app{"lightrail: schedules for optical circuit switching boards"};
+    app.set_version_flag("--version", lightrail::version_line("lightrail"));
     app.require_subcommand(1);
     cli::Action action;
     cli::add_device_commands(app, action);

@@ -33,6 +33,7 @@
 #include "lightrail/json_text.hpp"
 #include "lightrail/planner/fabric.hpp"
 #include "lightrail/token_file.hpp"
+#include "lightrail/version.hpp"
 #include "state_files.hpp"
 #include "strategy.hpp"
 
@@ -110,7 +111,8 @@ int serve(const Options& o) {
   so.phase_wait_ms = o.phase_wait_ms;
   so.release_fraction = o.release_fraction;
   // Test hook (docs/lightraild.md, "Recovery"): die once a commit is armed.
-  if (const char* crash = std::getenv("LIGHTRAILD_TEST_CRASH")) so.crash_after_arm = std::string(crash) == "after_arm";
+  if (const char* crash = std::getenv("LIGHTRAILD_TEST_CRASH"))
+    so.crash_after_arm = std::string(crash) == "after_arm";
 
   step(kCannotRun, "--state-dir", [&] { d::ensure_state_dir(o.state_dir); });
   // The journal first: its lock keeps a second daemon off this state.
@@ -188,6 +190,7 @@ int serve(const Options& o) {
 
 int main(int argc, char** argv) {
   CLI::App app{"lightraild: the strategy daemon: jobs on an optical fabric over HTTP (docs/lightraild.md)"};
+  app.set_version_flag("--version", lightrail::version_line("lightraild"));
   Options o;
   app.add_option("--fabric", o.fabric, "the driver's fabric file: boards, rails, cabling (docs/fabric.md)")
       ->required();

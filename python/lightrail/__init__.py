@@ -33,6 +33,9 @@ from ._lightrail import (  # noqa: F401
     TransportError,
     ValidationError,
     VerifyError,
+    __version__,
+    regmap_version,
+    source_hash,
     validate,
 )
 
@@ -41,5 +44,5 @@ __all__ = [
     "DeviceCapabilities", "Error", "Fabric", "FabricBoard", "FabricBoardState", "FabricSpec", "FormatError",
     "LeaseError", "LeaseInfo", "Problem", "Schedule", "Step", "StepList", "Status", "SyncCalibration", "SyncMode",
     "SyncStatus",
-    "TransportError", "ValidationError", "VerifyError", "validate",
+    "TransportError", "ValidationError", "VerifyError", "regmap_version", "source_hash", "validate",
 ]

@@ -3,6 +3,9 @@
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, overload
 
 DARK: int
+__version__: str  # the driver's version, "MAJOR.MINOR.PATCH"
+source_hash: str  # 16 hex digits of its source commit
+regmap_version: int  # the register map it speaks
 
 class Error(RuntimeError): ...
 class TransportError(Error): ...

@@ -1,0 +1,29 @@
+"""lightrail.__version__, source_hash and regmap_version say what the
+driver was built as: the project's version in CMakeLists.txt, the source
+commit, the register map of defs/regmap.json."""
+
+import json
+import os
+import re
+import subprocess
+
+import lightrail
+from conftest import ROOT
+
+
+def test_version_is_the_projects():
+    with open(os.path.join(ROOT, "CMakeLists.txt")) as f:
+        project = re.search(r"project\(lightrail VERSION ([0-9.]+)", f.read())
+    assert project, "no project(lightrail VERSION ...) in CMakeLists.txt"
+    assert lightrail.__version__ == project.group(1)
+
+
+def test_regmap_version_is_the_register_maps():
+    with open(os.path.join(ROOT, "defs", "regmap.json")) as f:
+        assert lightrail.regmap_version == json.load(f)["regmap_version"]
+
+
+def test_source_hash_names_the_commit():
+    git = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True)
+    expected = git.stdout.strip()[:16] if git.returncode == 0 else "0" * 16
+    assert lightrail.source_hash == expected
