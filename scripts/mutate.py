@@ -92,7 +92,7 @@ def sv_fmt(width, signed, base, value):
     return "%s'%s%s%s" % (width or "", signed, base, body)
 
 
-def line_mutants(path, lineno, line, code, lang, prev_code):
+def line_mutants(line, code, lang, prev_code):
     """Mutants of one line: (operator, new_line). `code` is the line with
     comments and strings blanked; only its code columns are changed."""
     s = code.strip()
@@ -100,9 +100,8 @@ def line_mutants(path, lineno, line, code, lang, prev_code):
         return []
     muts = []
 
-    def sub(a, b, text):
-        muts_line = line[:a] + text + line[b:]
-        return muts_line
+    def sub(a, b, text):  # the line with code columns a..b replaced
+        return line[:a] + text + line[b:]
 
     sv_decl = lang == "sv" and SV_DECL.match(code)
     cpp_decl = lang == "cpp" and CPP_DECL_NOINIT.match(code)
@@ -203,7 +202,7 @@ def line_mutants(path, lineno, line, code, lang, prev_code):
         if lang == "cpp" and op in ("<", ">", "<=", ">=") and not m.group(2):
             continue
         x, y = m.group(1), m.group(5)
-        if x == y or (lang == "sv" and op in ("<<", ">>") and False):
+        if x == y:
             continue
         muts.append(("swap", line[:m.start(1)] + y + m.group(2) + op + m.group(4) + x + line[m.end(5):]))
     for m in TERN_RE.finditer(code):
@@ -257,7 +256,7 @@ def generate(cfg, root=ROOT):
         prev = ""
         for i, (line, code) in enumerate(zip(lines, codes)):
             counts = {}
-            for op, new in line_mutants(rel, i + 1, line, code, lang, prev):
+            for op, new in line_mutants(line, code, lang, prev):
                 k = counts.get(op, 0)
                 counts[op] = k + 1
                 mutants.append({"id": "%s:%d:%s:%d" % (rel, i + 1, op, k), "file": rel, "line": i + 1,
