@@ -5,7 +5,10 @@
 # "Benches"). Prints one line per copy and the tests that caught it; exits 1
 # if any copy passed its bench. Not a CTest (about a minute per copy).
 #
-#   bash tests/hw/broken_copies.sh [tests/hw/broken/X.patch ...]
+#   bash tests/hw/broken_copies.sh [--icarus] [tests/hw/broken/X.patch ...]
+#
+# --icarus also runs the Icarus bench of the top (hw.icarus_tb) on each copy
+# and says whether it catches it (for comparison; it does not change the exit).
 #
 # Each copy gets a scratch build under $BROKEN_WORK (default: a temporary
 # directory) that configures this tree with LIGHTRAIL_HW_BENCH_RTL_DIR set to
@@ -14,6 +17,11 @@ set -euo pipefail
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
 work=${BROKEN_WORK:-$(mktemp -d)}
+icarus=0
+if [ "${1:-}" = --icarus ]; then
+  icarus=1
+  shift
+fi
 if [ $# -gt 0 ]; then
   patches=("$@")
 else
@@ -48,6 +56,13 @@ for patch in "${patches[@]}"; do
   else
     caught=$(sed -n 's/^\[  FAILED  \] \([^ ,]*\).*/\1/p' "$dir/run.log" | sort -u)
     echo "$name: caught by $(echo "$caught" | wc -l) tests: $(echo "$caught" | tr '\n' ' ')"
+  fi
+  if [ $icarus = 1 ]; then
+    if ctest --test-dir "$dir/build" -R '^hw\.icarus_tb$' > "$dir/icarus.log" 2>&1; then
+      echo "$name: hw.icarus_tb passes (misses it)"
+    else
+      echo "$name: hw.icarus_tb fails (catches it)"
+    fi
   fi
 done
 exit $missed
