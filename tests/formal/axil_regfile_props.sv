@@ -171,8 +171,8 @@ module axil_regfile_props (
       a_running_bank: assert (!(k_running && bank_write[k_active]));
       // The committed bank is not written from the COMMIT pulse until the
       // kernel's status shows it (the settle window, at every latency) ...
-      a_settle_pulse: assert (!(seq_commit_o && bank_write[!k_active]));
-      a_settle_flight: assert (!(k_phase == KFlight && bank_write[k_bank]));
+      a_settle_window: assert (!((seq_commit_o && bank_write[!k_active]) ||
+                                 (k_phase == KFlight && bank_write[k_bank])));
       // ... nor while it is verified or waits for its swap.
       a_verify_pending: assert (!((k_phase == KVerify || k_phase == KPending) && bank_write[k_bank]));
       // The tune table the kernel checked against does not change.

@@ -73,7 +73,7 @@ module pps_out_props (
       a_inv_period: assert (f_obs_state != 2'd3 && (f_obs_state == 2'd0 || f_obs_period == f_period));
       a_inv_divide: assert (f_obs_state != Divide ||
                             (f_obs_rem < f_obs_period && f_obs_step <= 7'd63 &&
-                             f_obs_target + Ticks * (64'(f_obs_step) + 64'd1) == time_i + AlignLead));
+                             f_obs_target + ((64'(f_obs_step) + 64'd1) << lightrail_hwdef_pkg::FINE_BITS) == time_i + AlignLead));
       a_inv_run: assert (f_obs_state != Run ||
                          (f_obs_target >= time_i + Ticks &&
                           f_obs_target <= time_i + AlignLead + f_obs_period &&

@@ -96,6 +96,8 @@ def main():
             failed = failed_properties(out)
             if rc != 0 and args.expect in failed:
                 print("broken copy caught: %s fails (BMC, %.1f s)" % (args.expect, secs))
+                for line in re.findall(r"Value for anyconst .*", out):
+                    print("  " + line)
                 return 0
             print(log_tail(out))
             sys.exit("broken copy NOT caught by %s (failed: %s)" % (args.expect, sorted(failed) or "none"))
