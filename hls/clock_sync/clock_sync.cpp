@@ -136,10 +136,10 @@ void take_phase(ClockSyncState& s, uint32_t ddmtd_phase) {
   s.applied_since_phase_fs = 0;
 }
 
-// Holds the frequency within the DAC's range; an update that wanted more is
-// at the rail, and kRailSamples of them in a row are flagged.
-void rail_check(ClockSyncState& s, const Limits& l) {
-  s.at_rail = s.freq_q40 < -l.pull_q40 || s.freq_q40 > l.pull_q40;
+// Holds the frequency within the DAC's range; an update that wanted more
+// (`beyond`) is at the rail, and kRailSamples of them in a row are flagged.
+void rail_check(ClockSyncState& s, const Limits& l, bool beyond) {
+  s.at_rail = beyond;
   s.rail_run = s.at_rail ? (s.rail_run < kRailSamples ? s.rail_run + 1 : kRailSamples) : 0;
   if (s.rail_run >= kRailSamples) s.errors |= hwdef::SYNC_ERROR_DAC_SATURATED_MASK;
   s.freq_q40 = clamp64(s.freq_q40, -l.pull_q40, l.pull_q40);
@@ -208,7 +208,7 @@ void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
     s.mode = s.locked ? SyncMode::kLocked : (s.fine ? SyncMode::kFine : SyncMode::kTrack);
   }
   // At the rail the oscillator cannot follow: flagged, never silent.
-  rail_check(s, l);
+  rail_check(s, l, s.freq_q40 < -l.pull_q40 || s.freq_q40 > l.pull_q40);
   s.prev_err_fs = err_fs;
   s.prev_valid = true;
   s.applied_since_prev_fs = 0;
@@ -372,8 +372,12 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
       if (drift_valid && phase_dt > 0) {
         const int64_t drift = clamp64(s.phase_jump_fs, -kIntegratorErrorLimitFs, kIntegratorErrorLimitFs);
         s.freq_q40 -= ((drift * (int64_t{1} << kFreqFracBits)) / phase_dt) >> kSyntoniseShift;
-        rail_check(s, l);
-        s.drift_avg_fs += div_round(drift - s.drift_avg_fs, 8);
+        s.drift_avg_fs += div_round(drift - s.drift_avg_fs, 4);
+        // At the rail by the filtered drift: off frequency, a beat whose
+        // phase paired the same reference tag twice shows no drift.
+        rail_check(s, l,
+                   (s.freq_q40 <= -l.pull_q40 && s.drift_avg_fs > kSyntonisedDriftFs) ||
+                       (s.freq_q40 >= l.pull_q40 && s.drift_avg_fs < -kSyntonisedDriftFs));
       }
       const int64_t cycles = div_round(s.theta_fs - (s.lead_fs - s.delay_ms_fs), kPeriodFs);
       const int64_t acquired = s.lead_fs - s.delay_ms_fs + cycles * kPeriodFs;

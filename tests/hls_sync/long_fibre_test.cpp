@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,10 @@ struct Corner {
   double gain_error;  // true tuning gain / told - 1
   double ppm;         // free-running oscillator error
 };
+
+void PrintTo(const Corner& c, std::ostream* os) {
+  *os << c.fibre_km << " km, tuning gain " << (1 + c.gain_error) << "x, oscillator " << c.ppm << " ppm";
+}
 
 class LongFibre : public ::testing::TestWithParam<Corner> {};
 

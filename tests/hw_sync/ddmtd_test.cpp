@@ -46,8 +46,10 @@ class DdmtdBench {
  public:
   // The local clock is delayed by local_offset_fs and its period is
   // kPeriodFs * (1 + local_ppb * 1e-9); the helper runs at f * N / (N + 1).
-  DdmtdBench(int64_t local_offset_fs, int64_t local_ppb, double jitter_fs)
-      : ref_(kPeriodFs, 1, 0, jitter_fs, 11),
+  // ref_ppb likewise lengthens the reference's period (a reference off in
+  // frequency against the local clock and the helper derived from it).
+  DdmtdBench(int64_t local_offset_fs, int64_t local_ppb, double jitter_fs, int64_t ref_ppb = 0)
+      : ref_(kPeriodFs * (1'000'000'000 + ref_ppb), 1'000'000'000, 0, jitter_fs, 11),
         local_(kPeriodFs * (1'000'000'000 + local_ppb), 1'000'000'000, local_offset_fs, jitter_fs, 22),
         dmtd_(kPeriodFs * (kN + 1), kN, 1'234'567, jitter_fs, 33) {}
   ~DdmtdBench() { model_.final(); }
@@ -180,6 +182,41 @@ TEST(Ddmtd, AFrequencyOffsetShowsAsALinearPhaseRamp) {
   for (size_t i = 0; i < t.size(); ++i) {
     EXPECT_LE(std::abs(ph[i] - (intercept + slope * t[i])), 1.5 * kLsbFs) << "pair " << i;
   }
+}
+
+// Issue 26: the servo syntonises from the DDMTD's beat, so a reference far
+// off in frequency (a board before its servo pulled it in) must still pair
+// every beat, its phase ramping by the frequency error: 20 ppm moves it
+// ~335 LSB a beat. Each pair uses the newest reference tag, up to a beat old,
+// so single phases scatter by up to a beat's ramp; the fit is exact.
+TEST(Ddmtd, AReferenceTwentyPpmOffPairsEveryBeatAndItsPhaseRampsByTheError) {
+  constexpr int64_t kRefPpb = -20000;  // the reference 20 ppm fast: the local clock falls behind
+  DdmtdBench bench(kPeriodFs / 4, 0, 0.0, kRefPpb);
+  bench.RunUntil(kResetFs + 16 * kBeatFs);
+  const auto& pairs = bench.sys_pairs();
+  // Three tags in a row arm the pairing; every later beat pairs.
+  ASSERT_GE(pairs.size(), 12u);
+  std::vector<double> t, ph;
+  double prev = 0.0, turns = 0.0;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const double p = PhaseFs(pairs[i].phase);
+    if (i > 0 && p - prev < -kPeriodFs / 2.0) turns += kPeriodFs;
+    if (i > 0 && p - prev > kPeriodFs / 2.0) turns -= kPeriodFs;
+    prev = p;
+    t.push_back(double(pairs[i].time_fs));
+    ph.push_back(p + turns);
+    if (i > 0) EXPECT_NEAR(t[i] - t[i - 1], double(kBeatFs), 0.01 * kBeatFs) << "pair " << i;
+  }
+  const double n = double(t.size());
+  double st = 0, sp = 0, stt = 0, stp = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    st += t[i];
+    sp += ph[i];
+    stt += t[i] * t[i];
+    stp += t[i] * ph[i];
+  }
+  const double slope = (n * stp - st * sp) / (n * stt - st * st);
+  EXPECT_NEAR(slope, -kRefPpb * 1e-9, 0.05 * -kRefPpb * 1e-9);
 }
 
 TEST(Ddmtd, AfterTheReferenceReturnsEveryPairMeasuresTheDelayAgain) {
