@@ -63,8 +63,9 @@ Result run(double rate_hz, double km, double gain_error, uint64_t seed) {
 }  // namespace
 
 int main() {
-  std::printf("| exchanges/s | fibre | tuning gain | seeds locked | lock max (simulated s) | lock max (exchanges) "
-              "| p99 max | RMS max |\n|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| exchanges/s | fibre | tuning gain | seeds locked | lock max (simulated s) | lock max (exchanges) "
+      "| p99 max | RMS max |\n|---|---|---|---|---|---|---|---|\n");
   bool ok = true;
   for (double rate : {16.0, 64.0, 1000.0}) {
     for (double km : {1.0, 10.0}) {
@@ -80,8 +81,8 @@ int main() {
           rms = std::fmax(rms, r.after.rms);
         }
         ok = ok && locked == n && (rate > 16 || worst_exchanges <= 10);
-        std::printf("| %g | %g km | %+.0f%% | %d/%d | %.4f | %d | %.1f ps | %.1f ps |\n", rate, km, g * 100, locked,
-                    n, worst_s, worst_exchanges, p99, rms);
+        std::printf("| %g | %g km | %+.0f%% | %d/%d | %.4f | %d | %.1f ps | %.1f ps |\n", rate, km, g * 100,
+                    locked, n, worst_s, worst_exchanges, p99, rms);
       }
     }
   }

@@ -160,7 +160,8 @@ void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
   const int64_t ff = clamp64(-s.setpoint_fs, -p_max / 2, p_max / 2);
   s.setpoint_fs += ff;
   // On the DDMTD the slew per sample is bounded further (kFineSlewMaxFs).
-  const int64_t p_room = s.fine ? clamp64(p_max - abs64(ff), 0, kFineSlewMaxFs - abs64(ff)) : p_max - abs64(ff);
+  const int64_t p_room =
+      s.fine ? clamp64(p_max - abs64(ff), 0, kFineSlewMaxFs - abs64(ff)) : p_max - abs64(ff);
   const int64_t p_want = -mul_q16(err_fs, l.kp);
   const int64_t p = clamp64(p_want, -p_room, p_room);
   s.slewing = p != p_want;

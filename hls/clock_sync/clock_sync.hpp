@@ -56,7 +56,8 @@ constexpr int64_t kBeatFs = int64_t{hwdef::DDMTD_N + 1} * kPeriodFs;
 // beat for the exchange to wait for the servo's next update.
 constexpr int64_t kFibreFsPerM = 5000000;
 constexpr int64_t kExchangeOverheadFs = 10000000000 + kBeatFs;
-constexpr int64_t kExchangeAgeMaxFs = 3 * int64_t{hwdef::SYNC_MAX_FIBRE_M} * kFibreFsPerM + kExchangeOverheadFs;
+constexpr int64_t kExchangeAgeMaxFs =
+    3 * int64_t{hwdef::SYNC_MAX_FIBRE_M} * kFibreFsPerM + kExchangeOverheadFs;
 // The whole-period count is taken from an exchange only while the DDMTD
 // phase has drifted less than this per beat (filtered): over the exchange's
 // age the phase then moves by well under the lock threshold.
@@ -115,12 +116,12 @@ struct ClockSyncState {
   int64_t cycles = 0;                  // whole periods between lead - delay and offset
   int64_t phase_jump_fs = 0;           // lead motion at the last phase sample that the steps do not explain
   // A step of the path delay or phase, while locked (see kPathHoldSamples).
-  int64_t fwd_now_fs = 0;        // one-way delay of the last exchange, unfiltered
-  uint32_t hold_run = 0;         // samples held so far
-  int64_t hold_fs = 0;           // local time held so far
+  int64_t fwd_now_fs = 0;              // one-way delay of the last exchange, unfiltered
+  uint32_t hold_run = 0;               // samples held so far
+  int64_t hold_fs = 0;                 // local time held so far
   int64_t age_fs = kExchangeAgeMaxFs;  // how old an exchange is when it arrives (from the round trip)
-  int64_t hold_fwd_fs = 0;       // one-way delay at the last held sample
-  int64_t hold_lead_fs = 0;      // lead before the hold
+  int64_t hold_fwd_fs = 0;             // one-way delay at the last held sample
+  int64_t hold_lead_fs = 0;            // lead before the hold
   int64_t setpoint_fs = 0;       // step still to be slewed, fed forward (the loop's error is not disturbed)
   int64_t ff_since_prev_fs = 0;  // of the phase steps since the last sample, the fed-forward part
   // Servo.
@@ -139,7 +140,7 @@ struct ClockSyncState {
   bool ever_locked = false;   // since enable: the coarse time set is over
   bool step_holdoff = false;  // a time step was issued: the next exchange delivered may straddle it
   int64_t holdoff_fs = 0;     // and so may every one within its age of the step
-  int64_t calm_fs = 0;        // local time since the servo last moved the phase by more than the lock threshold
+  int64_t calm_fs = 0;  // local time since the servo last moved the phase by more than the lock threshold
   int64_t drift_avg_fs = 0;   // DDMTD phase drift per beat, filtered (syntonisation)
   int64_t time_step_now = 0;  // ticks stepped by this call
   int64_t steps_now = 0;      // phase steps issued by this call

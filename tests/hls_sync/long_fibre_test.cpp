@@ -71,8 +71,8 @@ INSTANTIATE_TEST_SUITE_P(HlsSync, LongFibre, ::testing::ValuesIn(corners()),
                              return (n < 0 ? "minus" : "plus") + std::to_string(std::labs(n));
                            };
                            return "m" + std::to_string(std::lround(p.param.fibre_km * 1000)) + "_gain_" +
-                                  signed_int(p.param.gain_error * 100) + "pct_osc_" + signed_int(p.param.ppm) +
-                                  "ppm";
+                                  signed_int(p.param.gain_error * 100) + "pct_osc_" +
+                                  signed_int(p.param.ppm) + "ppm";
                          });
 
 }  // namespace

@@ -98,7 +98,8 @@ TEST(Ddmtd, PhaseSweepAcrossThePeriodMeasuresTheDelayWithinOneLsb) {
   for (int k = 0; k < 12; ++k) {
     const int64_t delay_fs = k * kPeriodFs / 12 + 12'345;
     DdmtdBench bench(delay_fs, 0, 0.0);
-    bench.RunUntil(kResetFs + 5 * kBeatFs);
+    // Pairs start once three reference tags advanced alike (hw/ddmtd.sv).
+    bench.RunUntil(kResetFs + 6 * kBeatFs);
     const auto& pairs = bench.sys_pairs();
     ASSERT_GE(pairs.size(), 3u) << "delay " << delay_fs << " fs";
     for (const Pair& p : pairs) {
@@ -111,7 +112,7 @@ TEST(Ddmtd, PhaseSweepAcrossThePeriodMeasuresTheDelayWithinOneLsb) {
 
 TEST(Ddmtd, EveryHelperPairArrivesInTheSystemDomainUnchanged) {
   DdmtdBench bench(1'500'000, 0, 0.0);
-  bench.RunUntil(kResetFs + 6 * kBeatFs);
+  bench.RunUntil(kResetFs + 7 * kBeatFs);
   const auto& helper = bench.helper_pairs();
   const auto& sys = bench.sys_pairs();
   ASSERT_GE(helper.size(), 4u);
@@ -131,7 +132,7 @@ TEST(Ddmtd, WithWhiteJitterExactlyOneTagPairPerBeatAndAnUnbiasedPhase) {
   constexpr double kJitterFs = 3'000.0;  // 3 ps rms on every edge of every clock
   const int64_t delay_fs = kPeriodFs / 3;
   DdmtdBench bench(delay_fs, 0, kJitterFs);
-  bench.RunUntil(kResetFs + 16 * kBeatFs);
+  bench.RunUntil(kResetFs + 17 * kBeatFs);
   const auto& pairs = bench.helper_pairs();
   ASSERT_GE(pairs.size(), 14u);
   // A glitch taken for an edge would give a pair within a fraction of a beat
