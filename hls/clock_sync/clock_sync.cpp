@@ -298,7 +298,7 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
     const bool hold_ended = both && !hold && s.hold_run > 0;
     // In FINE the exchange overrules the DDMTD when the two contradict each
     // other (both carry the same calibration: a slip) or the DDMTD fell
-    // silent (it pairs only a reference within a few ppm).
+    // silent (it pairs only a reference within 61 ppm that advances steadily).
     // Only while the phase has been still for the exchange's age: a stale
     // exchange of a board that is slewing contradicts nothing.
     const bool calm = s.calm_fs >= s.age_fs;
