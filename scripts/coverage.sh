@@ -80,7 +80,9 @@ if [ $run = 1 ]; then
   genhtml --quiet --branch-coverage --prefix "$root" --output-directory "$out/kernels" "$out/kernels.info"
 
   # RTL: every test that runs a model, each process writing its counters.
-  if ! LIGHTRAIL_COVERAGE_DIR="$out/rtl-dat" ctest --test-dir "$build" -R "$rtl_tests" -E "$rtl_skip" -j 2 \
+  # GCOV_PREFIX: the co-simulation's kernel counters go aside, not into
+  # the kernels' figure.
+  if ! LIGHTRAIL_COVERAGE_DIR="$out/rtl-dat" GCOV_PREFIX="$out/gcov-cosim" ctest --test-dir "$build" -R "$rtl_tests" -E "$rtl_skip" -j 2 \
     --output-on-failure > "$out/ctest.log" 2>&1; then
     echo "coverage: FAILED: some tests failed under coverage:"
     grep -E '\(Failed\)|\(Timeout\)|\*\*\*' "$out/ctest.log" || true
