@@ -11,6 +11,7 @@
 #include "Vhw_sync_ddmtd.h"
 #include "clock_gen.hpp"
 #include "lightrail/hwdef.hpp"
+#include "rtl_coverage.hpp"
 #include "verilated.h"
 
 namespace {
@@ -52,7 +53,10 @@ class DdmtdBench {
       : ref_(kPeriodFs * (1'000'000'000 + ref_ppb), 1'000'000'000, 0, jitter_fs, 11),
         local_(kPeriodFs * (1'000'000'000 + local_ppb), 1'000'000'000, local_offset_fs, jitter_fs, 22),
         dmtd_(kPeriodFs * (kN + 1), kN, 1'234'567, jitter_fs, 33) {}
-  ~DdmtdBench() { model_.final(); }
+  ~DdmtdBench() {
+    model_.final();
+    lightrail::rtl_coverage::write(context_, "hw_sync_ddmtd");
+  }
 
   void RunUntil(int64_t end_fs) {
     while (true) {
