@@ -381,6 +381,29 @@ TEST(SyncLink, AfterALinkLossTheReceiverRealignsOnItsNewBitSlide) {
   }
 }
 
+// Slide 0 is word shift 32; the hunt must wrap from shift 1 back to 32, not
+// try shift 0, which shows the same words a cycle late under the same slide.
+TEST(SyncLink, AfterALinkLossTheReceiverRealignsOnSlideZeroWithoutACycleOfLatency) {
+  LinkConfig c = reference_and_follower(1'700'000, 3, 0);
+  LinkBench bench(c);
+  bench.run_exchanges(2, 20 * kBeat * kT);
+  ASSERT_GE(bench.exchanges.size(), 2u);
+  ASSERT_EQ(bench.exchanges.back().slide, 0);
+  // The fibre goes dark for 10 us, long enough for the hunt to leave shift 32.
+  bench.ab().set_down(true);
+  bench.run_until(bench.now_fs() + 10'000'000'000);
+  EXPECT_FALSE(bench.b().m().aligned_o);
+  const size_t before = bench.exchanges.size();
+  bench.ab().relock(0, bench.now_fs());
+  bench.ab().set_down(false);
+  bench.run_exchanges(before + 3, bench.now_fs() + 30 * kBeat * kT);
+  ASSERT_GE(bench.exchanges.size(), before + 3);
+  for (size_t i = before; i < bench.exchanges.size(); ++i) {
+    EXPECT_EQ(bench.exchanges[i].slide, 0);
+    EXPECT_NEAR(bench.offset_fs(bench.exchanges[i]), bench.true_offset_fs(), kQuantumFs / 2.0 + 1);
+  }
+}
+
 TEST(SyncLink, WithoutADdmtdPhaseStampsAreWholeCycles) {
   LinkConfig c = reference_and_follower(2'900'000, 6, 11);
   c.a.ddmtd = false;
