@@ -117,42 +117,70 @@ module ddmtd #(
 
   // ---- helper domain: pairing ------------------------------------------------
   // Local tags pair only with a reference tag that proved itself: it came
-  // within a beat and a quarter of the previous one and agrees with it to
-  // N/64 (both mod N). A reference that returns after a loss resumes its beat
-  // wherever it is, and a resume in the high half looks like a rising edge
-  // that is none; it pairs only if it agrees with the last real tag to N/64
-  // anyway (an error of at most 1/64 of a period). Reset, a loss longer than
-  // a beat and a quarter, or a reference more than ~N/64 / (N (N + 1)) off in
-  // frequency (3.8 ppm at N = 4096: not yet locked) make no pairs.
+  // within a beat and a quarter of the previous one, and it advanced over
+  // it (mod N) by at most N/4 and, to N/64, as that one advanced over its
+  // own predecessor or as the last tag that proved itself did (so a one-off
+  // jump of the phase, a step of the path, costs one pair, not two). A reference off in frequency by y advances its tag by
+  // -y N (N + 1) a beat, so the phase then ramps by the frequency error
+  // every beat and the servo syntonises from it (up to N/4 / (N (N + 1)),
+  // 61 ppm at N = 4096). A reference that returns after a loss resumes its
+  // beat wherever it is, and a resume in the high half looks like a rising
+  // edge that is none; its advance disagrees with the last one, so it pairs
+  // only if it lands where a real tag would anyway (an error of at most
+  // 1/64 of a period). Reset or a loss longer than a beat and a quarter
+  // make no pairs until three tags in a row agree.
   localparam logic [TAG_BITS:0]   MaxAge = (TAG_BITS + 1)'((1 << TAG_BITS) + (1 << (TAG_BITS - 2)));
   localparam logic [TAG_BITS-1:0] Tol = TAG_BITS'(1 << (TAG_BITS - 6));
+  localparam logic [TAG_BITS-1:0] MaxAdvance = TAG_BITS'(1 << (TAG_BITS - 2));
 
   logic [TAG_BITS:0]   ref_age_q;    // helper cycles since the last reference tag, saturating
   logic                ref_armed_q;  // the last reference tag proved itself
   logic                ref_agrees;   // this reference tag proves itself
   logic                ref_fresh;
   logic [TAG_BITS-1:0] last_ref_q;
-  logic [TAG_BITS-1:0] ref_delta;
+  logic [TAG_BITS-1:0] ref_delta;     // this tag's advance over the last one
+  logic [TAG_BITS-1:0] last_delta_q;  // the last tag's advance over its predecessor
+  logic                last_delta_ok_q;
+  logic [TAG_BITS-1:0] good_delta_q;  // the advance of the last tag that proved itself
+  logic                good_delta_ok_q;
+  logic [TAG_BITS-1:0] good_change;
+  logic [TAG_BITS-1:0] delta_change;
   logic [TAG_BITS-1:0] pair_ref;
 
-  assign ref_delta  = ref_tag - last_ref_q;
-  assign ref_agrees = (ref_age_q <= MaxAge) && ((ref_delta <= Tol) || (ref_delta >= TAG_BITS'(-Tol)));
+  assign ref_delta    = ref_tag - last_ref_q;
+  assign delta_change = ref_delta - last_delta_q;
+  assign good_change  = ref_delta - good_delta_q;
+  assign ref_agrees   = (ref_age_q <= MaxAge) &&
+                        ((ref_delta <= MaxAdvance) || (ref_delta >= TAG_BITS'(-MaxAdvance))) &&
+                        ((last_delta_ok_q && ((delta_change <= Tol) || (delta_change >= TAG_BITS'(-Tol)))) ||
+                         (good_delta_ok_q && ((good_change <= Tol) || (good_change >= TAG_BITS'(-Tol)))));
   assign ref_fresh  = ref_tag_valid ? ref_agrees : (ref_armed_q && ref_age_q <= MaxAge);
   assign pair_ref   = ref_tag_valid ? ref_tag : last_ref_q;
 
   always_ff @(posedge clk_dmtd_i) begin
     if (!rst_dmtd_ni) begin
-      ref_age_q   <= '1;
-      ref_armed_q <= 1'b0;
-      last_ref_q  <= '0;
+      ref_age_q       <= '1;
+      ref_armed_q     <= 1'b0;
+      last_ref_q      <= '0;
+      last_delta_q    <= '0;
+      last_delta_ok_q <= 1'b0;
+      good_delta_q    <= '0;
+      good_delta_ok_q <= 1'b0;
       tag_valid_o <= 1'b0;
       tag_ref_o   <= '0;
       tag_local_o <= '0;
     end else begin
       if (ref_tag_valid) begin
         ref_age_q   <= '0;
-        ref_armed_q <= ref_agrees;
-        last_ref_q  <= ref_tag;
+        ref_armed_q     <= ref_agrees;
+        last_ref_q      <= ref_tag;
+        last_delta_q    <= ref_delta;
+        last_delta_ok_q <= ref_age_q <= MaxAge;
+        if (ref_age_q > MaxAge) good_delta_ok_q <= 1'b0;
+        else if (ref_agrees) begin
+          good_delta_q    <= ref_delta;
+          good_delta_ok_q <= 1'b1;
+        end
       end else if (ref_age_q != '1) begin
         ref_age_q <= ref_age_q + 1'b1;
       end

@@ -52,6 +52,8 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] DDMTD_N = 32'd4096;
   // longest chain of boundary clocks (hops from the grandmaster) the servo is verified for (measured by sim.sync.chain16, figures in docs/clock-sync.md); a longer chain is refused (the co-simulation's scenario and the driver's fabric file, its sync_parent tree) rather than run unverified
   localparam logic [31:0] SYNC_MAX_CHAIN_HOPS = 32'd16;
+  // longest fibre from a reference to a board the servo is designed and verified for, m (group index <= 1.5: 50 us one way); it bounds the age of a two-way exchange (the Delay_Resp carrying t4 returns over the fibre: about three one-way delays plus framing), which the servo waits out after a time step and before it takes the whole-period count; a longer link is refused by the co-simulation's scenario (docs/clock-sync.md)
+  localparam logic [31:0] SYNC_MAX_FIBRE_M = 32'd10000;
   // SYNC_KI for a boundary clock whose parent is itself a boundary clock (96/65536 with KP = 1/4: jitter-transfer peaking 0.17 dB, 0.19 dB with a whole update of loop delay, under the 0.2 dB ITU-T G.8262 allows an equipment clock; docs/clock-sync.md, tests/hls_sync/jitter_transfer_test.cpp); the default peaks 1.3 dB per hop, which compounds along a chain; the first hop keeps the default, which tracks the grandmaster faster and holds over better
   localparam logic [31:0] SYNC_CASCADE_KI_Q16 = 32'd96;
   // bits per word of the sync link's transceiver, one word per system cycle (unit interval CLK_PERIOD_PS / SYNC_LINK_WORD_BITS = 125 ps); a receiver lock lands the word boundary on any of these bits (the bitslide), which the servo adds to the receive delay

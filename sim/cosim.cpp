@@ -8,6 +8,8 @@
 #include <systemc>
 #include <thread>
 
+#include "rtl_coverage.hpp"
+
 #ifdef __linux__
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -264,6 +266,7 @@ void Cosim::calibrate() {
 }
 
 Cosim::~Cosim() {
+  rtl_coverage::write_default("cosim", part_.rank());  // boards still alive
   link_.stop = true;
   link_.ended = true;
   if (server_) server_->stop();

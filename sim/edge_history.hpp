@@ -13,7 +13,9 @@ namespace lightrail::sim {
 
 class EdgeHistory {
  public:
-  static constexpr size_t kEdges = 1u << 14;  // 65 us at 250 MHz: covers ~6 km links both ways
+  // 262 us at 250 MHz (1 MiB per board): an exchange reaches back three
+  // one-way delays, so this covers fibres to ~17 km (SYNC_MAX_FIBRE_M is 10 km).
+  static constexpr size_t kEdges = 1u << 16;
 
   void push(int64_t edge_fs, uint64_t ticks) {
     head_ = (head_ + 1) & (kEdges - 1);

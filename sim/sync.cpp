@@ -191,6 +191,13 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
     n->osc = std::make_unique<clock::Oscillator>(oc);
     n->noise = clock::Rng(oc.seed ^ 0x6A09E667F3BCC909ull);
     n->fibre = std::make_unique<clock::Fibre>(fc);
+    // The servo is designed for fibres up to SYNC_MAX_FIBRE_M (the exchange's
+    // age); a longer one is refused, not run into a loop that hunts.
+    if (n->parent >= 0 && o.profile.fibre.length_m > double(hwdef::SYNC_MAX_FIBRE_M))
+      throw std::invalid_argument(
+          fmt::format("sync.profile.fibre.length_m: {} m is longer than the longest supported fibre "
+                      "(SYNC_MAX_FIBRE_M = {} m, docs/clock-sync.md)",
+                      o.profile.fibre.length_m, hwdef::SYNC_MAX_FIBRE_M));
     // How long the exchange reaches back must fit the edge history.
     if (n->parent >= 0 && 3 * n->fibre->mean_delay_fs() > kHistoryReachFs)
       throw std::invalid_argument(fmt::format(
@@ -471,10 +478,12 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
     const int64_t d_fwd = n.fibre->forward_delay_fs(now), d_bwd = n.fibre->backward_delay_fs(now);
     in.phase_valid = phase_valid;
     in.ddmtd_phase = phase;
-    // Two-way exchange, finished before now: Sync at T1 (parent), arrives T2;
-    // Delay_Req leaves T3, arrives T4 (parent).
-    const int64_t T3 = now - d_bwd - kExchangeGapFs / 2, T2 = T3 - kExchangeGapFs, T1 = T2 - d_fwd,
-                  T4 = T3 + d_bwd;
+    // Two-way exchange, as a board gets it: Sync at T1 (parent), arrives T2;
+    // Delay_Req leaves T3, arrives T4 (parent); the Delay_Resp carrying T4
+    // comes back over the fibre and is framed and handed over half a gap
+    // later, now. The servo's data are one and a half round trips old.
+    const int64_t T4 = now - kExchangeGapFs / 2 - d_fwd, T3 = T4 - d_bwd, T2 = T3 - kExchangeGapFs,
+                  T1 = T2 - d_fwd;
     const bool fine = !n.baseline;
     in.exchange_valid = exchange_due && p.history->board_time_fs(T1, fine, &in.t1_fs) &&
                         n.history->board_time_fs(T2, fine, &in.t2_fs) &&

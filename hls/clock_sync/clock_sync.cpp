@@ -103,6 +103,8 @@ bool take_exchange(ClockSyncState& s, const ClockSyncIn& in, const Limits& l) {
   s.outliers = 0;
   s.theta_fs = fwd_raw - fwd;
   s.rtt_ps = saturate_u32(rtt / kFsPerPs);
+  // Sync forward, Delay_Req back, Delay_Resp forward: one and a half round trips.
+  s.age_fs = rtt + rtt / 2 + kExchangeOverheadFs;
   s.fwd_now_fs = fwd;
   // Locked on the DDMTD, a delay this far off is a step of the path, not
   // noise: filtering it in would walk the phase reference over 16 exchanges
@@ -134,6 +136,15 @@ void take_phase(ClockSyncState& s, uint32_t ddmtd_phase) {
   s.applied_since_phase_fs = 0;
 }
 
+// Holds the frequency within the DAC's range; an update that wanted more
+// (`beyond`) is at the rail, and kRailSamples of them in a row are flagged.
+void rail_check(ClockSyncState& s, const Limits& l, bool beyond) {
+  s.at_rail = beyond;
+  s.rail_run = s.at_rail ? (s.rail_run < kRailSamples ? s.rail_run + 1 : kRailSamples) : 0;
+  if (s.rail_run >= kRailSamples) s.errors |= hwdef::SYNC_ERROR_DAC_SATURATED_MASK;
+  s.freq_q40 = clamp64(s.freq_q40, -l.pull_q40, l.pull_q40);
+}
+
 void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
   const int64_t dt = s.since_sample_fs;
   s.since_sample_fs = 0;
@@ -148,7 +159,9 @@ void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
   if (!s.fine) s.setpoint_fs = 0;
   const int64_t ff = clamp64(-s.setpoint_fs, -p_max / 2, p_max / 2);
   s.setpoint_fs += ff;
-  const int64_t p_room = p_max - abs64(ff);
+  // On the DDMTD the slew per sample is bounded further (kFineSlewMaxFs).
+  const int64_t p_room =
+      s.fine ? clamp64(p_max - abs64(ff), 0, kFineSlewMaxFs - abs64(ff)) : p_max - abs64(ff);
   const int64_t p_want = -mul_q16(err_fs, l.kp);
   const int64_t p = clamp64(p_want, -p_room, p_room);
   s.slewing = p != p_want;
@@ -160,9 +173,10 @@ void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
   // overshoot; there the frequency is learnt instead from the drift our own
   // steps do not explain (an FLL), and the integrator takes over near zero.
   const bool integrate = !s.slewing && abs64(err_fs) <= kIntegrateWithinLockThresholds * l.lock_thresh_fs;
+  // Slewing on the exchange is COARSE; on the DDMTD the count is known and
+  // every step is seen in the next phase, so FINE is kept.
   if (s.slewing) {
-    s.mode = SyncMode::kCoarse;
-    s.fine = false;
+    s.mode = s.fine ? SyncMode::kFine : SyncMode::kCoarse;
     s.lock_run = 0;
     s.locked = false;
   }
@@ -195,10 +209,7 @@ void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
     s.mode = s.locked ? SyncMode::kLocked : (s.fine ? SyncMode::kFine : SyncMode::kTrack);
   }
   // At the rail the oscillator cannot follow: flagged, never silent.
-  s.at_rail = s.freq_q40 < -l.pull_q40 || s.freq_q40 > l.pull_q40;
-  s.rail_run = s.at_rail ? (s.rail_run < kRailSamples ? s.rail_run + 1 : kRailSamples) : 0;
-  if (s.rail_run >= kRailSamples) s.errors |= hwdef::SYNC_ERROR_DAC_SATURATED_MASK;
-  s.freq_q40 = clamp64(s.freq_q40, -l.pull_q40, l.pull_q40);
+  rail_check(s, l, s.freq_q40 < -l.pull_q40 || s.freq_q40 > l.pull_q40);
   s.prev_err_fs = err_fs;
   s.prev_valid = true;
   s.applied_since_prev_fs = 0;
@@ -253,10 +264,17 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
     // An exchange straddling a time step measures neither side of it.
     // The next exchange delivered after a time step may have been stamped
     // before it (calls without one do not count).
-    const bool skip = in.exchange_valid && s.step_holdoff;
+    // Every exchange that arrives within its age of a time step may have
+    // been stamped before it (on a long fibre, several).
+    s.holdoff_fs = s.holdoff_fs > in.elapsed_fs ? s.holdoff_fs - in.elapsed_fs : 0;
+    const bool skip = in.exchange_valid && (s.step_holdoff || s.holdoff_fs > 0);
     if (skip) s.step_holdoff = false;
     const bool exchange = in.exchange_valid && !skip && take_exchange(s, in, l);
     const bool phase = in.phase_valid && in.cfg.use_ddmtd;
+    // The phase's motion since the previous phase that the servo's own
+    // steps do not explain: the frequency error over phase_dt.
+    const bool drift_valid = phase && s.phase_init;
+    const int64_t phase_dt = s.since_phase_fs + in.elapsed_fs;
     if (phase) take_phase(s, in.ddmtd_phase);
     s.since_phase_fs = phase ? 0 : s.since_phase_fs + in.elapsed_fs;
     // Silent: no phase for a beat and a quarter (one comes every beat).
@@ -273,12 +291,18 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
     const bool path_moved =
         both && abs64(s.fwd_now_fs - (s.hold_run > 0 ? s.hold_fwd_fs : s.delay_ms_fs)) > l.lock_thresh_fs;
     const bool phase_jumped = both && abs64(s.phase_jump_fs) > l.lock_thresh_fs;
-    const bool hold = both && s.locked && (path_moved || phase_jumped) && s.hold_run < kPathHoldSamples;
+    // A hold lasts at least the exchange's age: the exchange sees a step
+    // of the path that much later than the phase.
+    const bool hold = both && s.locked && s.hold_run < kPathHoldSamples &&
+                      (path_moved || phase_jumped || (s.hold_run > 0 && s.hold_fs < s.age_fs));
     const bool hold_ended = both && !hold && s.hold_run > 0;
     // In FINE the exchange overrules the DDMTD when the two contradict each
     // other (both carry the same calibration: a slip) or the DDMTD fell
-    // silent (it pairs only a reference within a few ppm).
-    const bool slip = both && !hold && !hold_ended && abs64(raw_err - s.theta_fs) > kPhaseSlipFs;
+    // silent (it pairs only a reference within 61 ppm that advances steadily).
+    // Only while the phase has been still for the exchange's age: a stale
+    // exchange of a board that is slewing contradicts nothing.
+    const bool calm = s.calm_fs >= s.age_fs;
+    const bool slip = both && !hold && !hold_ended && calm && abs64(raw_err - s.theta_fs) > kPhaseSlipFs;
     if (exchange && !s.ever_locked && abs64(s.theta_fs) >= kTimeStepMinFs) {
       // Coarse time set: whole clock cycles now, so board time stays on
       // the clock's edges and the DDMTD keeps meaning what it did; the
@@ -286,11 +310,16 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
       s.time_step_now = -div_round(s.theta_fs, kPeriodFs) * int64_t{hwdef::FINE_STEPS};
       s.errors |= hwdef::SYNC_ERROR_TIME_STEPPED_MASK;
       s.step_holdoff = true;
+      s.holdoff_fs = s.age_fs;
       s.fine = false;
       s.prev_valid = false;
       s.since_sample_fs = 0;
     } else if (hold) {
-      if (s.hold_run == 0) s.hold_lead_fs = s.lead_fs - s.phase_jump_fs;
+      if (s.hold_run == 0) {
+        s.hold_lead_fs = s.lead_fs - s.phase_jump_fs;
+        s.hold_fs = 0;
+      }
+      s.hold_fs += in.elapsed_fs;
       s.hold_fwd_fs = s.fwd_now_fs;
       ++s.hold_run;  // no sample: no steps, the frequency held
     } else if (hold_ended) {
@@ -331,6 +360,38 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
       servo_sample(s, l, s.theta_fs);
     } else if (s.fine && phase) {
       servo_sample(s, l, fine_err);
+    } else if (!s.fine && phase) {
+      // Syntonise: the DDMTD's phase advances by the frequency error every
+      // beat, so the frequency is learnt from the beat alone (an FLL a beat
+      // old, whatever the fibre); no phase correction yet. The exchange
+      // gives the whole-period count once the phase has held still for the
+      // exchange's age, so an old exchange still names the right period.
+      s.mode = SyncMode::kCoarse;
+      s.slewing = false;
+      s.since_sample_fs = 0;
+      if (exchange) s.last_err_fs = s.theta_fs;
+      if (drift_valid && phase_dt > 0) {
+        const int64_t drift = clamp64(s.phase_jump_fs, -kIntegratorErrorLimitFs, kIntegratorErrorLimitFs);
+        s.freq_q40 -= ((drift * (int64_t{1} << kFreqFracBits)) / phase_dt) >> kSyntoniseShift;
+        s.drift_avg_fs += div_round(drift - s.drift_avg_fs, 4);
+        // At the rail by the filtered drift: off frequency, a beat whose
+        // phase paired the same reference tag twice shows no drift.
+        rail_check(s, l,
+                   (s.freq_q40 <= -l.pull_q40 && s.drift_avg_fs > kSyntonisedDriftFs) ||
+                       (s.freq_q40 >= l.pull_q40 && s.drift_avg_fs < -kSyntonisedDriftFs));
+      }
+      const int64_t cycles = div_round(s.theta_fs - (s.lead_fs - s.delay_ms_fs), kPeriodFs);
+      const int64_t acquired = s.lead_fs - s.delay_ms_fs + cycles * kPeriodFs;
+      if (exchange && drift_valid && abs64(s.drift_avg_fs) <= kSyntonisedDriftFs && s.calm_fs >= s.age_fs &&
+          abs64(acquired - s.theta_fs) <= 2 * l.lock_thresh_fs) {
+        s.cycles = cycles;
+        s.fine = true;
+        s.setpoint_fs = 0;
+        s.hold_run = 0;
+        s.prev_valid = false;
+        s.since_sample_fs = in.elapsed_fs;
+        servo_sample(s, l, acquired);
+      }
     } else if (!s.fine && exchange) {
       // Hand over to the DDMTD once the two-way offset is well inside half
       // a period: it then names the whole-period count unambiguously.
@@ -352,6 +413,7 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
   }
 
   const int64_t applied = s.steps_now * l.step_fs;
+  s.calm_fs = abs64(applied) > l.lock_thresh_fs || s.time_step_now != 0 ? 0 : s.calm_fs + in.elapsed_fs;
   s.applied_since_phase_fs += applied;
   s.applied_since_prev_fs += applied;
   s.steps_total =

@@ -36,9 +36,36 @@ constexpr int64_t kIntegratorErrorLimitFs = int64_t{1} << 21;
 constexpr int64_t kIntegrateWithinLockThresholds = 8;
 // The integral gain until lock: SYNC_KI, or this if SYNC_KI is lower.
 constexpr int64_t kAcquireKiQ16 = hwdef::SYNC_DEFAULT_KI_Q16;
-// Gain of the coarse-stage frequency-locked loop: the fraction of the
-// measured frequency error removed per sample.
+// Gain of the frequency-locked loops: the fraction of the measured
+// frequency error removed per sample. On the DDMTD phase (a beat old at
+// most) half; with the oscillator's tuning gain 0.4x..1.5x of what the servo
+// is told the loop gain stays within 0.2..0.75, below the limit of 1 that a
+// one-sample delay sets (docs/clock-sync.md, "Frequency acquisition").
 constexpr int kFllShift = 1;
+// Before the whole-period count is known, the frequency is learnt from the
+// DDMTD's beat alone (its phase advances by the frequency error every beat,
+// whatever the exchange's age) at this gain: a quarter, so the per-beat
+// noise of the phase (the pairing with the newest reference tag) averages.
+constexpr int kSyntoniseShift = 2;
+// One servo update: a DDMTD beat.
+constexpr int64_t kBeatFs = int64_t{hwdef::DDMTD_N + 1} * kPeriodFs;
+// The oldest a two-way exchange can be when the servo gets it, local time:
+// Sync forward, Delay_Req back, Delay_Resp (t4) forward again over the
+// longest supported fibre (group index <= 1.5: 5 ns/m), plus framing, the
+// answer's turnaround and the kernel's latency (10 us together), plus a
+// beat for the exchange to wait for the servo's next update.
+constexpr int64_t kFibreFsPerM = 5000000;
+constexpr int64_t kExchangeOverheadFs = 10000000000 + kBeatFs;
+constexpr int64_t kExchangeAgeMaxFs =
+    3 * int64_t{hwdef::SYNC_MAX_FIBRE_M} * kFibreFsPerM + kExchangeOverheadFs;
+// The whole-period count is taken from an exchange only while the DDMTD
+// phase has drifted less than this per beat (filtered): over the exchange's
+// age the phase then moves by well under the lock threshold.
+constexpr int64_t kSyntonisedDriftFs = 2000;
+// In FINE the phase is slewed by at most half a period per sample (112 MMCM
+// steps, one per 13 cycles: 1,456 cycles after the kernel's 1,024), so every
+// step has landed before the next DDMTD tag and is in the phase it reports.
+constexpr int64_t kFineSlewMaxFs = kPeriodFs / 2;
 // The DDMTD cycle count is taken from the two-way offset only when that is
 // this close to zero, so the nearest whole period is unambiguous.
 constexpr int64_t kFineAcquireFs = kPeriodFs / 4;
@@ -59,7 +86,10 @@ constexpr int64_t kTimeStepMinFs = int64_t{hwdef::SYNC_TIME_STEP_MIN_PS} * 1000;
 // more than the lock threshold holds its servo for at most this many samples
 // until both have settled, then re-points its phase setpoint (the DDMTD
 // phase and the exchange arrive up to a sample apart).
-constexpr uint32_t kPathHoldSamples = 3;
+// The hold also lasts at least the exchange's age (the phase sees a step
+// that long before the exchange does), so this many at most on the longest
+// supported fibre.
+constexpr uint32_t kPathHoldSamples = uint32_t(kExchangeAgeMaxFs / kBeatFs) + 3;
 // Consecutive updates at the DAC rail before the sticky DAC_SATURATED flag:
 // acquisition overshoots the pull range for a few samples on a healthy
 // board (star of 8: 4 of 7 followers flagged with DAC words near mid-scale);
@@ -86,10 +116,12 @@ struct ClockSyncState {
   int64_t cycles = 0;                  // whole periods between lead - delay and offset
   int64_t phase_jump_fs = 0;           // lead motion at the last phase sample that the steps do not explain
   // A step of the path delay or phase, while locked (see kPathHoldSamples).
-  int64_t fwd_now_fs = 0;        // one-way delay of the last exchange, unfiltered
-  uint32_t hold_run = 0;         // samples held so far
-  int64_t hold_fwd_fs = 0;       // one-way delay at the last held sample
-  int64_t hold_lead_fs = 0;      // lead before the hold
+  int64_t fwd_now_fs = 0;              // one-way delay of the last exchange, unfiltered
+  uint32_t hold_run = 0;               // samples held so far
+  int64_t hold_fs = 0;                 // local time held so far
+  int64_t age_fs = kExchangeAgeMaxFs;  // how old an exchange is when it arrives (from the round trip)
+  int64_t hold_fwd_fs = 0;             // one-way delay at the last held sample
+  int64_t hold_lead_fs = 0;            // lead before the hold
   int64_t setpoint_fs = 0;       // step still to be slewed, fed forward (the loop's error is not disturbed)
   int64_t ff_since_prev_fs = 0;  // of the phase steps since the last sample, the fed-forward part
   // Servo.
@@ -107,6 +139,9 @@ struct ClockSyncState {
   bool locked = false;
   bool ever_locked = false;   // since enable: the coarse time set is over
   bool step_holdoff = false;  // a time step was issued: the next exchange delivered may straddle it
+  int64_t holdoff_fs = 0;     // and so may every one within its age of the step
+  int64_t calm_fs = 0;  // local time since the servo last moved the phase by more than the lock threshold
+  int64_t drift_avg_fs = 0;   // DDMTD phase drift per beat, filtered (syntonisation)
   int64_t time_step_now = 0;  // ticks stepped by this call
   int64_t steps_now = 0;      // phase steps issued by this call
   int32_t steps_total = 0;

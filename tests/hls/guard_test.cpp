@@ -239,7 +239,13 @@ std::vector<StopCase> stop_cases() {
   return r;
 }
 
-INSTANTIATE_TEST_SUITE_P(AroundTheTake, SequencerStopAtSwap, ::testing::ValuesIn(stop_cases()));
+INSTANTIATE_TEST_SUITE_P(AroundTheTake, SequencerStopAtSwap, ::testing::ValuesIn(stop_cases()),
+                         [](const ::testing::TestParamInfo<StopCase>& info) {
+                           const int before = info.param.cycles_to_take;
+                           return "Phase" + std::to_string(info.param.phase) +
+                                  (before >= 0 ? "Stop" + std::to_string(before) + "CyclesBeforeTheTake"
+                                               : "Stop" + std::to_string(-before) + "CyclesAfterTheTake");
+                         });
 
 }  // namespace
 }  // namespace lightrail::seq::test

@@ -116,7 +116,11 @@ INSTANTIATE_TEST_SUITE_P(Sequencer, SequencerSwapAtTime,
                          ::testing::Values(AtTimeCase{3800 + 400, 3800 + 800},   // mid step
                                            AtTimeCase{3800 + 800, 3800 + 800},   // on a boundary
                                            AtTimeCase{3800 + 801, 3800 + 1500},  // just after one
-                                           AtTimeCase{5000, 5300}));             // a later pass
+                                           AtTimeCase{5000, 5300}),              // a later pass
+                         [](const ::testing::TestParamInfo<AtTimeCase>& info) {
+                           return "CommitAt" + std::to_string(info.param.commit_offset) + "SwapAt" +
+                                  std::to_string(info.param.swap_offset);
+                         });
 
 }  // namespace
 }  // namespace lightrail::seq::test

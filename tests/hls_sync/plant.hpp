@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <random>
 
 #include "clock_sync/clock_sync.hpp"
@@ -30,6 +31,17 @@ struct PlantConfig {
   uint32_t rx_bitslide_ui = 0;
   bool report_bitslide = true;  // the transceiver tells the servo the slide
   uint32_t exchange_every = 1;  // updates per two-way exchange
+  // As on a board (off: the exchange is fresh and the DDMTD pairs at any
+  // frequency, as the tests written before issue 26 assume): an exchange
+  // reaches the servo one and a half round trips plus framing after its t1
+  // (the Delay_Resp carrying t4 returns over the fibre), and the DDMTD pairs
+  // only within +-61 ppm, each phase the lag at the reference's last beat.
+  bool as_on_board = false;
+  // The oscillator's tuning: its true pull is (1 + pull_gain_error) times
+  // what the servo is told, bent by pull_nonlinearity (the co-simulation's
+  // VCXO curve, sim/clock/oscillator.cpp).
+  double pull_gain_error = 0;
+  double pull_nonlinearity = 0;
   uint64_t seed = 1;
 };
 
@@ -57,20 +69,33 @@ class Plant {
     // hw/ddmtd.sv: how far the local clock lags the recovered reference.
     double lag = std::fmod(-(true_offset_ps() + d_ms), T);
     if (lag < 0) lag += T;
-    in.phase_valid = true;
+    if (c_.as_on_board) {
+      // The phase pairs the local tag with the newest reference tag, up to a
+      // beat older: the lag then (the frequency error times that age).
+      lag = std::fmod(lag + y() * kUpdatePs * uniform_(rng_), T);
+      if (lag < 0) lag += T;
+    }
+    in.phase_valid = !c_.as_on_board || std::fabs(y()) < kPairPpm * 1e-6;
     in.ddmtd_phase = uint32_t(std::floor(lag / T * hwdef::DDMTD_N)) % hwdef::DDMTD_N;
     if (++since_exchange_ >= c_.exchange_every) {
       since_exchange_ = 0;
-      in.exchange_valid = true;
       const double t1 = t_ps_ - 2000000;  // sent 2 us ago in reference time
       const double t2 = t1 + d_ms + x_ps_;
       const double t3 = t2 + 1000000;  // answered 1 us later in board time
       const double t4 = t3 - x_ps_ + c_.fixed_sm_ps + c_.fibre_sm_ps;
-      in.t1_fs = stamp(t1);
-      in.t2_fs = stamp(t2);
-      in.t3_fs = stamp(t3);
-      in.t4_fs = stamp(t4);
+      // On a board it arrives after the Delay_Resp's trip back and framing.
+      const double age_ps = c_.as_on_board ? 2000000 + (t4 - t1) + d_ms + 1000000 : 0;
+      pending_.push_back({t_ps_ + age_ps, stamp(t1), stamp(t2), stamp(t3), stamp(t4)});
     }
+    // The newest exchange that has arrived by now.
+    bool got = false;
+    while (!pending_.empty() && pending_.front().due_ps <= t_ps_) {
+      const Exchange& e = pending_.front();
+      in.t1_fs = e.t1, in.t2_fs = e.t2, in.t3_fs = e.t3, in.t4_fs = e.t4;
+      got = true;
+      pending_.pop_front();
+    }
+    in.exchange_valid = got;
     return in;
   }
 
@@ -92,7 +117,9 @@ class Plant {
   // Fractional frequency error of board time: oscillator plus DAC pull.
   double y() const {
     const double mid = double(1u << (hwdef::SYNC_DAC_BITS - 1));
-    return y_osc_ + (double(dac_) - mid) / mid * pull_ppb_ * 1e-9;
+    const double x = (double(dac_) - mid) / mid;
+    const double k = c_.pull_nonlinearity * 1.5 * std::sqrt(3.0);
+    return y_osc_ + (x + k * (x - x * x * x)) * (1 + c_.pull_gain_error) * pull_ppb_ * 1e-9;
   }
   // A sudden oscillator frequency change (a temperature step, a knock).
   void shift_frequency(double dy) { y_osc_ += dy; }
@@ -106,6 +133,13 @@ class Plant {
   }
 
  private:
+  // The reference advances its tag by less than N/4 a beat (hw/ddmtd.sv).
+  static constexpr double kPairPpm = 1e6 / (4.0 * (hwdef::DDMTD_N + 1));
+  struct Exchange {
+    double due_ps;
+    int64_t t1, t2, t3, t4;
+  };
+
   int64_t stamp(double t_ps) {
     const double q = c_.timestamp_quantum_ps;
     const double noisy = t_ps + c_.timestamp_noise_ps * gauss_(rng_);
@@ -115,6 +149,8 @@ class Plant {
   PlantConfig c_;
   std::mt19937_64 rng_;
   std::normal_distribution<double> gauss_{0.0, 1.0};
+  std::uniform_real_distribution<double> uniform_{0.0, 1.0};
+  std::deque<Exchange> pending_;
   double x_ps_;           // board time minus reference time, without jitter
   double jitter_ps_ = 0;  // this update's white phase noise
   double y_osc_ = 0;      // oscillator frequency error

@@ -11,6 +11,7 @@
 #include "Vhw_sync_ddmtd.h"
 #include "clock_gen.hpp"
 #include "lightrail/hwdef.hpp"
+#include "rtl_coverage.hpp"
 #include "verilated.h"
 
 namespace {
@@ -46,11 +47,16 @@ class DdmtdBench {
  public:
   // The local clock is delayed by local_offset_fs and its period is
   // kPeriodFs * (1 + local_ppb * 1e-9); the helper runs at f * N / (N + 1).
-  DdmtdBench(int64_t local_offset_fs, int64_t local_ppb, double jitter_fs)
-      : ref_(kPeriodFs, 1, 0, jitter_fs, 11),
+  // ref_ppb likewise lengthens the reference's period (a reference off in
+  // frequency against the local clock and the helper derived from it).
+  DdmtdBench(int64_t local_offset_fs, int64_t local_ppb, double jitter_fs, int64_t ref_ppb = 0)
+      : ref_(kPeriodFs * (1'000'000'000 + ref_ppb), 1'000'000'000, 0, jitter_fs, 11),
         local_(kPeriodFs * (1'000'000'000 + local_ppb), 1'000'000'000, local_offset_fs, jitter_fs, 22),
         dmtd_(kPeriodFs * (kN + 1), kN, 1'234'567, jitter_fs, 33) {}
-  ~DdmtdBench() { model_.final(); }
+  ~DdmtdBench() {
+    model_.final();
+    lightrail::rtl_coverage::write(context_, "hw_sync_ddmtd");
+  }
 
   void RunUntil(int64_t end_fs) {
     while (true) {
@@ -96,7 +102,8 @@ TEST(Ddmtd, PhaseSweepAcrossThePeriodMeasuresTheDelayWithinOneLsb) {
   for (int k = 0; k < 12; ++k) {
     const int64_t delay_fs = k * kPeriodFs / 12 + 12'345;
     DdmtdBench bench(delay_fs, 0, 0.0);
-    bench.RunUntil(kResetFs + 5 * kBeatFs);
+    // Pairs start once three reference tags advanced alike (hw/ddmtd.sv).
+    bench.RunUntil(kResetFs + 6 * kBeatFs);
     const auto& pairs = bench.sys_pairs();
     ASSERT_GE(pairs.size(), 3u) << "delay " << delay_fs << " fs";
     for (const Pair& p : pairs) {
@@ -109,7 +116,7 @@ TEST(Ddmtd, PhaseSweepAcrossThePeriodMeasuresTheDelayWithinOneLsb) {
 
 TEST(Ddmtd, EveryHelperPairArrivesInTheSystemDomainUnchanged) {
   DdmtdBench bench(1'500'000, 0, 0.0);
-  bench.RunUntil(kResetFs + 6 * kBeatFs);
+  bench.RunUntil(kResetFs + 7 * kBeatFs);
   const auto& helper = bench.helper_pairs();
   const auto& sys = bench.sys_pairs();
   ASSERT_GE(helper.size(), 4u);
@@ -129,7 +136,7 @@ TEST(Ddmtd, WithWhiteJitterExactlyOneTagPairPerBeatAndAnUnbiasedPhase) {
   constexpr double kJitterFs = 3'000.0;  // 3 ps rms on every edge of every clock
   const int64_t delay_fs = kPeriodFs / 3;
   DdmtdBench bench(delay_fs, 0, kJitterFs);
-  bench.RunUntil(kResetFs + 16 * kBeatFs);
+  bench.RunUntil(kResetFs + 17 * kBeatFs);
   const auto& pairs = bench.helper_pairs();
   ASSERT_GE(pairs.size(), 14u);
   // A glitch taken for an edge would give a pair within a fraction of a beat
@@ -180,6 +187,41 @@ TEST(Ddmtd, AFrequencyOffsetShowsAsALinearPhaseRamp) {
   for (size_t i = 0; i < t.size(); ++i) {
     EXPECT_LE(std::abs(ph[i] - (intercept + slope * t[i])), 1.5 * kLsbFs) << "pair " << i;
   }
+}
+
+// Issue 26: the servo syntonises from the DDMTD's beat, so a reference far
+// off in frequency (a board before its servo pulled it in) must still pair
+// every beat, its phase ramping by the frequency error: 20 ppm moves it
+// ~335 LSB a beat. Each pair uses the newest reference tag, up to a beat old,
+// so single phases scatter by up to a beat's ramp; the fit is exact.
+TEST(Ddmtd, AReferenceTwentyPpmOffPairsEveryBeatAndItsPhaseRampsByTheError) {
+  constexpr int64_t kRefPpb = -20000;  // the reference 20 ppm fast: the local clock falls behind
+  DdmtdBench bench(kPeriodFs / 4, 0, 0.0, kRefPpb);
+  bench.RunUntil(kResetFs + 16 * kBeatFs);
+  const auto& pairs = bench.sys_pairs();
+  // Three tags in a row arm the pairing; every later beat pairs.
+  ASSERT_GE(pairs.size(), 12u);
+  std::vector<double> t, ph;
+  double prev = 0.0, turns = 0.0;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const double p = PhaseFs(pairs[i].phase);
+    if (i > 0 && p - prev < -kPeriodFs / 2.0) turns += kPeriodFs;
+    if (i > 0 && p - prev > kPeriodFs / 2.0) turns -= kPeriodFs;
+    prev = p;
+    t.push_back(double(pairs[i].time_fs));
+    ph.push_back(p + turns);
+    if (i > 0) EXPECT_NEAR(t[i] - t[i - 1], double(kBeatFs), 0.01 * kBeatFs) << "pair " << i;
+  }
+  const double n = double(t.size());
+  double st = 0, sp = 0, stt = 0, stp = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    st += t[i];
+    sp += ph[i];
+    stt += t[i] * t[i];
+    stp += t[i] * ph[i];
+  }
+  const double slope = (n * stp - st * sp) / (n * stt - st * st);
+  EXPECT_NEAR(slope, -kRefPpb * 1e-9, 0.05 * -kRefPpb * 1e-9);
 }
 
 TEST(Ddmtd, AfterTheReferenceReturnsEveryPairMeasuresTheDelayAgain) {

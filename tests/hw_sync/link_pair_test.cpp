@@ -19,6 +19,7 @@
 #include "clock_gen.hpp"
 #include "lightrail/hwdef.hpp"
 #include "link_model.hpp"
+#include "rtl_coverage.hpp"
 
 namespace {
 
@@ -174,6 +175,7 @@ class PairBench {
         ab_(a_, b_, fibre_fs, b_offset),
         ba_(b_, a_, fibre_fs, a_offset),
         fibre_(fibre_fs) {}
+  ~PairBench() { lightrail::rtl_coverage::write(ctx_, "hw_sync_link_pair"); }
 
   Board& a() { return a_; }
   Board& b() { return b_; }

@@ -9,6 +9,7 @@
 
 #include "Vhw_sync_osc_ctrl.h"
 #include "lightrail/hwdef.hpp"
+#include "rtl_coverage.hpp"
 #include "verilated.h"
 
 namespace {
@@ -143,7 +144,10 @@ class OscBench {
     Cycle();
     m_.rst_ni = 1;
   }
-  ~OscBench() { m_.final(); }
+  ~OscBench() {
+    m_.final();
+    lightrail::rtl_coverage::write(context_, "hw_sync_osc_ctrl");
+  }
 
   void Reset() {
     m_.rst_ni = 0;

@@ -6,6 +6,7 @@
 
 #include "Vhw_sync_pps.h"
 #include "lightrail/hwdef.hpp"
+#include "rtl_coverage.hpp"
 #include "verilated.h"
 
 namespace {
@@ -25,7 +26,10 @@ class PpsBench {
     Cycle();
     model_.rst_ni = 1;
   }
-  ~PpsBench() { model_.final(); }
+  ~PpsBench() {
+    model_.final();
+    lightrail::rtl_coverage::write(context_, "hw_sync_pps");
+  }
 
   void Configure(bool enable, uint64_t period) {
     model_.enable_i = enable;

@@ -26,6 +26,7 @@
 #include "Vhw_sync_link.h"
 #include "lightrail/hwdef.hpp"
 #include "link_model.hpp"
+#include "rtl_coverage.hpp"
 
 namespace {
 
@@ -181,6 +182,7 @@ class LinkBench {
         b_(c.b, &ctx_),
         ab_(a_, b_, c.ab_fs, c.ber, c.seed),
         ba_(b_, a_, c.ba_fs, c.ber, c.seed * 7 + 3) {}
+  ~LinkBench() { lightrail::rtl_coverage::write(ctx_, "hw_sync_link"); }
 
   Side& a() { return a_; }
   Side& b() { return b_; }

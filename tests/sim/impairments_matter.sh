@@ -2,9 +2,11 @@
 # Issue 10: each DDMTD-side impairment of the realistic profile is really
 # applied and does what it should, each alone against none (2 boards):
 #   - helper-clock jitter spreads the offset (std at least 2x);
-#   - jitter on the recovered clock (CDR) alone biases the offset: the
-#     deglitcher's last-crossing estimator tags a noisy transition late, and
-#     only the reference channel is noisy (mean at least 10 ps below);
+#   - jitter on the recovered clock (CDR) alone spreads the offset (std at
+#     least 1.5x) and does not bias it (mean within 2 ps): the deglitcher
+#     tags a noisy transition at the midpoint of its first and last
+#     crossing (issue 26; its last-crossing estimator before tagged it late,
+#     -20.6 ps of mean here);
 #   - a 1 ns metastability aperture is absorbed by the deglitcher (still
 #     locked, p99 under 20 ps);
 #   - an oscillator pulling 40% more or less than the servo is told still
@@ -41,7 +43,8 @@ echo "pull gain -40%: mean $m5 std $s5 p99 $p5 locked $l5"
 check() { python3 -c "import sys; sys.exit(0 if ($1) else 1)" || fail "$2"; }
 check "$l0 == 1" "no impairment: not locked over the window"
 check "$s1 >= 2 * $s0" "helper jitter did not spread the offset ($s1 vs $s0 ps)"
-check "$m2 <= $m0 - 10" "CDR jitter did not bias the offset ($m2 vs $m0 ps)"
+check "$s2 >= 1.5 * $s0" "CDR jitter did not spread the offset ($s2 vs $s0 ps)"
+check "$m2 - $m0 <= 2 and $m0 - $m2 <= 2" "CDR jitter biased the offset ($m2 vs $m0 ps)"
 check "$l3 == 1 and $p3 < 20" "a 1 ns aperture broke the lock or the offset"
 check "$l4 == 1 and $p4 < 30 and $l5 == 1 and $p5 < 30" "a +-40% pull gain error broke the lock or the offset"
 echo "PASS"

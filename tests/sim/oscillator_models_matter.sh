@@ -9,8 +9,10 @@
 #     difference between the grandmaster's word (mid-scale) and the
 #     follower's, within 40%;
 #   - a tuning port settling with a 50 us time constant slows the lock (at
-#     least 1.2x) but locks; at 100 us (six servo intervals) the loop no
-#     longer locks: the documented limit (docs/impairments.md);
+#     least 1.05x: since issue 26 the frequency is learnt from the DDMTD's
+#     beat at a quarter per beat, which a slow port delays less) but locks;
+#     at 400 us (24 servo intervals) the loop no longer holds its lock: the
+#     documented limit (docs/impairments.md; 200-300 us is marginal);
 #   - an asymmetry calibration error of 100 ps rms leaves the follower
 #     half its draw off, as reported (within 3 ps).
 # Temperature and ageing are too slow to show in a ms-long run while
@@ -50,14 +52,14 @@ read -r m1 s1 p1 l1 d1 t1 c1 < <(run flicker '{"flicker_adev": 1e-7}')
 read -r m2 s2 p2 l2 d2 t2 c2 < <(run curve '{"pull_nonlinearity": 0.3}')
 read -r m3 s3 p3 l3 d3 t3 c3 < <(run inl '{"dac_inl_lsb": 400}')
 read -r m4 s4 p4 l4 d4 t4 c4 < <(run settle50 '{"dac_settling_us": 50}')
-read -r m5 s5 p5 l5 d5 t5 c5 < <(run settle100 '{"dac_settling_us": 100}')
+read -r m5 s5 p5 l5 d5 t5 c5 < <(run settle400 '{"dac_settling_us": 400}')
 read -r m6 s6 p6 l6 d6 t6 c6 < <(run cal '{}' 100)
 echo "none:               mean $m0 std $s0 p99 $p0 locked $l0 dac $d0 lock $t0 us"
 echo "flicker 1e-7:       mean $m1 std $s1 p99 $p1 locked $l1"
 echo "tuning curve 30%:   dac $d2 locked $l2 p99 $p2"
 echo "DAC INL 400 LSB:    dac $d3 locked $l3"
 echo "settling 50 us:     lock $t4 us locked $l4 p99 $p4"
-echo "settling 100 us:    locked $l5 p99 $p5"
+echo "settling 400 us:    locked $l5 p99 $p5"
 echo "calibration 100 ps: mean $m6 (predicted $c6) locked $l6"
 check() { python3 -c "import sys; sys.exit(0 if ($1) else 1)" || fail "$2"; }
 check "$l0 == 1" "no impairment: not locked over the window"
@@ -66,7 +68,7 @@ check "abs($d2 - $d0) > 1000 and $l2 == 1" "the tuning curve did not move the DA
 u=$(python3 -c "print($d0 / 65535)")
 check "abs(($d3 - $d0) - 400 * (1 - 4 * $u * (1 - $u))) <= 0.4 * 400 * (1 - 4 * $u * (1 - $u)) and $l3 == 1" \
   "the DAC bow did not move the word by its difference ($d3 vs $d0)"
-check "$l4 == 1 and $t4 >= 1.2 * $t0" "50 us of settling did not slow the lock ($t4 vs $t0 us)"
-check "$l5 == 0" "100 us of settling locked: the documented limit moved, update docs/impairments.md"
+check "$l4 == 1 and $t4 >= 1.05 * $t0" "50 us of settling did not slow the lock ($t4 vs $t0 us)"
+check "$l5 == 0" "400 us of settling locked: the documented limit moved, update docs/impairments.md"
 check "$l6 == 1 and abs($m6 - $c6) <= 3 and abs($c6) > 5" "the calibration error is not half its draw ($m6 vs $c6 ps)"
 echo "PASS"
