@@ -251,8 +251,9 @@ def text_hash(stripped):
 def generate(cfg, root=ROOT):
     """Every mutant of the mapped files, in a stable order, with its id
     file:line:operator:index:hash:occurrence (index counts that operator on
-    that line; hash is the stripped line's, occurrence counts identical
-    lines above it). The line number is only a hint: see resolve()."""
+    that line; hash is the line's code with comments blanked and blanks
+    collapsed, occurrence counts lines of the same code above it). The line
+    number is only a hint: see resolve()."""
     mutants = []
     for rel in source_files(cfg):
         lang = "sv" if rel.endswith(".sv") else "cpp"
@@ -262,7 +263,7 @@ def generate(cfg, root=ROOT):
         prev = ""
         seen_text = {}
         for i, (line, code) in enumerate(zip(lines, codes)):
-            h = text_hash(line.strip())
+            h = text_hash(" ".join(code.split()))  # the code only: comments and spacing may change
             occ = seen_text.get(h, 0)
             seen_text[h] = occ + 1
             counts = {}
