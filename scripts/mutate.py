@@ -244,9 +244,16 @@ def source_files(cfg):
     return files
 
 
+def text_hash(stripped):
+    return hashlib.sha1(stripped.encode()).hexdigest()[:6]
+
+
 def generate(cfg, root=ROOT):
     """Every mutant of the mapped files, in a stable order, with its id
-    file:line:operator:index (index counts that operator on that line)."""
+    file:line:operator:index:hash:occurrence (index counts that operator on
+    that line; hash is the line's code with comments blanked and blanks
+    collapsed, occurrence counts lines of the same code above it). The line
+    number is only a hint: see resolve()."""
     mutants = []
     for rel in source_files(cfg):
         lang = "sv" if rel.endswith(".sv") else "cpp"
@@ -254,16 +261,70 @@ def generate(cfg, root=ROOT):
             lines = f.read().split("\n")
         codes = strip_code(lines)
         prev = ""
+        seen_text = {}
         for i, (line, code) in enumerate(zip(lines, codes)):
+            h = text_hash(" ".join(code.split()))  # the code only: comments and spacing may change
+            occ = seen_text.get(h, 0)
+            seen_text[h] = occ + 1
             counts = {}
             for op, new in line_mutants(line, code, lang, prev):
                 k = counts.get(op, 0)
                 counts[op] = k + 1
-                mutants.append({"id": "%s:%d:%s:%d" % (rel, i + 1, op, k), "file": rel, "line": i + 1,
+                mid = "%s:%d:%s:%d:%s:%d" % (rel, i + 1, op, k, h, occ)
+                mutants.append({"id": mid, "key": id_key(mid), "file": rel, "line": i + 1,
                                 "op": op, "old": line.strip(), "new": new.strip(), "new_line": new})
             if code.strip():
                 prev = code
     return mutants
+
+
+ID_RE = re.compile(r"^(?P<file>.+):(?P<line>\d+):(?P<op>[a-z]+):(?P<k>\d+):(?P<hash>[0-9a-f]{6}):(?P<occ>\d+)$")
+
+
+def id_key(mid):
+    """The part of an id that names a mutant independently of where its line
+    sits: file, operator, index, line-text hash, occurrence."""
+    m = ID_RE.match(mid)
+    if not m:
+        raise ValueError("not a mutant id (file:line:op:index:hash:occurrence): %s" % mid)
+    return (m["file"], m["op"], int(m["k"]), m["hash"], int(m["occ"]))
+
+
+def resolve(mid, mutants, index=None):
+    """The generated mutant a listed id names, found by its line's text: the
+    same occurrence of that text if it still exists, else the identical line
+    nearest the id's line number. None when the text is gone from the file."""
+    m = ID_RE.match(mid)
+    if not m:
+        return None
+    if index is None:
+        index = index_by_text(mutants)
+    cands = index.get((m["file"], m["op"], int(m["k"]), m["hash"]), [])
+    if not cands:
+        return None
+    same = [c for c in cands if id_key(c["id"])[4] == int(m["occ"])]
+    return same[0] if same else min(cands, key=lambda c: abs(c["line"] - int(m["line"])))
+
+
+def index_by_text(mutants):
+    index = {}
+    for c in mutants:
+        index.setdefault(c["key"][:4], []).append(c)
+    return index
+
+
+def resolve_all(ids, mutants, what):
+    """Resolves listed ids; exits 2 naming every id whose line text is gone."""
+    index = index_by_text(mutants)
+    found, missing = [], []
+    for i in ids:
+        r = resolve(i, mutants, index)
+        (found if r else missing).append(r or i)
+    if missing:
+        print("mutate: %s: no line with this text in its file any more (edit or drop the entry): %s" %
+              (what, ", ".join(missing)))
+        raise SystemExit(2)
+    return found
 
 
 def selected_for_full_run(mid, fraction):
@@ -272,7 +333,9 @@ def selected_for_full_run(mid, fraction):
     map from path prefix to number."""
     if isinstance(fraction, dict):
         fraction = next((v for k, v in fraction.items() if mid.startswith(k)), 0.0)
-    h = int(hashlib.sha1(mid.encode()).hexdigest()[:8], 16)
+    # Hashed on file:line:op:index, as when tests/mutation/full_run.json was
+    # made, so that run stays the share; an edit above a line moves it.
+    h = int(hashlib.sha1(":".join(mid.split(":")[:4]).encode()).hexdigest()[:8], 16)
     return h % 1000 < fraction * 1000
 
 
@@ -467,13 +530,39 @@ def main():
 
     cfg = load_json(os.path.join(MUT_DIR, "map.json"), None)
     mutants = generate(cfg)
-    explained = {e["id"]: e for e in load_json(os.path.join(MUT_DIR, "survivors.json"), {"survivors": []})["survivors"]}
+    # Listed ids name lines by their text: each is resolved to the current id.
+    index = index_by_text(mutants)
+    explained, stale = {}, []
+    for e in load_json(os.path.join(MUT_DIR, "survivors.json"), {"survivors": []})["survivors"]:
+        m = resolve(e["id"], mutants, index)
+        if m:
+            explained[m["id"]] = e
+        else:
+            stale.append(e["id"])
+    if stale:
+        print("mutate: STALE survivors.json entries, their line's text is gone (edit or drop them): %s" %
+              ", ".join(stale))
+
+    def current(results, what):
+        """Results of an earlier run, renamed to the current ids of their lines."""
+        out, gone = [], []
+        for r in results:
+            m = resolve(r["id"], mutants, index)
+            if m:
+                out.append(dict(r, id=m["id"]))
+            else:
+                gone.append(r["id"])
+                out.append(r)
+        if gone:
+            print("mutate: %s: %d results name lines whose text is gone, kept under their old ids: %s" %
+                  (what, len(gone), ", ".join(gone)))
+        return out
     if args.report:
         merged, wall = {}, 0
         for path in args.report:
             d = load_json(path, {"results": []})
             wall += d.get("summary", {}).get("wall_seconds", 0)
-            for r in d["results"]:
+            for r in current(d["results"], path):
                 # A kill in any run stands: the runs share the sources and
                 # differ only in tests added or tiers enabled.
                 if merged.get(r["id"], {}).get("status", "").startswith("killed") and \
@@ -489,23 +578,14 @@ def main():
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(dict(summary=summary, results=results), f, indent=1)
-        return 0 if summary["survived"] == 0 else 1
+        return 0 if summary["survived"] == 0 and not stale else 1
     fraction = cfg.get("full_run_fraction", 1.0)
     if args.sample:
         with open(args.sample) as f:
             want = [l.split("#")[0].strip() for l in f if l.split("#")[0].strip()]
-        by_id = {m["id"]: m for m in mutants}
-        missing = [w for w in want if w not in by_id]
-        if missing:
-            print("mutate: sample ids no longer generated (the source moved?): %s" % ", ".join(missing))
-            return 2
-        run = [by_id[w] for w in want]
+        run = resolve_all(want, mutants, args.sample)
     elif args.ids:
-        by_id = {m["id"]: m for m in mutants}
-        run = [by_id[i] for i in args.ids if i in by_id]
-        if len(run) != len(args.ids):
-            print("mutate: unknown ids: %s" % ", ".join(i for i in args.ids if i not in by_id))
-            return 2
+        run = resolve_all(args.ids, mutants, "--ids")
     else:
         run = [m for m in mutants if args.every or selected_for_full_run(m["id"], fraction)]
     if args.files:
@@ -518,7 +598,7 @@ def main():
 
     kept = []
     if args.since:
-        prev = {r["id"]: r for r in load_json(args.since, {"results": []})["results"]}
+        prev = {r["id"]: r for r in current(load_json(args.since, {"results": []})["results"], args.since)}
         keep = {i for i, r in prev.items() if r["status"] in ("killed", "killed-timeout", "invalid", "explained")}
         kept = [dict(prev[m["id"]], kept=True) for m in run if m["id"] in keep and prev[m["id"]]["new"] == m["new"]]
         kept_ids = {r["id"] for r in kept}
@@ -623,7 +703,7 @@ def main():
             json.dump(dict(summary=summary, results=results), f, indent=1)
     if args.sample:
         return 0 if summary["survived"] == 0 and summary["explained"] == 0 and summary["invalid"] == 0 else 1
-    return 0 if summary["survived"] == 0 else 1
+    return 0 if summary["survived"] == 0 and not stale else 1
 
 
 if __name__ == "__main__":

@@ -132,6 +132,22 @@ TEST(Bus, ReadingLoLatchesHiForEverySixtyFourBitRegister) {
   });
 }
 
+// Before any LO read, HI reads the latch's reset value, 0, not the live source:
+// a host that reads HI first after reset sees a defined value.
+TEST(Bus, EveryHiLatchReadsZeroBeforeItsFirstLoRead) {
+  RegfileBench b;
+  auto& m = b.m();
+  const uint64_t live = 0x00000003'00000004ull;
+  b.set_now(live);
+  m.seq_steps_i = live;
+  m.seq_last_swap_i = live;
+  m.seq_triggered_at_i = live;
+  for (uint32_t hi : {hwdef::REG_TIME_HI, hwdef::REG_STEPS_HI, hwdef::REG_LAST_SWAP_HI,
+                      hwdef::REG_TRIGGERED_AT_HI, hwdef::REG_LEASE_EXPIRES_HI}) {
+    EXPECT_EQ(b.ReadOk(hi), 0u) << "register at 0x" << std::hex << hi;
+  }
+}
+
 // ---------------------------------------------------------------- the read fence
 class ReadFence : public testing::TestWithParam<uint32_t> {};
 

@@ -41,6 +41,8 @@ class WordLog {
     if (k < first_ || k >= first_ + int64_t(words_.size())) return 0;
     return words_[size_t(k - first_)];
   }
+  // The cycle of the next word to be logged.
+  int64_t end() const { return first_ + int64_t(words_.size()); }
   // The receiver's raw word m, its CDR locked on bit `offset` (0..31).
   uint32_t received(int64_t m, int offset) const {
     const uint64_t pair = uint64_t(at(m)) | uint64_t(at(m + 1)) << 32;

@@ -383,6 +383,82 @@ TEST(SyncLink, AfterALinkLossTheReceiverRealignsOnItsNewBitSlide) {
   }
 }
 
+// Slide 0 is word shift 32; the hunt must wrap from shift 1 back to 32, not
+// try shift 0, which shows the same words a cycle late under the same slide.
+TEST(SyncLink, AfterALinkLossTheReceiverRealignsOnSlideZeroWithoutACycleOfLatency) {
+  LinkConfig c = reference_and_follower(1'700'000, 3, 0);
+  LinkBench bench(c);
+  bench.run_exchanges(2, 20 * kBeat * kT);
+  ASSERT_GE(bench.exchanges.size(), 2u);
+  ASSERT_EQ(bench.exchanges.back().slide, 0);
+  // The fibre goes dark for 10 us, long enough for the hunt to leave shift 32.
+  bench.ab().set_down(true);
+  bench.run_until(bench.now_fs() + 10'000'000'000);
+  EXPECT_FALSE(bench.b().m().aligned_o);
+  const size_t before = bench.exchanges.size();
+  bench.ab().relock(0, bench.now_fs());
+  bench.ab().set_down(false);
+  bench.run_exchanges(before + 3, bench.now_fs() + 30 * kBeat * kT);
+  ASSERT_GE(bench.exchanges.size(), before + 3);
+  for (size_t i = before; i < bench.exchanges.size(); ++i) {
+    EXPECT_EQ(bench.exchanges[i].slide, 0);
+    EXPECT_NEAR(bench.offset_fs(bench.exchanges[i]), bench.true_offset_fs(), kQuantumFs / 2.0 + 1);
+  }
+}
+
+// The frame types a transmitter sent in cycles [from, to), in order. The
+// line's words are learned, not re-typed: the first word after reset is IDLE,
+// the first other word a SOF; a frame's type is its header's top 4 bits,
+// Manchester-coded on the even bits of the word after the SOF.
+std::vector<int> frame_types(const WordLog& tx, int64_t from, int64_t to, uint32_t sof) {
+  std::vector<int> types;
+  for (int64_t k = from; k + 1 < to; ++k) {
+    if (tx.at(k) != sof) continue;
+    uint32_t header = 0;
+    for (int i = 0; i < 16; ++i) header |= ((tx.at(k + 1) >> (2 * i)) & 1u) << i;
+    types.push_back(int(header >> 12));
+  }
+  return types;
+}
+
+// A follower switched to reference while running sends a Sync before any
+// Follow_Up, even when the switch lands as its last Delay_Req goes out: a
+// Follow_Up carries the send time of its own Sync, never another frame's.
+TEST(SyncLink, ABoardSwitchedToReferenceSendsItsFirstSyncBeforeAnyFollowUp) {
+  LinkConfig c = reference_and_follower(1'300'000, 6, 19);
+  LinkBench bench(c);
+  bench.run_exchanges(2, 20 * kBeat * kT);
+  ASSERT_GE(bench.exchanges.size(), 2u);
+  const WordLog& ta = bench.a().sent();
+  const WordLog& tb = bench.b().sent();
+  const uint32_t idle = ta.at(8);  // the first word out of reset
+  int64_t k = 8;
+  while (ta.at(k) == idle) ++k;
+  const uint32_t sof = ta.at(k);
+  const std::vector<int> ref_types = frame_types(ta, 0, ta.end(), sof);
+  ASSERT_GE(ref_types.size(), 2u);
+  const int sync_type = ref_types[0], follow_type = ref_types[1];  // a reference's first two frames
+  ASSERT_NE(sync_type, follow_type);
+  // Switch both roles in the cycle b's next Delay_Req SOF is on the line.
+  const int64_t limit = bench.now_fs() + 2 * kBeat * kT;
+  while (tb.at(tb.end() - 1) != sof && bench.now_fs() < limit) bench.run_until(bench.now_fs() + kT / 2);
+  ASSERT_EQ(tb.at(tb.end() - 1), sof);
+  const int64_t from = tb.end();
+  bench.b().m().reference_i = 1;
+  bench.a().m().reference_i = 0;
+  bench.run_until(bench.now_fs() + 3 * kBeat * kT);
+  const std::vector<int> types = frame_types(tb, from, tb.end(), sof);
+  ASSERT_GE(types.size(), 2u);
+  EXPECT_EQ(types[0], sync_type) << "the new reference's first frame";
+  int syncs = 0, follows = 0;
+  for (int t : types) {
+    syncs += t == sync_type;
+    follows += t == follow_type;
+    EXPECT_LE(follows, syncs) << "a Follow_Up without its Sync";
+  }
+  EXPECT_GE(follows, 2);
+}
+
 TEST(SyncLink, WithoutADdmtdPhaseStampsAreWholeCycles) {
   LinkConfig c = reference_and_follower(2'900'000, 6, 11);
   c.a.ddmtd = false;
