@@ -137,5 +137,40 @@ TEST(HlsSyncServoState, AtTheRangesEdgeWithoutPushingIsNotAtTheRail) {
   EXPECT_FALSE(at_rail(still));
 }
 
+// A board locked on the DDMTD over a still path is not held: a phase move
+// within the lock threshold reaches SYNC_OFFSET at the next update (mutant:
+// the path-step check compares with the last held delay, never set, instead
+// of the filtered one, and holds the servo).
+TEST(HlsSyncServoState, ALockedBoardOnAStillPathFollowsItsPhase) {
+  ClockSyncState s;
+  ClockSyncIn in;
+  in.cfg.enable = true;
+  in.cfg.lock_samples = kLockSamples;
+  in.ref_ok = true;
+  in.elapsed_fs = int64_t{1000000000} * 1000;
+  // Offset 0 over a path of whole periods and a DDMTD lag of 0: the
+  // DDMTD-refined offset is 0 too.
+  in.exchange_valid = true;
+  in.t1_fs = 0;
+  in.t2_fs = kDelayFs;
+  in.t3_fs = kDelayFs;
+  in.t4_fs = 2 * kDelayFs;
+  ASSERT_EQ(kDelayFs % kPeriodFs, 0);
+  in.phase_valid = true;
+  in.ddmtd_phase = 0;
+  ClockSyncOut out;
+  for (int n = 0; n < 4 * int(kLockSamples) && !locked(out); ++n) clock_sync_step(s, in, out);
+  ASSERT_TRUE(locked(out));
+  ASSERT_EQ(state(out), static_cast<uint32_t>(SyncMode::kLocked));
+  // The local clock now lags by 20 DDMTD units (20 x 4 ns / DDMTD_N, about 20 ps).
+  constexpr uint32_t kLag = 20;
+  in.ddmtd_phase = kLag;
+  clock_sync_step(s, in, out);
+  const int64_t lag_ps = int64_t{kLag} * hwdef::CLK_PERIOD_PS / hwdef::DDMTD_N;
+  ASSERT_LT(lag_ps, kThreshPs);
+  EXPECT_NEAR(out.offset_ps, -lag_ps, 1);
+  EXPECT_TRUE(locked(out));
+}
+
 }  // namespace
 }  // namespace lightrail::sync::test
