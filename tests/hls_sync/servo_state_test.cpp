@@ -172,5 +172,58 @@ TEST(HlsSyncServoState, ALockedBoardOnAStillPathFollowsItsPhase) {
   EXPECT_TRUE(locked(out));
 }
 
+// A coarse time set is no frequency error: the exchange-only servo's FLL
+// does not take the step as drift, so the frequency word is unchanged by it
+// (mutant: `s.prev_valid = false;` of the time set deleted, which kicks the
+// frequency by the step's residual over the samples' spacing).
+TEST(HlsSyncServoState, ACoarseTimeSetLeavesTheFrequencyAlone) {
+  ClockSyncState s;
+  ASSERT_EQ(update(s, 0).servo_i_ppt, 0);
+  // 151 ns: stepped by 38 whole periods (152 ns), 1 ns left to the loop.
+  const int64_t theta_ps = 151000;
+  ASSERT_GE(theta_ps, int64_t{hwdef::SYNC_TIME_STEP_MIN_PS});
+  const ClockSyncOut stepped = update(s, theta_ps);
+  ASSERT_NE(stepped.time_step_ticks, 0);
+  update(s, theta_ps);  // stamped before the step: dropped
+  const ClockSyncOut after = update(s, theta_ps - 38 * int64_t{hwdef::CLK_PERIOD_PS});
+  EXPECT_EQ(after.offset_ps, -1000);
+  EXPECT_EQ(after.servo_i_ppt, 0);
+}
+
+// A lone bad DDMTD sample in FINE (before lock) is a slip: the servo falls
+// back to the exchange, and the sample is no frequency error either, so the
+// next good sample does not move the frequency word (mutant: the slip's
+// `s.phase_init = false;` deleted, which unwraps the next sample against the
+// bad one and takes the difference as drift).
+TEST(HlsSyncServoState, ALoneBadPhaseSampleIsNoFrequencyError) {
+  ClockSyncState s;
+  ClockSyncIn in;
+  in.cfg.enable = true;
+  in.cfg.lock_samples = 1000;  // FINE, never LOCKED: no hold
+  in.ref_ok = true;
+  in.elapsed_fs = int64_t{1000000000} * 1000;
+  in.exchange_valid = true;
+  in.t1_fs = 0;
+  in.t2_fs = kDelayFs;
+  in.t3_fs = kDelayFs;
+  in.t4_fs = 2 * kDelayFs;
+  ASSERT_EQ(kDelayFs % kPeriodFs, 0);
+  in.phase_valid = true;
+  in.ddmtd_phase = 0;
+  ClockSyncOut out;
+  for (int n = 0; n < 8 && !(out.status & hwdef::SYNC_STATUS_DDMTD_ACTIVE_MASK); ++n)
+    clock_sync_step(s, in, out);
+  ASSERT_TRUE(out.status & hwdef::SYNC_STATUS_DDMTD_ACTIVE_MASK);
+  clock_sync_step(s, in, out);
+  const int32_t freq_ppt = out.servo_i_ppt;
+  in.ddmtd_phase = hwdef::DDMTD_N / 4;  // a quarter period off, the exchange unmoved
+  clock_sync_step(s, in, out);
+  ASSERT_TRUE(out.errors & hwdef::SYNC_ERROR_PHASE_SLIP_MASK);
+  ASSERT_FALSE(out.status & hwdef::SYNC_STATUS_DDMTD_ACTIVE_MASK);
+  in.ddmtd_phase = 0;
+  clock_sync_step(s, in, out);
+  EXPECT_EQ(out.servo_i_ppt, freq_ppt);
+}
+
 }  // namespace
 }  // namespace lightrail::sync::test
