@@ -76,5 +76,30 @@ TEST(HlsSync, ADelayStepBeyondAQuarterPeriodReacquiresFlagged) {
   }
 }
 
+// Beyond a quarter period the board leaves the DDMTD at once: DDMTD_ACTIVE
+// drops at the end of the hold (its whole-period count may be wrong by one)
+// and the servo tracks the exchange until it re-acquires the count; a step
+// of the path is not a slip of the DDMTD.
+TEST(HlsSync, ADelayStepBeyondAQuarterPeriodLeavesTheDdmtdUntilReacquired) {
+  PlantConfig pc;
+  pc.seed = 21;
+  Loop loop(pc);
+  loop.run_us(2000);
+  ASSERT_EQ(state_of(loop.out), uint32_t(SyncMode::kLocked));
+  loop.plant.step_delay(3000, 0);
+  bool left = false, back = false;
+  const int n = int(1000e6 / Plant::kUpdatePs);
+  for (int i = 0; i < n; ++i) {
+    loop.run_us(Plant::kUpdatePs * 1e-6);
+    const bool fine = loop.out.status & hwdef::SYNC_STATUS_DDMTD_ACTIVE_MASK;
+    if (!fine) left = true;
+    if (left && fine) back = true;
+    if (!fine) EXPECT_NE(state_of(loop.out), uint32_t(SyncMode::kFine)) << i;
+  }
+  EXPECT_TRUE(left);
+  EXPECT_TRUE(back);
+  EXPECT_FALSE(loop.out.errors & hwdef::SYNC_ERROR_PHASE_SLIP_MASK);
+}
+
 }  // namespace
 }  // namespace lightrail::sync::test
