@@ -393,22 +393,10 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
         servo_sample(s, l, acquired);
       }
     } else if (!s.fine && exchange) {
-      // Hand over to the DDMTD once the two-way offset is well inside half
-      // a period: it then names the whole-period count unambiguously.
-      // The DDMTD must then agree with the exchange (a phase that is off
-      // for good, a lost count, would otherwise be acquired as it is).
-      const int64_t cycles = div_round(s.theta_fs - (s.lead_fs - s.delay_ms_fs), kPeriodFs);
-      const int64_t acquired = s.lead_fs - s.delay_ms_fs + cycles * kPeriodFs;
-      if (phase && !s.slewing && abs64(s.theta_fs) < kFineAcquireFs &&
-          abs64(acquired - s.theta_fs) <= 2 * l.lock_thresh_fs) {
-        s.cycles = cycles;
-        s.fine = true;
-        s.setpoint_fs = 0;
-        s.hold_run = 0;
-        servo_sample(s, l, acquired);
-      } else {
-        servo_sample(s, l, s.theta_fs);
-      }
+      // No DDMTD phase (USE_DDMTD = 0, or the DDMTD silent): the exchange
+      // alone steers time (TRACK, the PTP baseline). The hand-over to FINE
+      // needs a phase, so it is the syntonise branch's above.
+      servo_sample(s, l, s.theta_fs);
     }
   }
 
