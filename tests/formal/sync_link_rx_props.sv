@@ -2,8 +2,9 @@
 // a frame is published exactly when the parser saw SOF, six payload words
 // and a CRC over all 80 bits of header and timestamp that matches; its
 // fields are those words; every dropped frame and line error is counted.
-// The reference keeps the last seven words the parser saw and checks the
-// CRC with its own bit-serial LFSR, not sync_link_pkg::crc16.
+// The reference keeps the last seven words the parser saw and a running
+// CRC since the last SOF, from its own bit-serial LFSR (not
+// sync_link_pkg::crc16).
 module sync_link_rx_props #(
   // The RTL's default; BMC runs (covers, broken copies) set 1 to reach a
   // frame in 14 steps instead of 26. The parser does not read it.
@@ -57,7 +58,9 @@ module sync_link_rx_props #(
 
   // The last seven parser words, newest first, and whether the parser was
   // live (out of reset, aligned) in each of those cycles.
-  logic [7*32-1:0] f_w;  // word i back: f_w[32*i+:32] (yosys: no packed arrays, an unpacked one becomes a memory)
+  // Word i back is f_w[32*i+:32]: a flat vector, since yosys 0.23 has no
+  // packed arrays and turns an unpacked one into a memory (z3 stalls on it).
+  logic [7*32-1:0] f_w;
   logic [ 6:0] f_ok;
   logic        f_toggle, f_valid;
   logic [ 3:0] f_bad, f_type, f_flags;
