@@ -29,6 +29,11 @@ def build(args, hw, work):
     sources = [os.path.join(hw, s) for s in args.sources]
     script = [
         "read_verilog -sv -formal " + " ".join(sources + [os.path.join(HERE, args.harness)]),
+    ]
+    for c in args.chparam:  # a harness parameter, e.g. a shorter lock for BMC
+        name, value = c.split("=")
+        script.append("chparam -set %s %s %s" % (name, value, args.top))
+    script += [
         "prep -top " + args.top,
         "flatten",
     ]
@@ -72,6 +77,7 @@ def main():
     ap.add_argument("--top", required=True)
     ap.add_argument("--sources", nargs="+", required=True, help="files under hw/, packages first")
     ap.add_argument("--connect", nargs="*", default=[])
+    ap.add_argument("--chparam", nargs="*", default=[], help="NAME=VALUE of the harness's top")
     ap.add_argument("--cut-memories", action="store_true")
     ap.add_argument("--bmc", type=int, required=True)
     ap.add_argument("--induct", type=int, default=0)
