@@ -647,7 +647,8 @@ void resolve_up(SequencerState& s, uint64_t now, uint64_t window, QueueRel& q, R
   }
 #ifndef __SYNTHESIS__
   assert(rel == rel_of(t, window) && t_end == t + dur &&
-         (s.commit != CommitState::kPending || reach_up == (t_end >= s.commit_ticks)));
+         (s.commit != CommitState::kPending || reach_up == (t_end >= s.commit_ticks)) &&
+         (!triggered || s.commit != CommitState::kPending || reach_cur == (t >= s.commit_ticks)));
 #endif
   b.t = t;
   b.t_end = t_end;
