@@ -536,6 +536,30 @@ struct QueueRel {
   Rel r[3];
 };
 
+// A trigger just fixed up's time (and next's): a pending at-time commit
+// that verified while they were open may now want to swap at one of them,
+// as make_room_for_swap decides when verification ends. The compares are
+// the Reach flags and narrow window offsets; a boundary closer than the
+// commit lead is kept, as its refetch would come too late.
+void make_room_after_trigger(SequencerState& s, const QueueRel& q, const Reach& reach) {
+  if (s.commit != CommitState::kPending || !s.commit_at_time) return;
+  constexpr Rel kLead = Rel{kCommitLeadTicks - kOutputLeadTicks};
+  // After up: next, or the boundary being fetched (both at up.t_end).
+  const bool after_up_wanted = reach.r[1] && clamp_rel(q.r[1] + clamp_duration(s.up.duration)) >= kLead;
+  if (reach.r[0] && q.r[1] >= kLead) {
+    restore_plan(s, s.up);
+    s.up.valid = false;
+    s.next.valid = false;
+    s.fetch.phase = FetchPhase::kIdle;
+  } else if (s.next.valid && after_up_wanted) {
+    restore_plan(s, s.next);
+    s.next.valid = false;
+    s.fetch.phase = FetchPhase::kIdle;
+  } else if (!s.next.valid && s.fetch.phase != FetchPhase::kIdle && after_up_wanted) {
+    s.fetch.phase = FetchPhase::kIdle;
+  }
+}
+
 // Fixes the time of the upcoming boundary when it was open: idle start,
 // event step with a trigger, or a STOP ending an event step. Each candidate
 // time and the ends that follow from it (up's t_end, next's t and t_end)
@@ -557,6 +581,9 @@ void resolve_up(SequencerState& s, uint64_t now, uint64_t window, QueueRel& q, R
   uint64_t next_end = 0;
   bool reach_up = false;
   bool reach_next = false;
+  bool reach_t = false;         // t >= commit_ticks
+  bool reach_cur = reach.r[0];  // cur.t_end >= commit_ticks, after this resolution
+  bool triggered = false;
   if (b.asap) {
     const uint64_t lead = (kOutputLeadTicks + b.max_tune + kFine - 1) / kFine * kFine;
     rel = static_cast<Rel>(lead - kOutputLeadTicks);
@@ -581,6 +608,7 @@ void resolve_up(SequencerState& s, uint64_t now, uint64_t window, QueueRel& q, R
       next_end = s.trigger_ticks + dur2;
       reach_up = static_cast<Rel>(dur) >= ct_less_trig;
       reach_next = static_cast<Rel>(dur2) >= ct_less_trig;
+      reach_t = ct_less_trig <= 0;
     } else if (earliest_wins) {
       rel = rel_b;
       t = b.t;
@@ -588,6 +616,10 @@ void resolve_up(SequencerState& s, uint64_t now, uint64_t window, QueueRel& q, R
       next_end = s.next.t_end;  // already up.t_end + next.duration: no add here
       reach_up = reach.r[1];
       reach_next = reach.r[2];
+      reach_t = reach.r[0];  // b.t is cur.t_end
+#ifndef __SYNTHESIS__
+      assert(s.commit != CommitState::kPending || reach_t == (b.t >= s.commit_ticks));
+#endif
     } else {
       rel = tune;
       t = window + b.max_tune;
@@ -595,25 +627,35 @@ void resolve_up(SequencerState& s, uint64_t now, uint64_t window, QueueRel& q, R
       next_end = window + (b.max_tune + dur2);
       reach_up = tune + static_cast<Rel>(dur) >= ct_rel;
       reach_next = tune + static_cast<Rel>(dur2) >= ct_rel;
+      reach_t = tune >= ct_rel;
     }
     if (!b.is_stop) {
       s.trigger_latched = false;
       s.trigger_timed = false;
       s.triggered_at = t;
       ++s.triggers;
+      // The executing step's end is fixed: kept in cur, so a boundary
+      // refetched after up is dropped starts at it, and does not wait for a
+      // second trigger.
+      s.cur.t_end = t;
+      s.cur.event = false;
+      reach_cur = reach_t;
+      triggered = true;
     }
   } else {
     return;
   }
 #ifndef __SYNTHESIS__
   assert(rel == rel_of(t, window) && t_end == t + dur &&
-         (s.commit != CommitState::kPending || reach_up == (t_end >= s.commit_ticks)));
+         (s.commit != CommitState::kPending || reach_up == (t_end >= s.commit_ticks)) &&
+         (!triggered || s.commit != CommitState::kPending || reach_cur == (t >= s.commit_ticks)));
 #endif
   b.t = t;
   b.t_end = t_end;
   b.t_known = true;
   b.asap = false;
   q.r[1] = rel;
+  reach.r[0] = reach_cur;
   reach.r[1] = reach_up;
   if (s.next.valid) {
     s.next.t = t_end;
@@ -628,6 +670,7 @@ void resolve_up(SequencerState& s, uint64_t now, uint64_t window, QueueRel& q, R
            (s.commit != CommitState::kPending || reach_next == (next_end >= s.commit_ticks)));
 #endif
   }
+  if (triggered) make_room_after_trigger(s, q, reach);
 }
 
 // Emits every pending edge of b that falls before the end of the output

@@ -80,13 +80,51 @@ void sweep(bool verified_first, bool at_after_trig) {
 // time falls in the step after the triggered boundary.
 TEST(SequencerEventSwap, ACommitTimeAfterTheTriggeredBoundaryLandsOnTheNextOne) { sweep(false, true); }
 
-// Disabled: the kernel fails them (reported, issue 27). A commit time at or
-// before the triggered boundary never swaps, nor does any commit verified
-// before the trigger, although docs/sequencer.md promises the first boundary
-// at or after commit_ticks.
-TEST(SequencerEventSwap, DISABLED_ACommitTimeAtOrBeforeTheTriggeredBoundaryLandsOnIt) { sweep(false, false); }
-TEST(SequencerEventSwap, DISABLED_ACommitVerifiedBeforeTheTriggerLandsOnTheFirstBoundaryAtOrAfterIt) {
+// Issue 27: the kernel failed these two before the trigger fixed cur's end
+// and re-made room for the swap (docs/sequencer.md, "Event-triggered steps").
+TEST(SequencerEventSwap, ACommitTimeAtOrBeforeTheTriggeredBoundaryLandsOnIt) { sweep(false, false); }
+TEST(SequencerEventSwap, ACommitVerifiedBeforeTheTriggerLandsOnTheFirstBoundaryAtOrAfterIt) {
   sweep(true, true);
+}
+TEST(SequencerEventSwap, ACommitVerifiedBeforeTheTriggerAtOrBeforeItsBoundaryLandsOnIt) {
+  sweep(true, false);
+}
+
+// An immediate trigger fixes a boundary a few cycles ahead: too close to
+// replace by the swap (kCommitLeadCycles), so the swap lands on the first
+// boundary at or after the commit time that is at least that far from the
+// trigger. With a long step after the event step that is its end, for a
+// commit time before, at or after the triggered boundary.
+TEST(SequencerEventSwap, AnImmediateTriggerMovesTheSwapToTheFirstBoundaryFarEnoughAhead) {
+  constexpr uint64_t kLong = 2000;
+  static_assert(kLong > kCommitLeadCycles * FINE_STEPS, "the step's end is far enough ahead");
+  int cases = 0;
+  for (uint64_t back = 0; back < kCommitLeadCycles * FINE_STEPS; back += 29) {
+    SCOPED_TRACE(testing::Message() << "trigger " << back << " ticks before the commit time");
+    Board board;
+    TestImage first = with_event_step();
+    first.steps[1].duration_ticks = kLong;
+    board.load_bank(1, build_image(first));
+    board.commit_at(kT0);
+    board.run_until_tick(kT0 + 2000);
+    ASSERT_TRUE(board.status(STATUS_WAITING_TRIGGER_MASK));
+    board.load_bank(0, build_image(new_schedule()));
+    const uint64_t at = board.now() + kAhead;
+    board.commit_at(at);
+    while (board.status(STATUS_VERIFY_BUSY_MASK)) board.run(1);
+    board.run_until_tick(at - back);
+    board.trigger();
+    board.run(4);
+    const uint64_t trig = board.out().triggered_at_ticks;
+    ASSERT_GT(trig, at - back);
+    board.run_until_tick(trig + kLong + 2000);
+    ASSERT_EQ(board.out().last_swap_ticks, trig + kLong) << "trigger at " << trig << ", commit at " << at;
+    ASSERT_EQ(board.out().generation, 7u);
+    ASSERT_EQ(board.out().errors, 0u);
+    ASSERT_EQ(board.out().missed, 0u);
+    ++cases;
+  }
+  EXPECT_GT(cases, 10);
 }
 
 }  // namespace
