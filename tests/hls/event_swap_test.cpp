@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "board_harness.hpp"
+#include "swap_schedule.hpp"
 #include "test_image.hpp"
 
 namespace lightrail::seq::test {
@@ -27,15 +28,6 @@ TestImage with_event_step() {  // step 0 waits for a trigger, then step 1 runs
   return img;
 }
 
-TestImage new_schedule() {
-  TestImage img;
-  img.configs = {ports({{0, 5}}), ports({{0, 6}})};
-  img.steps = {{600, 0}, {800, 1}};
-  img.guard_ticks = kGuard;
-  img.generation = 7;
-  return img;
-}
-
 // The board waits in its event step; an at-time commit `at` is pulsed, then
 // a timed trigger for `trig`; `verified_first` lets verification finish in
 // between. Fails unless the swap lands on the first boundary at or after at.
@@ -45,7 +37,7 @@ void swap_lands(uint64_t lead, uint64_t at_back, bool verified_first, bool at_af
   board.commit_at(kT0);
   board.run_until_tick(kT0 + 2000);
   ASSERT_TRUE(board.status(STATUS_WAITING_TRIGGER_MASK));
-  board.load_bank(0, build_image(new_schedule()));
+  board.load_bank(0, build_image(new_schedule(kGuard)));
   const uint64_t trig = board.now() + kAhead + kStep1 + lead;  // the event step's end
   // After trig: up to a step later; else up to a step before it.
   const uint64_t at = at_after_trig ? trig + kStep1 - at_back : trig - at_back;
@@ -108,7 +100,7 @@ TEST(SequencerEventSwap, AnImmediateTriggerMovesTheSwapToTheFirstBoundaryFarEnou
     board.commit_at(kT0);
     board.run_until_tick(kT0 + 2000);
     ASSERT_TRUE(board.status(STATUS_WAITING_TRIGGER_MASK));
-    board.load_bank(0, build_image(new_schedule()));
+    board.load_bank(0, build_image(new_schedule(kGuard)));
     const uint64_t at = board.now() + kAhead;
     board.commit_at(at);
     while (board.status(STATUS_VERIFY_BUSY_MASK)) board.run(1);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "board_harness.hpp"
+#include "swap_schedule.hpp"
 #include "test_image.hpp"
 
 namespace lightrail::seq::test {
@@ -33,15 +34,6 @@ TestImage old_schedule() {
   return img;
 }
 
-TestImage new_schedule() {
-  TestImage img;
-  img.configs = {ports({{0, 5}}), ports({{0, 6}})};
-  img.steps = {{600, 0}, {800, 1}};
-  img.guard_ticks = kGuard;
-  img.generation = 7;
-  return img;
-}
-
 // The first old boundary at or after `t`.
 uint64_t first_boundary_from(uint64_t t) {
   uint64_t b = kT0;
@@ -57,7 +49,7 @@ TEST(SequencerSwapSweep, EveryCommitTimeLandsOnTheFirstBoundaryAtOrAfterIt) {
       board.load_bank(1, build_image(old_schedule()));
       board.commit_at(kT0);
       board.run_until_tick(issue);
-      board.load_bank(0, build_image(new_schedule()));
+      board.load_bank(0, build_image(new_schedule(kGuard)));
       board.commit_at(at);
       const uint64_t swap = first_boundary_from(at);
       board.run_until_tick(swap + 2000);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "board_harness.hpp"
+#include "swap_schedule.hpp"
 #include "test_image.hpp"
 
 namespace lightrail::seq::test {
@@ -22,15 +23,6 @@ TestImage old_schedule() {
   img.steps = {{300, 0}, {500, 1}, {700, 0}, {400, 1}};
   img.guard_ticks = kGuard;
   img.generation = 3;
-  return img;
-}
-
-TestImage new_schedule() {
-  TestImage img;
-  img.configs = {ports({{0, 5}}), ports({{0, 6}})};
-  img.steps = {{600, 0}, {800, 1}};
-  img.guard_ticks = kGuard;
-  img.generation = 7;
   return img;
 }
 
@@ -67,7 +59,7 @@ class SequencerSwap : public ::testing::Test {
 
 TEST_F(SequencerSwap, EpochSwapIsHitlessAtTheEndOfThePass) {
   board.run_until_tick(kT0 + 2 * 1900 + 600);  // mid third pass
-  board.load_bank(0, build_image(new_schedule()));
+  board.load_bank(0, build_image(new_schedule(kGuard)));
   board.commit_epoch();
   EXPECT_TRUE(board.status(STATUS_VERIFY_BUSY_MASK));
   board.run(20);  // verification: 7 lines
@@ -100,7 +92,7 @@ class SequencerSwapAtTime : public SequencerSwap, public ::testing::WithParamInt
 
 TEST_P(SequencerSwapAtTime, LandsOnTheFirstBoundaryAtOrAfterTheTime) {
   board.run_until_tick(kT0 + 1900 + 300);
-  board.load_bank(0, build_image(new_schedule()));
+  board.load_bank(0, build_image(new_schedule(kGuard)));
   board.commit_at(kT0 + GetParam().commit_offset);
   const uint64_t swap = kT0 + GetParam().swap_offset;
   const uint64_t until = swap + 2 * 1400 + 100;
