@@ -132,7 +132,8 @@ module axil_regfile #(
   // defaults of hls/clock_sync/clock_sync_io.hpp's ClockSyncConfig).
   localparam logic [31:0] SyncCtrlFields = lightrail_hwdef_pkg::SYNC_CTRL_ENABLE_MASK |
                                            lightrail_hwdef_pkg::SYNC_CTRL_USE_DDMTD_MASK |
-                                           lightrail_hwdef_pkg::SYNC_CTRL_REFERENCE_MASK;
+                                           lightrail_hwdef_pkg::SYNC_CTRL_REFERENCE_MASK |
+                                           lightrail_hwdef_pkg::SYNC_CTRL_SERVES_MASK;
   localparam logic [31:0] SyncCtrlReset = lightrail_hwdef_pkg::SYNC_CTRL_USE_DDMTD_MASK;
 
   // Byte address inside [base, base + 4*words).

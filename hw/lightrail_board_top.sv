@@ -118,12 +118,14 @@ module lightrail_board_top #(
   input  logic [31:0]                                                     sync_phase_steps_i,
   input  logic [31:0]                                                     sync_holdover_us_i,
   // to the servo: what it needs besides the registers and the DDMTD
-  // (docs/hw-clock-sync.md, "Servo kernel"): the reference's state (link_up_i,
-  // synchronised, the message engine aligned and the reference locked),
+  // (docs/hw-clock-sync.md, "Servo kernel"): this board's own link (link_up_i,
+  // synchronised, and the message engine aligned), the reference's clock
+  // quality from its frames (SYNC_FLAG_*_BIT),
   // clk_i cycles since reset (its local time; board time steps, this does
   // not), and the message engine's last two-way exchange (t1..t4 in fs,
   // counted: a new count is a new exchange) and the link receiver's bit slide
   output logic                                                            sync_link_up_o,
+  output logic [lightrail_hwdef_pkg::SYNC_FLAG_BITS-1:0]                  sync_parent_flags_o,
   output logic [31:0]                                                     sync_cycles_o,
   output logic [31:0]                                                     sync_exchanges_o,
   output logic [63:0]                                                     sync_t1_fs_o,
@@ -408,16 +410,27 @@ module lightrail_board_top #(
   // ---------------------------------------------------------------- sync message engine
   // The two-way exchange on the timing link. The engine holds the last
   // exchange and counts them: the servo takes the newest at its next
-  // update, however late. A grandmaster (REFERENCE, servo off) vouches for
-  // its own time; any other reference says LOCKED once its servo is.
+  // update, however late. A grandmaster (servo off) vouches for its own
+  // time; a boundary clock sends its servo's quality: LOCKED, TIME_VALID
+  // (locked once and kept since) and HOLDOVER, from SYNC_STATUS.
   localparam int SlideBits = $clog2(lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS);
-  logic                 link_aligned, link_parent_locked, link_reference, link_locked;
+  localparam int FlagBits = lightrail_hwdef_pkg::SYNC_FLAG_BITS;
+  logic                 link_aligned, link_reference, servo_off;
+  logic [FlagBits-1:0]  link_flags, link_parent_flags;
   logic [SlideBits-1:0] link_slide;
   logic [31:0]          link_bad_frames, sync_link_reg;
 
   assign link_reference = sync_ctrl_o[lightrail_hwdef_pkg::SYNC_CTRL_REFERENCE_LSB];
-  assign link_locked    = sync_status_i[lightrail_hwdef_pkg::SYNC_STATUS_LOCKED_LSB] ||
-                          !sync_ctrl_o[lightrail_hwdef_pkg::SYNC_CTRL_ENABLE_LSB];
+  assign servo_off      = !sync_ctrl_o[lightrail_hwdef_pkg::SYNC_CTRL_ENABLE_LSB];
+  always_comb begin
+    link_flags = '0;
+    link_flags[lightrail_hwdef_pkg::SYNC_FLAG_LOCKED_BIT] =
+        servo_off || sync_status_i[lightrail_hwdef_pkg::SYNC_STATUS_LOCKED_LSB];
+    link_flags[lightrail_hwdef_pkg::SYNC_FLAG_TIME_VALID_BIT] =
+        servo_off || sync_status_i[lightrail_hwdef_pkg::SYNC_STATUS_TIME_VALID_LSB];
+    link_flags[lightrail_hwdef_pkg::SYNC_FLAG_HOLDOVER_BIT] =
+        !servo_off && sync_status_i[lightrail_hwdef_pkg::SYNC_STATUS_HOLDOVER_LSB];
+  end
 
   sync_link u_link (
     .clk_i,
@@ -425,7 +438,7 @@ module lightrail_board_top #(
     .time_i         (board_ticks),
     .time_step_i    (sync_time_step_load_i),
     .reference_i    (link_reference),
-    .locked_i       (link_locked),
+    .flags_i        (link_flags),
     .phase_valid_i  (dmtd_valid),
     .phase_i        (dmtd_phase),
     .tx_word_o      (link_tx_word_o),
@@ -434,7 +447,7 @@ module lightrail_board_top #(
     .rx_word_i      (link_rx_word_i),
     .aligned_o      (link_aligned),
     .rx_bitslide_o  (link_slide),
-    .parent_locked_o(link_parent_locked),
+    .parent_flags_o (link_parent_flags),
     .bad_frames_o   (link_bad_frames),
     .exchanges_o    (sync_exchanges_o),
     .t1_fs_o        (sync_t1_fs_o),
@@ -445,13 +458,20 @@ module lightrail_board_top #(
   assign sync_rx_bitslide_o = link_slide;
   assign sync_link_reg =
       (link_aligned ? lightrail_hwdef_pkg::SYNC_LINK_ALIGNED_MASK : '0) |
-      (link_parent_locked ? lightrail_hwdef_pkg::SYNC_LINK_PARENT_LOCKED_MASK : '0) |
+      (32'(link_parent_flags[lightrail_hwdef_pkg::SYNC_FLAG_LOCKED_BIT]) <<
+       lightrail_hwdef_pkg::SYNC_LINK_PARENT_LOCKED_LSB) |
+      (32'(link_parent_flags[lightrail_hwdef_pkg::SYNC_FLAG_TIME_VALID_BIT]) <<
+       lightrail_hwdef_pkg::SYNC_LINK_PARENT_TIME_VALID_LSB) |
+      (32'(link_parent_flags[lightrail_hwdef_pkg::SYNC_FLAG_HOLDOVER_BIT]) <<
+       lightrail_hwdef_pkg::SYNC_LINK_PARENT_HOLDOVER_LSB) |
       (32'(link_slide) << lightrail_hwdef_pkg::SYNC_LINK_BITSLIDE_LSB);
 
-  // The servo's reference is usable when the transceiver is up, the engine
-  // aligned and the reference locked (a boundary clock follows only a
-  // locked parent: docs/clock-sync.md, "Cascades").
-  assign sync_link_up_o = health_q[1] && link_aligned && link_parent_locked;
+  // This board's own link is up when the transceiver is and the engine
+  // aligned; whether the reference's time is worth following is its frames'
+  // flags, which the servo judges (SYNC_ERROR tells REF_LOST, this link,
+  // from PARENT_LOST, the reference: docs/clock-sync.md).
+  assign sync_link_up_o      = health_q[1] && link_aligned;
+  assign sync_parent_flags_o = link_parent_flags;
 
   logic               dac_busy, dac_done, ps_timeout;
   logic signed [31:0] ps_pending, ps_done_total;

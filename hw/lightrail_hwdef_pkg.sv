@@ -58,6 +58,16 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] SYNC_CASCADE_KI_Q16 = 32'd96;
   // bits per word of the sync link's transceiver, one word per system cycle (unit interval CLK_PERIOD_PS / SYNC_LINK_WORD_BITS = 125 ps); a receiver lock lands the word boundary on any of these bits (the bitslide), which the servo adds to the receive delay
   localparam logic [31:0] SYNC_LINK_WORD_BITS = 32'd32;
+  // bit of a sync link frame's flags (and of the servo's sync_parent_flags input): the sender's servo is locked (a grandmaster always says so)
+  localparam logic [31:0] SYNC_FLAG_LOCKED_BIT = 32'd0;
+  // bit of a sync link frame's flags: the sender's time is good to follow (a grandmaster, or a servo locked once since enable that has kept its time since: re-acquiring after a link change, or in holdover); a boundary clock follows its reference while this is set, like PTP's clockClass, and holds over (SYNC_ERROR.PARENT_LOST) when it clears
+  localparam logic [31:0] SYNC_FLAG_TIME_VALID_BIT = 32'd1;
+  // bit of a sync link frame's flags: the sender is in holdover (its own reference lost or invalid): its time is valid but free-running on its oscillator
+  localparam logic [31:0] SYNC_FLAG_HOLDOVER_BIT = 32'd2;
+  // width of the sync link frame's flags the servo takes (sync_parent_flags)
+  localparam logic [31:0] SYNC_FLAG_BITS = 32'd3;
+  // the fastest a serving boundary clock (SYNC_CTRL.SERVES) moves its time once it is valid (after its first lock since enable), ppb: re-acquiring after a link change or a holdover it slews at most this fast, so the boundary clocks below it follow within their lock threshold (a proportional gain of 1/4 lags a ramp by 4 ramp steps per hop: 16 ps per hop) and stay coherent with each other (docs/clock-sync.md, "Boundary clocks that keep serving")
+  localparam logic [31:0] SYNC_SERVING_SLEW_PPB = 32'd250;
   // cycles the synthesised servo kernel (hls/clock_sync) takes per update, from the cycle it latches its inputs (a DDMTD phase strobe, or a beat and a quarter without one) to its new outputs and one-cycle load strobes (the HLS schedule of the update is pinned to it; a quarter of a DDMTD beat); it reads no input meanwhile (sync_busy), and the board top holds a SYNC_ERROR clear or DDMTD phase that arrives then until it is free
   localparam logic [31:0] SYNC_KERNEL_LATENCY = 32'd1024;
   // width of the oscillator (VCXO) DAC word; mid-scale is the nominal frequency
@@ -285,6 +295,10 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] SYNC_CTRL_REFERENCE_LSB = 32'd2;
   localparam logic [31:0] SYNC_CTRL_REFERENCE_WIDTH = 32'd1;
   localparam logic [31:0] SYNC_CTRL_REFERENCE_MASK = 32'h4;
+  // this follower is the reference of other boards (a boundary clock): once its time is valid it re-acquires at most at SYNC_SERVING_SLEW_PPB, so the boards below it follow without losing lock
+  localparam logic [31:0] SYNC_CTRL_SERVES_LSB = 32'd3;
+  localparam logic [31:0] SYNC_CTRL_SERVES_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_CTRL_SERVES_MASK = 32'h8;
   localparam logic [31:0] REG_SYNC_STATUS = 32'd260;
   // 0 DISABLED, 1 FREE_RUN (no reference yet), 2 COARSE (slewing at the bound), 3 TRACK (PI on the two-way offset), 4 FINE (PI on the DDMTD phase), 5 LOCKED, 6 HOLDOVER
   localparam logic [31:0] SYNC_STATUS_STATE_LSB = 32'd0;
@@ -314,6 +328,18 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] SYNC_STATUS_DAC_AT_RAIL_LSB = 32'd8;
   localparam logic [31:0] SYNC_STATUS_DAC_AT_RAIL_WIDTH = 32'd1;
   localparam logic [31:0] SYNC_STATUS_DAC_AT_RAIL_MASK = 32'h100;
+  // this board's time is good to follow: locked once since enable and kept since (locked, re-acquiring or in holdover); its frames say so (SYNC_FLAG_TIME_VALID_BIT)
+  localparam logic [31:0] SYNC_STATUS_TIME_VALID_LSB = 32'd9;
+  localparam logic [31:0] SYNC_STATUS_TIME_VALID_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_STATUS_TIME_VALID_MASK = 32'h200;
+  // own link up, and the reference's frames say its time is valid but it is not locked (re-acquiring after a change of its own link, or in holdover): this board keeps following it; not a fault of this board's link
+  localparam logic [31:0] SYNC_STATUS_PARENT_DEGRADED_LSB = 32'd10;
+  localparam logic [31:0] SYNC_STATUS_PARENT_DEGRADED_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_STATUS_PARENT_DEGRADED_MASK = 32'h400;
+  // own link up, and the reference's frames say it is in holdover (its own reference lost)
+  localparam logic [31:0] SYNC_STATUS_PARENT_HOLDOVER_LSB = 32'd11;
+  localparam logic [31:0] SYNC_STATUS_PARENT_HOLDOVER_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_STATUS_PARENT_HOLDOVER_MASK = 32'h800;
   // sticky servo flags; write 1 to clear
   localparam logic [31:0] REG_SYNC_ERROR = 32'd264;
   // a calibration or limit register was out of range and was clamped
@@ -328,7 +354,7 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] SYNC_ERROR_LOST_LOCK_LSB = 32'd2;
   localparam logic [31:0] SYNC_ERROR_LOST_LOCK_WIDTH = 32'd1;
   localparam logic [31:0] SYNC_ERROR_LOST_LOCK_MASK = 32'h4;
-  // the reference was lost (holdover entered)
+  // this board's own link to its reference went down (loss of light, receiver not aligned): holdover entered
   localparam logic [31:0] SYNC_ERROR_REF_LOST_LSB = 32'd3;
   localparam logic [31:0] SYNC_ERROR_REF_LOST_WIDTH = 32'd1;
   localparam logic [31:0] SYNC_ERROR_REF_LOST_MASK = 32'h8;
@@ -344,10 +370,14 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] SYNC_ERROR_DAC_SATURATED_LSB = 32'd6;
   localparam logic [31:0] SYNC_ERROR_DAC_SATURATED_WIDTH = 32'd1;
   localparam logic [31:0] SYNC_ERROR_DAC_SATURATED_MASK = 32'h40;
-  // while locked the path delay or the DDMTD phase stepped by more than the lock threshold: within a quarter period the servo re-pointed its phase setpoint and slewed the board by the step (lock kept); beyond, or when the DDMTD and the exchange disagree, it re-acquired from TRACK
+  // this board's own link: while locked the path delay or the DDMTD phase stepped by more than the lock threshold: within a quarter period the servo re-pointed its phase setpoint and slewed the board by the step (lock kept); beyond, or when the DDMTD and the exchange disagree, it re-acquired from TRACK
   localparam logic [31:0] SYNC_ERROR_DELAY_STEP_LSB = 32'd7;
   localparam logic [31:0] SYNC_ERROR_DELAY_STEP_WIDTH = 32'd1;
   localparam logic [31:0] SYNC_ERROR_DELAY_STEP_MASK = 32'h80;
+  // own link up, but the reference's frames declared its time invalid (it was reset, disabled or never locked): holdover entered; not a fault of this board's link
+  localparam logic [31:0] SYNC_ERROR_PARENT_LOST_LSB = 32'd8;
+  localparam logic [31:0] SYNC_ERROR_PARENT_LOST_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_ERROR_PARENT_LOST_MASK = 32'h100;
   // servo's estimate of local minus reference time, ps, signed (saturates)
   localparam logic [31:0] REG_SYNC_OFFSET_PS = 32'd268;
   // last round-trip delay (t2-t1)+(t4-t3), ps
@@ -370,10 +400,18 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] SYNC_LINK_ALIGNED_LSB = 32'd0;
   localparam logic [31:0] SYNC_LINK_ALIGNED_WIDTH = 32'd1;
   localparam logic [31:0] SYNC_LINK_ALIGNED_MASK = 32'h1;
-  // follower: the reference's last Sync said it is locked (or a grandmaster); the servo follows only then
+  // follower: the reference's last Sync said it is locked (or a grandmaster)
   localparam logic [31:0] SYNC_LINK_PARENT_LOCKED_LSB = 32'd1;
   localparam logic [31:0] SYNC_LINK_PARENT_LOCKED_WIDTH = 32'd1;
   localparam logic [31:0] SYNC_LINK_PARENT_LOCKED_MASK = 32'h2;
+  // follower: the reference's last Sync said its time is valid (SYNC_FLAG_TIME_VALID_BIT); the servo follows only then
+  localparam logic [31:0] SYNC_LINK_PARENT_TIME_VALID_LSB = 32'd2;
+  localparam logic [31:0] SYNC_LINK_PARENT_TIME_VALID_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_LINK_PARENT_TIME_VALID_MASK = 32'h4;
+  // follower: the reference's last Sync said it is in holdover
+  localparam logic [31:0] SYNC_LINK_PARENT_HOLDOVER_LSB = 32'd3;
+  localparam logic [31:0] SYNC_LINK_PARENT_HOLDOVER_WIDTH = 32'd1;
+  localparam logic [31:0] SYNC_LINK_PARENT_HOLDOVER_MASK = 32'h8;
   // unit intervals from the transmitted word boundary to the receiver's (0..SYNC_LINK_WORD_BITS-1), valid while ALIGNED; added to the receive delay
   localparam logic [31:0] SYNC_LINK_BITSLIDE_LSB = 32'd8;
   localparam logic [31:0] SYNC_LINK_BITSLIDE_WIDTH = 32'd5;

@@ -3,8 +3,8 @@
 // domain. Framing: sync_link_pkg.sv; docs/hw-clock-sync.md, "sync_link".
 //
 // Roles (reference_i, SYNC_CTRL.REFERENCE). The reference sends a Sync every
-// SYNC_PERIOD cycles and its Follow_Up with the Sync's send time t1, flagged
-// LOCKED as locked_i says; it answers each Delay_Req with a Delay_Resp
+// SYNC_PERIOD cycles and its Follow_Up with the Sync's send time t1, both
+// flagged as flags_i says (LOCKED, TIME_VALID, HOLDOVER: SYNC_FLAG_*_BIT); it answers each Delay_Req with a Delay_Resp
 // carrying the request's arrival time t4. A follower answers a Sync whose
 // Follow_Up came with a Delay_Req (sent at t3) and, on the matching
 // Delay_Resp, publishes the exchange (t1..t4, fs) and counts it. Stale
@@ -42,7 +42,7 @@ module sync_link #(
   input  logic [63:0] time_i,           // board time (ticks) of this cycle
   input  logic        time_step_i,      // board time jumps after this cycle (the servo's coarse set)
   input  logic        reference_i,      // this board is the reference on the link
-  input  logic        locked_i,         // what this board's Syncs say (reference only)
+  input  logic [lightrail_hwdef_pkg::SYNC_FLAG_BITS-1:0] flags_i,  // what this board's Syncs say
   input  logic        phase_valid_i,    // DDMTD: clk_i lags clk_rx_i by phase_i * T / N
   input  logic [lightrail_hwdef_pkg::DDMTD_TAG_BITS-1:0] phase_i,
   output logic [31:0] tx_word_o,        // to the transmitter (TXUSRCLK2 = clk_i)
@@ -52,7 +52,8 @@ module sync_link #(
   // status, clk_i
   output logic        aligned_o,        // the receiver found the word boundary
   output logic [ 4:0] rx_bitslide_o,    // ... at this slide, UI
-  output logic        parent_locked_o,  // follower: the last Sync said LOCKED
+  // follower: the last Sync's flags (cleared while the link is down)
+  output logic [lightrail_hwdef_pkg::SYNC_FLAG_BITS-1:0] parent_flags_o,
   output logic [31:0] bad_frames_o,     // frames dropped and line errors, wrapping
   // follower: the last exchange, held, and a count of exchanges
   output logic [31:0] exchanges_o,
@@ -214,7 +215,11 @@ module sync_link #(
     if (frame_a_q) rx_fs_b_q <= ticks_a_q * TickFs - ((64'(lag_a_q) * PeriodFs) >> TagBits);
   end
 
-  logic [3:0]  type_b_q, flags_b_q;
+  logic [3:0]  type_b_q;
+  // The header's flags above the SYNC_FLAG_BITS the servo takes are reserved.
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [3:0]  flags_b_q;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [7:0]  seq_b_q;
   logic [63:0] ts_b_q;
   always_ff @(posedge clk_i) begin
@@ -244,7 +249,7 @@ module sync_link #(
 
   always_comb begin
     next_type   = sync_link_pkg::TypeSync;
-    next_header = {sync_link_pkg::TypeSync, 3'b000, locked_i, sync_seq_q};
+    next_header = {sync_link_pkg::TypeSync, 4'(flags_i), sync_seq_q};
     next_ts     = '0;
     start       = tx_index_q == 3'd0;
     if (want_resp_q) begin
@@ -253,7 +258,7 @@ module sync_link #(
       next_ts     = resp_ts_q;
     end else if (want_follow_q) begin
       next_type   = sync_link_pkg::TypeFollowUp;
-      next_header = {sync_link_pkg::TypeFollowUp, 3'b000, locked_i, sync_seq_q};
+      next_header = {sync_link_pkg::TypeFollowUp, 4'(flags_i), sync_seq_q};
       next_ts     = follow_ts_q;
     end else if (want_req_q) begin
       next_type   = sync_link_pkg::TypeDelayReq;
@@ -320,7 +325,8 @@ module sync_link #(
 
   logic [TimerBits-1:0] sync_timer_q;
   logic        sync_sent_q;     // reference: a Sync is out, its Follow_Up not yet queued
-  logic        have_sync_q, parent_locked_q;
+  logic        have_sync_q;
+  logic [lightrail_hwdef_pkg::SYNC_FLAG_BITS-1:0] parent_flags_q;
   logic [ 7:0] cur_seq_q;
   logic [63:0] t2_q, req_t1_q, req_t2_q;
   logic [63:0] round_t1_q[Rounds], round_t2_q[Rounds], round_t3_q[Rounds];
@@ -359,7 +365,7 @@ module sync_link #(
       have_sync_q     <= 1'b0;
       req_sent_q      <= 1'b0;
       round_valid_q   <= '0;
-      parent_locked_q <= 1'b0;
+      parent_flags_q  <= '0;
       exchanges_q     <= '0;
       x_t1_q          <= '0;
       x_t2_q          <= '0;
@@ -410,7 +416,7 @@ module sync_link #(
         want_req_q    <= 1'b0;
         req_sent_q    <= 1'b0;
         round_valid_q <= '0;
-        if (!follower_ok) parent_locked_q <= 1'b0;
+        if (!follower_ok) parent_flags_q <= '0;
       end else begin
         if (start && next_type == sync_link_pkg::TypeDelayReq) begin
           want_req_q <= 1'b0;
@@ -430,7 +436,7 @@ module sync_link #(
               cur_seq_q       <= seq_b_q;
               t2_q            <= rx_fs_b_q;
               have_sync_q     <= 1'b1;
-              parent_locked_q <= flags_b_q[sync_link_pkg::FlagLocked];
+              parent_flags_q  <= flags_b_q[lightrail_hwdef_pkg::SYNC_FLAG_BITS-1:0];
             end
             sync_link_pkg::TypeFollowUp:
             if (have_sync_q && seq_b_q == cur_seq_q && !want_req_q && !req_sent_q) begin
@@ -458,7 +464,7 @@ module sync_link #(
 
   assign aligned_o       = aligned_q;
   assign rx_bitslide_o   = slide_q;
-  assign parent_locked_o = parent_locked_q;
+  assign parent_flags_o  = parent_flags_q;
   assign bad_frames_o    = bad_frames_q;
   assign exchanges_o     = exchanges_q;
   assign t1_fs_o         = x_t1_q;

@@ -31,10 +31,10 @@ package sync_link_pkg;
   localparam logic [3:0] TypeDelayReq = 4'd3;
   localparam logic [3:0] TypeDelayResp = 4'd4;
 
-  // Header flags. LOCKED: the sender's time is good to follow (its servo is
-  // locked, or it is a grandmaster): a boundary clock follows only a locked
-  // parent (docs/clock-sync.md, "Cascades").
-  localparam int FlagLocked = 0;
+  // Header flags: the low SYNC_FLAG_BITS are the sender's clock quality
+  // (lightrail_hwdef_pkg::SYNC_FLAG_*_BIT: LOCKED, TIME_VALID, HOLDOVER); a
+  // boundary clock follows a reference whose time is valid, locked or not
+  // (docs/clock-sync.md, "Boundary clocks that keep serving").
   /* verilator lint_on UNUSEDPARAM */
 
   function automatic logic [31:0] manchester(input logic [15:0] d);

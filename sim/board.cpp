@@ -294,6 +294,7 @@ sync::ClockSyncConfig Board::sync_config() {
   sync::ClockSyncConfig c;
   c.enable = m.sync_ctrl_o & SYNC_CTRL_ENABLE_MASK;
   c.use_ddmtd = m.sync_ctrl_o & SYNC_CTRL_USE_DDMTD_MASK;
+  c.serves = m.sync_ctrl_o & SYNC_CTRL_SERVES_MASK;
   c.cal_delay_ms_ps = int32_t(m.sync_cal_delay_ms_ps_o);
   c.cal_delay_sm_ps = int32_t(m.sync_cal_delay_sm_ps_o);
   c.cal_asym_ps = int32_t(m.sync_cal_asym_ps_o);

@@ -234,7 +234,8 @@ void Cosim::calibrate() {
     ctrl[b].kind = BusRequest::Kind::kWrite;
     ctrl[b].addr = hwdef::REG_SYNC_CTRL;
     ctrl[b].data = {(c.enable ? hwdef::SYNC_CTRL_ENABLE_MASK : 0u) |
-                    (c.use_ddmtd ? hwdef::SYNC_CTRL_USE_DDMTD_MASK : 0u)};
+                    (c.use_ddmtd ? hwdef::SYNC_CTRL_USE_DDMTD_MASK : 0u) |
+                    (c.serves ? hwdef::SYNC_CTRL_SERVES_MASK : 0u)};
     done.push_back(ctrl[b].done.get_future());
     boards_[b]->bus().push(&ctrl[b]);
   }

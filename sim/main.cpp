@@ -151,7 +151,7 @@ void print_summary(const json& r) {
                                num(sy, "slot_skew_ps_p99"));
     std::cout << "\n";
     if (sy.contains("hops")) {
-      std::cout << "  per hop p99 / std ps:";
+      std::cout << "  per hop p99 / std ps (" << sy.value("hops_window", std::string("whole window")) << "):";
       for (const auto& h : sy["hops"])
         std::cout << fmt::format(" {}: {:.1f}/{:.1f}", h["hop"].get<int>(), h["p99"].get<double>(),
                                  h["std"].get<double>());

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <limits>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <thread>
 #include <utility>
@@ -113,7 +114,7 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
   check_keys(s, "sync",
              {"topology", "baseline", "calibrate_asymmetry", "pps_period_ps", "measure_from_ps",
               "boot_skew_ps", "profile", "ref_loss", "link_changes", "exchange_rate_hz",
-              "wait_for_parent_lock", "cdr_relocks", "bitslide_compensation"});
+              "wait_for_parent_lock", "cdr_relocks", "bitslide_compensation", "fault_holdover_ppb"});
   if (sc.boards < 2) bad("boards", "clock distribution needs at least 2 boards");
   o.topology = s.value("topology", o.topology);
   if (o.topology != "star" && o.topology != "chain") bad("sync.topology", "must be \"star\" or \"chain\"");
@@ -138,6 +139,12 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
   if (s.contains("wait_for_parent_lock")) {
     if (!s["wait_for_parent_lock"].is_boolean()) bad("sync.wait_for_parent_lock", "must be true or false");
     o.wait_for_parent_lock = s["wait_for_parent_lock"].get<bool>();
+  }
+  if (s.contains("fault_holdover_ppb")) {
+    const json& v = s["fault_holdover_ppb"];
+    if (!v.is_number() || !(std::fabs(v.get<double>()) <= 10000))
+      bad("sync.fault_holdover_ppb", "must be a number of ppb, -10000..10000");
+    o.fault_holdover_ppb = v.get<double>();
   }
   if (s.contains("exchange_rate_hz")) {
     const json& v = s["exchange_rate_hz"];
@@ -358,14 +365,24 @@ Scenario load_scenario(const std::string& path) {
                   "link_change_shift_error_ps_max",
                   "link_change_flags",
                   "servo_flags_absent",
-                  "std_growth_per_hop_max"});
-      for (const char* k : {"link_change_recovery_us_max", "link_change_overshoot_ps_max",
-                            "link_change_shift_error_ps_max", "relock_us_max", "std_growth_per_hop_max"})
+                  "std_growth_per_hop_max",
+                  "below_spread_ps_max",
+                  "holdover_boards",
+                  "own_link_flags_only"});
+      for (const char* k :
+           {"link_change_recovery_us_max", "link_change_overshoot_ps_max", "link_change_shift_error_ps_max",
+            "relock_us_max", "std_growth_per_hop_max", "below_spread_ps_max"})
         if (sc.expect.contains(k) && !(sc.expect[k].is_number() && sc.expect[k].get<double>() >= 0))
           bad(std::string("expect.") + k, "must be a non-negative number");
       if (sc.expect.contains("link_change_lock_kept") && !sc.expect["link_change_lock_kept"].is_boolean())
         bad("expect.link_change_lock_kept", "must be true or false");
-      for (const char* key : {"link_change_flags", "servo_flags_absent"}) {
+      if (sc.expect.contains("holdover_boards")) {
+        const json& g = sc.expect["holdover_boards"];
+        bool ok = g.is_array();
+        for (const json& x : ok ? g : json::array()) ok = ok && x.is_number_unsigned();
+        if (!ok) bad("expect.holdover_boards", "must be an array of board numbers");
+      }
+      for (const char* key : {"link_change_flags", "servo_flags_absent", "own_link_flags_only"}) {
         if (!sc.expect.contains(key)) continue;
         const json& f = sc.expect[key];
         if (!f.is_array()) bad(std::string("expect.") + key, "must be an array of SYNC_ERROR flag names");
@@ -996,6 +1013,47 @@ json run_scenario(const Scenario& sc) {
           if (f == flag)
             unmet.push_back(
                 fmt::format("sync: board {} raised {}", b["board"].get<int>(), flag.get<std::string>()));
+    // The boards below a changed link stay together (docs/clock-sync.md,
+    // "Boundary clocks that keep serving").
+    if (e.contains("below_spread_ps_max")) {
+      if (!sy.contains("below_events"))
+        unmet.push_back("sync: no event with two or more boards below it to judge");
+      else
+        for (const json& ev : sy["below_events"])
+          if (ev["pps_edges"].get<size_t>() == 0 || !ev["spread_ps_max"].is_number())
+            unmet.push_back(
+                fmt::format("sync: no PPS edge of every board below board {}", ev["board"].get<int>()));
+          else
+            need_max(fmt::format("spread of the boards below board {} after its event at {:.0f} us, ps",
+                                 ev["board"].get<int>(), ev["at_us"].get<double>()),
+                     ev["spread_ps_max"].get<double>(), e["below_spread_ps_max"]);
+    }
+    // Exactly these boards entered holdover (each is reported), no other.
+    if (e.contains("holdover_boards")) {
+      std::set<int> want, have;
+      for (const json& x : e["holdover_boards"]) want.insert(x.get<int>());
+      for (const json& b : sy["boards"])
+        if (!b["ptp_only"].get<bool>() && !b["holdovers_entered"].empty()) have.insert(b["board"].get<int>());
+      for (int b : have)
+        if (!want.count(b)) unmet.push_back(fmt::format("sync: board {} entered holdover", b));
+      for (int b : want)
+        if (!have.count(b)) unmet.push_back(fmt::format("sync: board {} did not enter holdover", b));
+    }
+    // Flags that name a board's own link only on boards whose own link had
+    // a declared event.
+    if (e.contains("own_link_flags_only")) {
+      std::set<int> own;
+      for (const RefLoss& l : sc.sync.ref_loss) own.insert(l.board);
+      for (const CdrRelock& r : sc.sync.cdr_relocks) own.insert(r.board);
+      for (const LinkChange& c : sc.sync.link_changes) own.insert(c.board);
+      for (const json& b : sy["boards"])
+        if (!b["ptp_only"].get<bool>() && !own.count(b["board"].get<int>()))
+          for (const json& f : b["servo_errors"])
+            for (const json& flag : e["own_link_flags_only"])
+              if (f == flag)
+                unmet.push_back(fmt::format("sync: board {} raised {}, but its own link did not change",
+                                            b["board"].get<int>(), flag.get<std::string>()));
+    }
     if (e.contains("relock_us_max") && sy.contains("holdover"))
       for (const json& h : sy["holdover"]["events"])
         if (!h["relocked"].get<bool>() || h["relock_us"].get<double>() > e["relock_us_max"].get<double>())

@@ -102,6 +102,38 @@ class OffsetTrace {
   uint64_t per_ = 1, in_last_ = 0;
 };
 
+// The standard deviation of a locked servo's frequency (its integrator,
+// what holdover keeps) about the oscillator's, from the loop's design (KP,
+// KI, one update per DDMTD beat) and the profile's specified noise: white
+// phase noise on every DDMTD sample (helper and CDR jitter, and the
+// DDMTD's quantisation) and the oscillator's random-walk frequency
+// (rw_adev_1s; flicker taken as a walk of the same Allan deviation at 1 s,
+// an over-estimate at these intervals). The loop, per update of T:
+//   x' = (1 - kp) x - T f - kp n,   f' = f + (ki / T)(x + n) + w
+// (x the phase error, f the frequency error, n the phase noise, w the
+// walk's step); its stationary covariance by iteration.
+double servo_frequency_sigma(const clock::ImpairmentProfile& p, const sync::ClockSyncConfig& cfg) {
+  const double T = double(kUpdateCycles) * double(kPeriodFs) * 1e-15;
+  const double kp = double(cfg.kp_q16) / 65536.0;
+  const double ki = double(cfg.ki_q16) / 65536.0;  // locked: SYNC_KI itself (clock_sync.cpp)
+  const double quantum = double(kPeriodFs) / double(hwdef::DDMTD_N) * 1e-15;
+  const double sn2 = std::pow(p.ddmtd.helper_jitter_fs * 1e-15, 2) +
+                     std::pow(p.ddmtd.cdr_jitter_fs * 1e-15, 2) + quantum * quantum / 12;
+  const double q = std::hypot(p.oscillator.rw_adev_1s, p.oscillator.flicker_adev) * std::sqrt(3.0);
+  const double sw2 = q * q * T;
+  const double a = 1 - kp, b = -T, c = ki / T, u = -kp, v = ki / T;
+  double xx = 0, xf = 0, ff = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const double nxx = a * a * xx + 2 * a * b * xf + b * b * ff + u * u * sn2;
+    const double nxf = a * c * xx + (a + b * c) * xf + b * ff + u * v * sn2;
+    const double nff = c * c * xx + 2 * c * xf + ff + v * v * sn2 + sw2;
+    const bool settled = std::fabs(nff - ff) <= 1e-9 * nff && i > 100;
+    xx = nxx, xf = nxf, ff = nff;
+    if (settled) break;
+  }
+  return std::sqrt(ff);
+}
+
 }  // namespace
 
 constexpr size_t kLockEventsKept = 64;
@@ -159,10 +191,19 @@ struct SyncEngine::Node {
   // changes then go out at each window's end).
   bool mine = true, shown = false;
   uint64_t edges_out = 0;  // edges sent so far
-  // LOCKED as its children hear it (the flag in its exchange frames): every
-  // change (fs, locked) within the reach of the edge history.
-  std::deque<std::pair<int64_t, bool>> lock_history;
-  std::vector<std::pair<int64_t, bool>> locks_out;  // changes not sent yet
+  // Its clock quality as its children hear it (the flags in its exchange
+  // frames, SYNC_FLAG_*_BIT): every change (fs, flags) within the reach of
+  // the edge history.
+  uint32_t flags = 0;
+  // Every holdover its servo entered (fs from, to; -1: still in it), the
+  // first kLockEventsKept: declared or not, a board's holdover is reported.
+  std::vector<std::pair<int64_t, int64_t>> holdovers;
+  // PPS offsets by index from the first declared event on (coherence of the
+  // boards below a changed link, judged in merge_reports).
+  std::vector<std::pair<uint64_t, double>> event_offsets;
+  std::vector<double> offsets_before_event;  // ps, from measure_from to the first declared event
+  std::deque<std::pair<int64_t, uint32_t>> flag_history;
+  std::vector<std::pair<int64_t, uint32_t>> flags_out;  // changes not sent yet
 };
 
 SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boards) {
@@ -230,9 +271,16 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
           fmt::format("sync.ref_loss.board: {} is not a follower (1..{})", r.board, boards - 1));
     holdovers_.push_back({r.board, r.at_ps * 1000, (r.at_ps + r.for_ps) * 1000});
   }
+  // A boundary clock (a follower others follow) serves: once its time is
+  // valid it moves it slowly enough for them to track (SYNC_CTRL.SERVES).
+  for (auto& n : nodes_)
+    if (n->parent > 0) nodes_[size_t(n->parent)]->cfg.serves = true;
   add_link_changes(fc, opt_.link_changes, "sync.link_changes",
                    std::vector<double>(opt_.link_changes.size(), 0.0));
   add_cdr_relocks(fc);
+  for (const ChangeRecord& c : changes_) first_event_at_fs_ = std::min(first_event_at_fs_, c.at_fs);
+  for (const Holdover& h : holdovers_) first_event_at_fs_ = std::min(first_event_at_fs_, h.start_fs);
+  if (first_event_at_fs_ < INT64_MAX) first_event_fs_ = first_event_at_fs_ - kChangeBeforeFs;
 }
 
 // A relock is an outage of the link (a reference loss, judged as one) and,
@@ -460,12 +508,16 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
   // is no elapsed time.
   in.elapsed_fs = int64_t(n.edges - n.edges_at_update) * kPeriodFs;
   n.edges_at_update = n.edges;
-  // A boundary clock follows its parent only once the parent says (in its
-  // exchange frames) that it is locked itself: following a parent that is
-  // still acquiring passes its transient down the chain, amplified.
+  // The board's own link, and its parent's clock quality as the parent's
+  // frames say it: a boundary clock follows a parent whose time is valid
+  // (locked once and kept since), so it keeps following one that
+  // re-acquires or holds over; following one still acquiring would pass its
+  // transient down the chain, amplified.
   if (n.port) n.port->set_link_up(ref_ok(n, now));
-  in.ref_ok = ref_ok(n, now) && (p.parent < 0 || locked_at(p, now - n.fibre->forward_delay_fs(now)) ||
-                                 !opt_.wait_for_parent_lock);
+  in.ref_ok = ref_ok(n, now);
+  in.parent_flags = p.parent < 0 || !opt_.wait_for_parent_lock
+                        ? sync::kGrandmasterFlags
+                        : flags_at(p, now - n.fibre->forward_delay_fs(now));
   // At a set exchange rate only some updates carry an exchange; the DDMTD
   // phase comes with every beat regardless.
   bool exchange_due = true;
@@ -503,6 +555,11 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
     }
   }
   sync::clock_sync_step(n.servo, in, n.out);
+  if (opt_.fault_holdover_ppb != 0 && (n.out.status & hwdef::SYNC_STATUS_HOLDOVER_MASK)) {
+    const double lsb_ppb = 2.0 * double(in.cfg.dac_pull_ppb) / double(1u << hwdef::SYNC_DAC_BITS);
+    const int64_t word = int64_t(n.out.dac_word) + std::llround(opt_.fault_holdover_ppb / lsb_ppb);
+    n.out.dac_word = uint32_t(std::clamp<int64_t>(word, 0, (int64_t{1} << hwdef::SYNC_DAC_BITS) - 1));
+  }
   if (n.port) {
     n.port->set_sync_status(n.out);
     // Through the top's osc_ctrl: on_edge applies what reaches the DAC and MMCM.
@@ -523,12 +580,23 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
       h.loss_seen = true;
       h.locked_at_loss = n.locked;
     }
+  const uint32_t flags =
+      (locked ? 1u << hwdef::SYNC_FLAG_LOCKED_BIT : 0u) |
+      (n.out.status & hwdef::SYNC_STATUS_TIME_VALID_MASK ? 1u << hwdef::SYNC_FLAG_TIME_VALID_BIT : 0u) |
+      (n.out.status & hwdef::SYNC_STATUS_HOLDOVER_MASK ? 1u << hwdef::SYNC_FLAG_HOLDOVER_BIT : 0u);
+  if (flags != n.flags) {
+    const uint32_t h = 1u << hwdef::SYNC_FLAG_HOLDOVER_BIT;
+    if ((flags & h) && !(n.flags & h) && n.holdovers.size() < kLockEventsKept)
+      n.holdovers.emplace_back(now, -1);
+    if (!(flags & h) && (n.flags & h) && !n.holdovers.empty()) n.holdovers.back().second = now;
+    n.flags = flags;
+    n.flag_history.emplace_back(now, flags);
+    while (n.flag_history.size() > 1 && n.flag_history[1].first < now - int64_t(kHistoryReachFs))
+      n.flag_history.pop_front();
+    if (n.shown) n.flags_out.emplace_back(now, flags);
+  }
   if (locked != n.locked) {
     n.locked = locked;
-    n.lock_history.emplace_back(now, locked);
-    while (n.lock_history.size() > 1 && n.lock_history[1].first < now - int64_t(kHistoryReachFs))
-      n.lock_history.pop_front();
-    if (n.shown) n.locks_out.emplace_back(now, locked);
     if (n.lock_events.size() < kLockEventsKept)
       n.lock_events.emplace_back(double(now) * 1e-9, locked);
     else
@@ -574,22 +642,23 @@ void SyncEngine::match_pps(Node& n, uint64_t k, int64_t t) {
   for (ChangeRecord& c : changes_)
     if (c.spec.board == n.id && t >= c.at_fs - kChangeBeforeFs && t < c.until_fs)
       c.offsets.emplace_back(t, offset_ps);
+  if (t >= first_event_fs_) n.event_offsets.emplace_back(k, offset_ps);
+  if (t >= opt_.measure_from_ps * 1000 && t < first_event_at_fs_) n.offsets_before_event.push_back(offset_ps);
   for (Holdover& h : holdovers_) {
     if (h.board != n.id || t < h.start_fs || t >= h.end_fs) continue;
     if (!h.started) {
       h.started = true;
       h.offset_at_start_ps = offset_ps;
       // The bound a data sheet and the servo's design give, never the
-      // truth: a locked loop can carry at most the frequency error its
-      // proportional path hides within the lock threshold
-      // (kp * threshold per servo interval); the oscillators add their
-      // specified instability (3 sigma, both ends: random walk, flicker,
-      // temperature, ageing) and two edges' jitter. A board that was not
-      // locked has no bound.
+      // truth: the frequency the servo holds is its integrator's, whose
+      // error at the loss is 3 sigma of what the locked loop leaves from
+      // the DDMTD's specified noise and the oscillator's wander
+      // (servo_frequency_sigma); the oscillators add their specified
+      // instability over the gap (3 sigma, both ends: random walk,
+      // flicker, temperature, ageing) and two edges' jitter. A board that
+      // was not locked has no bound.
       const double gap_s = double(h.end_fs - t) * 1e-15;
-      const double interval_s = double(kUpdateCycles) * double(kPeriodFs) * 1e-15;
-      const double y_servo =
-          double(n.cfg_now.lock_thresh_ps) * 1e-12 * (double(n.cfg_now.kp_q16) / 65536.0) / interval_s;
+      const double y_servo = 3 * servo_frequency_sigma(opt_.profile, n.cfg_now);
       h.frequency_bound_ppb = y_servo * 1e9;
       h.predicted_ps = y_servo * gap_s * 1e12 + clock::holdover_bound_fs(opt_.profile, gap_s) / 1000.0 +
                        6 * opt_.profile.oscillator.jitter_rms_fs / 1000.0 +
@@ -609,11 +678,11 @@ void SyncEngine::grandmaster_pps(uint64_t index, int64_t fs) {
     }
 }
 
-bool SyncEngine::locked_at(const Node& n, int64_t t_fs) const {
-  bool locked = false;
-  for (const auto& [at, l] : n.lock_history)
-    if (at <= t_fs) locked = l;
-  return locked;
+uint32_t SyncEngine::flags_at(const Node& n, int64_t t_fs) const {
+  uint32_t flags = 0;
+  for (const auto& [at, f] : n.flag_history)
+    if (at <= t_fs) flags = f;
+  return flags;
 }
 
 void SyncEngine::record_pps(int b, uint64_t index, int64_t fs) {
@@ -651,7 +720,7 @@ void SyncEngine::partition(const std::vector<bool>& mine) {
 }
 
 // What one board reads of another: its parent's clock one fibre earlier
-// (the recovered reference at the DDMTD, LOCKED in the exchange frames) and
+// (the recovered reference at the DDMTD, the flags in its exchange frames) and
 // the parent's board time at the exchange's T1 and T4, T4 half the exchange
 // gap before the servo runs.
 int64_t SyncEngine::lookahead_fs(int64_t until_fs) const {
@@ -677,12 +746,12 @@ void SyncEngine::export_window(Wire& out) {
       out.put(ticks);
     }
     n->edges_out = n->edges;
-    out.put(uint64_t(n->locks_out.size()));
-    for (const auto& [at, locked] : n->locks_out) {
+    out.put(uint64_t(n->flags_out.size()));
+    for (const auto& [at, flags] : n->flags_out) {
       out.put(at);
-      out.put(uint8_t(locked));
+      out.put(uint8_t(flags));
     }
-    n->locks_out.clear();
+    n->flags_out.clear();
   }
   out.put(int32_t(-1));
   out.put(uint64_t(gm_out_.size()));
@@ -707,11 +776,11 @@ void SyncEngine::import_window(WireReader& in) {
     }
     for (auto k = in.get<uint64_t>(); k > 0; --k) {
       const auto at = in.get<int64_t>();
-      const bool locked = in.get<uint8_t>() != 0;
-      if (keep) n.lock_history.emplace_back(at, locked);
+      const uint32_t flags = in.get<uint8_t>();
+      if (keep) n.flag_history.emplace_back(at, flags);
     }
-    while (keep && n.lock_history.size() > 1 && n.lock_history[1].first < newest - int64_t(kHistoryReachFs))
-      n.lock_history.pop_front();
+    while (keep && n.flag_history.size() > 1 && n.flag_history[1].first < newest - int64_t(kHistoryReachFs))
+      n.flag_history.pop_front();
   }
   for (auto k = in.get<uint64_t>(); k > 0; --k) {
     const auto index = in.get<uint64_t>();
@@ -739,6 +808,7 @@ json SyncEngine::partial_report() const {
          {"locked_fraction", n->window_fs > 0 ? double(n->locked_in_window_fs) / double(n->window_fs) : 0.0},
          {"locked_over_window", over_window},
          {"offset_ps", stats(n->offsets)},
+         {"offset_ps_before_event", stats(n->offsets_before_event)},
          {"offsets", n->offsets},  // for the totals; merge_reports takes it out
          {"servo_offset_ps", n->out.offset_ps},
          {"rtt_ps", n->out.rtt_ps},
@@ -754,6 +824,13 @@ json SyncEngine::partial_report() const {
          {"asymmetry_calibration_error_ps", n->cal_error_fs / 1000.0},
          {"offset_from_calibration_ps", n->cal_error_fs / 2000.0},
          {"offset_trace", n->trace.to_json()}});
+    json entered = json::array();
+    for (const auto& [from, to] : n->holdovers)
+      entered.push_back({{"from_us", double(from) * 1e-9},
+                         {"for_us", to < 0 ? json(nullptr) : json(double(to - from) * 1e-9)}});
+    nodes.back()["holdovers_entered"] = entered;
+    if (!n->event_offsets.empty())
+      nodes.back()["event_offsets"] = n->event_offsets;  // merge_reports takes it out
   }
   for (size_t i = 0; i < holdovers_.size(); ++i) {
     const Holdover& h = holdovers_[i];
@@ -790,6 +867,7 @@ json SyncEngine::merge_reports(const std::vector<json>& parts) const {
     for (const json& c : p["link_changes"]) change_by_index[c["index"].get<size_t>()] = c;
   }
   json boards = json::array();
+  std::map<int, std::map<uint64_t, double>> event_offsets;  // board -> PPS index -> offset
   std::vector<double> offsets, baseline_offsets;
   double lock_us = 0;
   bool all_locked = true, all_locked_over_window = true;
@@ -805,6 +883,11 @@ json SyncEngine::merge_reports(const std::vector<json>& parts) const {
       all_locked_over_window = all_locked_over_window && b["locked_over_window"].get<bool>();
     }
     b.erase("offsets");
+    if (b.contains("event_offsets")) {
+      for (const auto& [k, off] : b["event_offsets"].get<std::vector<std::pair<uint64_t, double>>>())
+        event_offsets[id][k] = off;
+      b.erase("event_offsets");
+    }
     boards.push_back(std::move(b));
   }
   json holdover = json::array();
@@ -850,6 +933,7 @@ json SyncEngine::merge_reports(const std::vector<json>& parts) const {
     }
     r["link_changes"] = changes;
   }
+  if (json below = coherence_below(event_offsets); !below.empty()) r["below_events"] = below;
   if (opt_.topology == "chain") {
     // Per hop, and how the spread grows from hop to hop: exp of the
     // least-squares slope of log(std) over the hop number (robust to one
@@ -857,8 +941,15 @@ json SyncEngine::merge_reports(const std::vector<json>& parts) const {
     json hops = json::array();
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     int counted = 0;
+    // With a declared event, over the window before it: a step every hop
+    // below it shares is no jitter, and would swamp the growth per hop.
+    const bool before = first_event_at_fs_ < INT64_MAX;
+    r["hops_window"] =
+        before ? fmt::format("from {:.0f} us to the first event at {:.0f} us",
+                             double(opt_.measure_from_ps) * 1e-6, double(first_event_at_fs_) * 1e-9)
+               : std::string("the whole measurement window");
     for (const json& b : r["boards"]) {
-      const json& st = b["offset_ps"];
+      const json& st = b[before ? "offset_ps_before_event" : "offset_ps"];
       if (b["ptp_only"].get<bool>() || st["samples"].get<size_t>() == 0) continue;
       const int id = b["board"].get<int>();
       hops.push_back({{"hop", id}, {"p99", st["p99"]}, {"std", st["std"]}, {"mean", st["mean"]}});
@@ -873,6 +964,52 @@ json SyncEngine::merge_reports(const std::vector<json>& parts) const {
       r["std_growth_per_hop"] = std::exp((counted * sxy - sx * sy) / (counted * sxx - sx * sx));
   }
   return r;
+}
+
+// The boards below each declared event's board (its subtree, synchronised
+// boards only): at every PPS edge from the event on, how far apart they
+// are from each other. A shift they share (their parent moved) is no spread.
+json SyncEngine::coherence_below(const std::map<int, std::map<uint64_t, double>>& offsets) const {
+  std::vector<std::pair<int, int64_t>> events;  // (board, fs)
+  for (const ChangeRecord& c : changes_) events.emplace_back(c.spec.board, c.at_fs);
+  for (const Holdover& h : holdovers_) events.emplace_back(h.board, h.start_fs);
+  const uint64_t pps_ticks = uint64_t(opt_.pps_period_ps / hwdef::TICK_PS);
+  const int64_t pps_fs = int64_t(pps_ticks) * int64_t(hwdef::TICK_PS) * 1000;
+  json out = json::array();
+  for (const auto& [board, at_fs] : events) {
+    std::vector<int> below;
+    for (const auto& n : nodes_) {
+      if (n->baseline || n->id == board) continue;
+      int up = n->parent;
+      while (up > 0 && up != board) up = nodes_[size_t(up)]->parent;
+      if (up == board) below.push_back(n->id);
+    }
+    if (below.size() < 2) continue;
+    std::vector<double> spread;
+    const uint64_t first = uint64_t(std::max<int64_t>(0, at_fs) / pps_fs) + 1;
+    const auto it0 = offsets.find(below[0]);
+    if (it0 == offsets.end()) continue;
+    for (auto e = it0->second.lower_bound(first); e != it0->second.end(); ++e) {
+      double lo = e->second, hi = e->second;
+      bool all = true;
+      for (size_t i = 1; i < below.size() && all; ++i) {
+        const auto b = offsets.find(below[i]);
+        const auto x =
+            b == offsets.end() ? std::map<uint64_t, double>::const_iterator{} : b->second.find(e->first);
+        all = b != offsets.end() && x != b->second.end();
+        if (all) lo = std::min(lo, x->second), hi = std::max(hi, x->second);
+      }
+      if (all) spread.push_back(hi - lo);
+    }
+    json st = stats(spread);
+    out.push_back({{"board", board},
+                   {"at_us", double(at_fs) * 1e-9},
+                   {"boards_below", below},
+                   {"pps_edges", spread.size()},
+                   {"spread_ps_max", st.contains("max_abs") ? st["max_abs"] : json(nullptr)},
+                   {"spread_ps_p99", st.contains("p99") ? st["p99"] : json(nullptr)}});
+  }
+  return out;
 }
 
 // Each change judged from the PPS truth: the offset before it, where it

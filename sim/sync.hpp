@@ -98,13 +98,18 @@ struct SyncOptions {
   // Two-way exchanges per second; 0: one with every servo update (every
   // DDMTD beat, 61,020/s). White Rabbit's PTP runs about 1-16/s.
   double exchange_rate_hz = 0;
-  bool wait_for_parent_lock = true;  // a chain's boundary clock follows only a locked parent
+  // A boundary clock follows a parent only while the parent's frames say
+  // its time is valid (locked once since enable and kept since); off: always.
+  bool wait_for_parent_lock = true;
   std::vector<RefLoss> ref_loss;
   std::vector<LinkChange> link_changes;
   std::vector<CdrRelock> cdr_relocks;
   // The receiver's bitslide goes to the servo (rx_bitslide_ui), which counts
   // it as receive delay, as White Rabbit does; off: the servo is never told.
   bool bitslide_compensation = true;
+  // A deliberately broken servo, to show the holdover bound can fail: in
+  // holdover its DAC word is off the learnt frequency by this much.
+  double fault_holdover_ppb = 0;
 };
 
 class SyncEngine {
@@ -158,7 +163,7 @@ class SyncEngine {
   void record_pps(int b, uint64_t index, int64_t fs);
   void grandmaster_pps(uint64_t index, int64_t fs);
   void match_pps(Node& n, uint64_t index, int64_t fs);
-  bool locked_at(const Node& n, int64_t t_fs) const;
+  uint32_t flags_at(const Node& n, int64_t t_fs) const;  // n's frame flags at t
   void add_link_changes(const clock::FibreConfig& fc, const std::vector<LinkChange>& changes,
                         const std::string& where, const std::vector<double>& compensated_ps);
   void add_cdr_relocks(const clock::FibreConfig& fc);
@@ -197,6 +202,9 @@ class SyncEngine {
   };
   std::vector<ChangeRecord> changes_;
   nlohmann::json change_report(const ChangeRecord& c) const;
+  nlohmann::json coherence_below(const std::map<int, std::map<uint64_t, double>>& offsets) const;
+  int64_t first_event_at_fs_ = INT64_MAX;  // the first declared event (link change, reference loss)
+  int64_t first_event_fs_ = INT64_MAX;     // PPS offsets are kept by index from here on
 };
 
 }  // namespace lightrail::sim

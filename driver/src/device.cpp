@@ -500,6 +500,9 @@ SyncStatus Device::sync_status() {
   s.ref_ok = st & hw::SYNC_STATUS_REF_OK_MASK;
   s.slewing = st & hw::SYNC_STATUS_SLEWING_MASK;
   s.ddmtd_active = st & hw::SYNC_STATUS_DDMTD_ACTIVE_MASK;
+  s.time_valid = st & hw::SYNC_STATUS_TIME_VALID_MASK;
+  s.parent_degraded = st & hw::SYNC_STATUS_PARENT_DEGRADED_MASK;
+  s.parent_holdover = st & hw::SYNC_STATUS_PARENT_HOLDOVER_MASK;
   s.errors = sync_error_flag_names(reg(hw::REG_SYNC_ERROR));
   s.offset_ps = sreg(hw::REG_SYNC_OFFSET_PS);
   s.rtt_ps = reg(hw::REG_SYNC_RTT_PS);
@@ -512,6 +515,8 @@ SyncStatus Device::sync_status() {
   const uint32_t link = reg(hw::REG_SYNC_LINK);
   s.link_aligned = link & hw::SYNC_LINK_ALIGNED_MASK;
   s.parent_locked = link & hw::SYNC_LINK_PARENT_LOCKED_MASK;
+  s.parent_time_valid = link & hw::SYNC_LINK_PARENT_TIME_VALID_MASK;
+  s.parent_in_holdover = link & hw::SYNC_LINK_PARENT_HOLDOVER_MASK;
   s.rx_bitslide_ui = field(link, hw::SYNC_LINK_BITSLIDE_MASK, hw::SYNC_LINK_BITSLIDE_LSB);
   s.link_bad_frames = reg(hw::REG_SYNC_LINK_BAD_FRAMES);
   return s;

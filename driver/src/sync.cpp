@@ -107,46 +107,54 @@ std::string describe(const SyncStatus& s) {
                                         "follower running the link engine, or no fibre");
   }
   if (s.holdover) {
+    // Whose fault: this board's own link, or its reference's time.
     return fmt::format(
-        "holdover for {} us: the reference was lost; frequency held at the last servo value, time not "
-        "corrected",
-        s.holdover_us);
+        "holdover for {} us: {}; frequency held at the last servo value, time not corrected", s.holdover_us,
+        s.ref_ok ? "this board's link is up, but the reference declared its time invalid (its frames: "
+                   "TIME_VALID = 0, SYNC_ERROR.PARENT_LOST): look at the reference, not at this link"
+                 : "this board's own link to its reference went down (SYNC_ERROR.REF_LOST)");
   }
   if (!s.ref_ok) {
     if (!s.enabled) {
       return "no reference link (SYNC_STATUS.REF_OK = 0) and the servo is disabled (SYNC_CTRL.ENABLE = 0): "
              "board time runs free on the local oscillator, not synchronised";
     }
-    // REF_OK is the transceiver's lock AND the engine aligned AND the
-    // parent's LOCKED flag (hw/lightrail_board_top.sv): name the first
-    // missing one from the link's side.
-    std::string why;
-    if (!s.link_aligned) {
-      why =
-          "the link carries no frames (SYNC_LINK.ALIGNED = 0): is the fibre in, and the far end running a "
-          "lightrail bitstream as the reference (SYNC_CTRL.REFERENCE)?";
-    } else if (!s.parent_locked) {
-      why =
-          "waiting for the reference to lock (SYNC_LINK.PARENT_LOCKED = 0: its Sync frames say unlocked, or "
-          "the far end sends none: is it set as the reference?)";
-    } else {
-      why =
-          "the link engine is aligned and the reference locked, so the transceiver's lock (HEALTH.LINK_UP) "
-          "is what is missing";
-    }
+    // REF_OK is this board's own link: the transceiver's lock AND the engine
+    // aligned (hw/lightrail_board_top.sv): name the missing one.
+    const std::string why =
+        !s.link_aligned
+            ? "the link carries no frames (SYNC_LINK.ALIGNED = 0): is the fibre in, and the far end running "
+              "a "
+              "lightrail bitstream as the reference (SYNC_CTRL.REFERENCE)?"
+            : "the link engine is aligned, so the transceiver's lock (HEALTH.LINK_UP) is what is missing";
     return fmt::format(
         "no reference link (SYNC_STATUS.REF_OK = 0): the servo is enabled but has nothing to follow "
         "(state {}); {}; board time is not synchronised",
         s.state, why);
+  }
+  if (s.enabled && !s.parent_time_valid && !s.locked && !s.time_valid) {
+    return fmt::format(
+        "this board's link is up; waiting for the reference's time to become valid "
+        "(SYNC_LINK.PARENT_TIME_VALID "
+        "= 0: its Sync frames say it has not locked since it was enabled, or the far end sends none: is it "
+        "set as the reference?) (state {}); board time is not synchronised",
+        s.state);
   }
   if (!s.enabled) {
     return "servo disabled (SYNC_CTRL.ENABLE = 0): a reference link is present but board time is not "
            "steered to it";
   }
   const char* source = s.ddmtd_active ? "DDMTD phase" : "two-way exchange";
-  if (s.locked) return fmt::format("locked, offset {} ps ({})", s.offset_ps, source);
-  return fmt::format("acquiring ({}), offset {} ps ({}){}", s.state, s.offset_ps, source,
-                     s.slewing ? ", slewing at the bound" : "");
+  // The reference's own state, when it is not locked: followed all the same.
+  const std::string parent =
+      s.parent_holdover
+          ? "; the reference is in holdover (SYNC_STATUS.PARENT_HOLDOVER): followed, not this link's fault"
+      : s.parent_degraded
+          ? "; the reference is re-acquiring (SYNC_STATUS.PARENT_DEGRADED): followed, not this link's fault"
+          : "";
+  if (s.locked) return fmt::format("locked, offset {} ps ({}){}", s.offset_ps, source, parent);
+  return fmt::format("acquiring ({}), offset {} ps ({}){}{}", s.state, s.offset_ps, source,
+                     s.slewing ? ", slewing at the bound" : "", parent);
 }
 
 }  // namespace lightrail

@@ -58,6 +58,7 @@ struct Limits {
   int64_t lock_thresh_fs;
   uint32_t lock_samples;
   int64_t slew_ns_per_s;
+  bool serving;      // SYNC_CTRL.SERVES and the time valid: re-acquisitions are slewed slowly
   int64_t pull_q40;  // +- frequency range of the DAC
   int64_t step_fs;
 };
@@ -157,7 +158,9 @@ void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
   // half the slew bound per sample, the rest left to the loop): the loop
   // never sees it, so neither its integrator nor its lock is disturbed.
   if (!s.fine) s.setpoint_fs = 0;
-  const int64_t ff = clamp64(-s.setpoint_fs, -p_max / 2, p_max / 2);
+  const int64_t ff_max =
+      l.serving ? clamp64(p_max, 0, int64_t{hwdef::SYNC_SERVING_SLEW_PPB} * dt / kPpbDenominator) : p_max / 2;
+  const int64_t ff = clamp64(-s.setpoint_fs, -ff_max, ff_max);
   s.setpoint_fs += ff;
   // On the DDMTD the slew per sample is bounded further (kFineSlewMaxFs).
   const int64_t p_room =
@@ -195,8 +198,10 @@ void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
     const int64_t ki = s.locked ? l.ki : (l.ki > kAcquireKiQ16 ? l.ki : kAcquireKiQ16);
     s.freq_q40 -= mul_q16((e_int * (int64_t{1} << kFreqFracBits)) / dt, ki);
   }
+  // A serving board's re-acquisition is not on time until its setpoint is.
+  if (s.serving_slew && abs64(s.setpoint_fs) <= l.lock_thresh_fs) s.serving_slew = false;
   if (!s.slewing) {
-    if (abs64(err_fs) <= l.lock_thresh_fs) {
+    if (abs64(err_fs) <= l.lock_thresh_fs && !s.serving_slew) {
       if (s.lock_run < l.lock_samples) ++s.lock_run;
       if (s.lock_run >= l.lock_samples) s.locked = true;
     } else {
@@ -223,11 +228,36 @@ void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
   s.steps_now += steps;
 }
 
+// Back to the exchange after a step of the path or a slip: PI on the
+// two-way offset (TRACK), until the DDMTD's whole-period count is taken
+// again. A serving board moves no time on the exchange (its children would
+// follow each jump): it holds its phase, unlocked, until the count is back
+// and the setpoint slews the difference at SYNC_SERVING_SLEW_PPB.
+void reacquire(ClockSyncState& s, const Limits& l) {
+  if (!l.serving) {
+    servo_sample(s, l, s.theta_fs);
+    return;
+  }
+  if (s.locked) s.errors |= hwdef::SYNC_ERROR_LOST_LOCK_MASK;
+  s.locked = false;
+  s.lock_run = 0;
+  s.slewing = false;
+  s.since_sample_fs = 0;
+  s.last_err_fs = s.theta_fs;
+  s.mode = SyncMode::kTrack;
+}
+
 }  // namespace
 
 void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out) {
   s.errors &= ~in.clear_errors;
-  const Limits l = checked(in.cfg, in.rx_bitslide_ui, s.errors);
+  Limits l = checked(in.cfg, in.rx_bitslide_ui, s.errors);
+  // A boundary clock whose time others follow moves it slowly once it is
+  // valid, so they track it within their lock threshold: a re-acquisition
+  // goes to the fed-forward setpoint, slewed at SYNC_SERVING_SLEW_PPB, while
+  // the loop keeps its gains around it.
+  l.serving = in.cfg.serves && s.ever_locked;
+  const bool parent_valid = (in.parent_flags >> hwdef::SYNC_FLAG_TIME_VALID_BIT) & 1u;
   s.steps_now = 0;
   s.time_step_now = 0;
 
@@ -235,14 +265,16 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
     const uint32_t errors = s.errors;
     s = ClockSyncState{};
     s.errors = errors;
-  } else if (!in.ref_ok) {
+  } else if (!in.ref_ok || !parent_valid) {
     // HOLDOVER: keep the learnt frequency, issue no steps; every phase and
     // exchange reference is stale once the link returns, the path delay too
     // (the receiver may lock on another bit, the fibre may be re-patched):
-    // the first exchange after it seeds the delay filter afresh.
+    // the first exchange after it seeds the delay filter afresh. Whose
+    // fault it is goes in the flag: this board's link, or its reference's
+    // time (its frames say invalid).
     if (s.mode != SyncMode::kDisabled && s.mode != SyncMode::kFreeRun && s.mode != SyncMode::kHoldover) {
       s.mode = SyncMode::kHoldover;
-      s.errors |= hwdef::SYNC_ERROR_REF_LOST_MASK;
+      s.errors |= in.ref_ok ? hwdef::SYNC_ERROR_PARENT_LOST_MASK : hwdef::SYNC_ERROR_REF_LOST_MASK;
       s.holdover_fs = 0;
     }
     if (s.mode == SyncMode::kDisabled) s.mode = SyncMode::kFreeRun;
@@ -342,7 +374,7 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
         s.phase_init = false;
         s.setpoint_fs = 0;
         s.prev_valid = false;  // the jump is no frequency error for the FLL
-        servo_sample(s, l, s.theta_fs);
+        reacquire(s, l);
       } else {
         // Re-point: the step, fed forward, moves the board; the loop
         // carries on from the error it had.
@@ -357,7 +389,7 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
       s.setpoint_fs = 0;
       s.hold_run = 0;
       s.prev_valid = false;  // the jump is no frequency error for the FLL
-      servo_sample(s, l, s.theta_fs);
+      reacquire(s, l);
     } else if (s.fine && phase) {
       servo_sample(s, l, fine_err);
     } else if (!s.fine && phase) {
@@ -390,7 +422,15 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
         s.hold_run = 0;
         s.prev_valid = false;
         s.since_sample_fs = in.elapsed_fs;
-        servo_sample(s, l, acquired);
+        if (l.serving) {
+          // The time others follow moves by the acquired error at the
+          // serving slew, fed forward; the loop starts from zero error.
+          s.setpoint_fs = acquired;
+          s.serving_slew = abs64(acquired) > l.lock_thresh_fs;
+          servo_sample(s, l, 0);
+        } else {
+          servo_sample(s, l, acquired);
+        }
       }
     } else if (!s.fine && exchange) {
       // No DDMTD phase (USE_DDMTD = 0, or the DDMTD silent): the exchange
@@ -421,7 +461,14 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
                (in.ref_ok ? hwdef::SYNC_STATUS_REF_OK_MASK : 0u) |
                (s.slewing ? hwdef::SYNC_STATUS_SLEWING_MASK : 0u) |
                (s.fine ? hwdef::SYNC_STATUS_DDMTD_ACTIVE_MASK : 0u) |
-               (s.at_rail && s.mode != SyncMode::kDisabled ? hwdef::SYNC_STATUS_DAC_AT_RAIL_MASK : 0u);
+               (s.at_rail && s.mode != SyncMode::kDisabled ? hwdef::SYNC_STATUS_DAC_AT_RAIL_MASK : 0u) |
+               (s.ever_locked ? hwdef::SYNC_STATUS_TIME_VALID_MASK : 0u) |
+               (in.ref_ok && parent_valid && !((in.parent_flags >> hwdef::SYNC_FLAG_LOCKED_BIT) & 1u)
+                    ? hwdef::SYNC_STATUS_PARENT_DEGRADED_MASK
+                    : 0u) |
+               (in.ref_ok && ((in.parent_flags >> hwdef::SYNC_FLAG_HOLDOVER_BIT) & 1u)
+                    ? hwdef::SYNC_STATUS_PARENT_HOLDOVER_MASK
+                    : 0u);
   out.errors = s.errors;
   out.offset_ps = saturate32(div_round(s.last_err_fs, kFsPerPs));
   out.rtt_ps = s.rtt_ps;

@@ -123,6 +123,7 @@ struct ClockSyncState {
   int64_t hold_fwd_fs = 0;             // one-way delay at the last held sample
   int64_t hold_lead_fs = 0;            // lead before the hold
   int64_t setpoint_fs = 0;       // step still to be slewed, fed forward (the loop's error is not disturbed)
+  bool serving_slew = false;     // a serving board slews a re-acquisition: not on time until it is done
   int64_t ff_since_prev_fs = 0;  // of the phase steps since the last sample, the fed-forward part
   // Servo.
   int64_t freq_q40 = 0;   // integral term: frequency correction

@@ -20,6 +20,7 @@ namespace sync {
 struct ClockSyncConfig {
   bool enable = false;    // SYNC_CTRL.ENABLE
   bool use_ddmtd = true;  // SYNC_CTRL.USE_DDMTD
+  bool serves = false;    // SYNC_CTRL.SERVES: other boards follow this one
   // Calibration, ps. Out-of-range values are clamped and flag
   // SYNC_ERROR.CAL_CLAMPED (see the hwdef limits).
   int32_t cal_delay_ms_ps = 0;  // reference TX + board RX fixed delay
@@ -34,10 +35,17 @@ struct ClockSyncConfig {
   uint32_t phase_step_fs = hwdef::SYNC_DEFAULT_PHASE_STEP_FS;
 };
 
+// What a grandmaster's frames say: locked, time valid, not in holdover.
+constexpr uint32_t kGrandmasterFlags =
+    (1u << hwdef::SYNC_FLAG_LOCKED_BIT) | (1u << hwdef::SYNC_FLAG_TIME_VALID_BIT);
+
 struct ClockSyncIn {
   ClockSyncConfig cfg;
   int64_t elapsed_fs = 0;  // local time since the previous call (> 0)
-  bool ref_ok = false;     // the reference link is up (recovered clock valid)
+  bool ref_ok = false;     // this board's own link is up (light, receiver aligned)
+  // The flags of the reference's last Sync (SYNC_FLAG_*_BIT): the servo
+  // follows while they say its time is valid, whether or not it is locked.
+  uint32_t parent_flags = kGrandmasterFlags;
   // A completed two-way exchange: t1 reference TX and t4 reference RX in
   // reference time, t2 board RX and t3 board TX in board time, fs.
   bool exchange_valid = false;

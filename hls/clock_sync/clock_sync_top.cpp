@@ -45,6 +45,7 @@ ClockSyncConfig config_of(uint32_t ctrl, uint32_t cal_ms, uint32_t cal_sm, uint3
   ClockSyncConfig c;
   c.enable = (ctrl & lightrail::hwdef::SYNC_CTRL_ENABLE_MASK) != 0;
   c.use_ddmtd = (ctrl & lightrail::hwdef::SYNC_CTRL_USE_DDMTD_MASK) != 0;
+  c.serves = (ctrl & lightrail::hwdef::SYNC_CTRL_SERVES_MASK) != 0;
   c.cal_delay_ms_ps = static_cast<int32_t>(cal_ms);
   c.cal_delay_sm_ps = static_cast<int32_t>(cal_sm);
   c.cal_asym_ps = static_cast<int32_t>(asym);
@@ -74,22 +75,20 @@ Shown csim_next;
 void lightrail_clock_sync_csim_reset() { csim_reset_pending = true; }
 #endif
 
-void lightrail_clock_sync(ap_uint<32> sync_ctrl, ap_uint<32> sync_cal_delay_ms_ps,
-                          ap_uint<32> sync_cal_delay_sm_ps, ap_uint<32> sync_cal_asym_ps, ap_uint<32> sync_kp,
-                          ap_uint<32> sync_ki, ap_uint<32> sync_lock_thresh_ps, ap_uint<32> sync_lock_samples,
-                          ap_uint<32> sync_slew_max_ns_per_s, ap_uint<32> sync_dac_pull_ppb,
-                          ap_uint<32> sync_phase_step_fs, ap_uint<32> sync_clear_errors,
-                          ap_uint<32>& sync_status, ap_uint<32>& sync_error, ap_uint<32>& sync_offset_ps,
-                          ap_uint<32>& sync_rtt_ps, ap_uint<32>& sync_delay_ms_ps,
-                          ap_uint<32>& sync_servo_p_ps, ap_uint<32>& sync_servo_i_ppt, ap_uint<32>& sync_dac,
-                          ap_uint<32>& sync_phase_steps, ap_uint<32>& sync_holdover_us,
-                          ap_uint<1> sync_phase_valid, ap_uint<kTagBits> sync_ddmtd_phase,
-                          ap_uint<1> sync_link_up, ap_uint<32> sync_cycles, ap_uint<32> sync_exchanges,
-                          ap_uint<64> sync_t1_fs, ap_uint<64> sync_t2_fs, ap_uint<64> sync_t3_fs,
-                          ap_uint<64> sync_t4_fs, ap_uint<kBitslideBits> sync_rx_bitslide,
-                          ap_uint<1>& sync_busy, ap_uint<kDacBits>& sync_dac_word, ap_uint<1>& sync_dac_load,
-                          ap_uint<32>& sync_phase_steps_req, ap_uint<1>& sync_phase_load,
-                          ap_uint<64>& sync_time_step, ap_uint<1>& sync_time_step_load) {
+void lightrail_clock_sync(
+    ap_uint<32> sync_ctrl, ap_uint<32> sync_cal_delay_ms_ps, ap_uint<32> sync_cal_delay_sm_ps,
+    ap_uint<32> sync_cal_asym_ps, ap_uint<32> sync_kp, ap_uint<32> sync_ki, ap_uint<32> sync_lock_thresh_ps,
+    ap_uint<32> sync_lock_samples, ap_uint<32> sync_slew_max_ns_per_s, ap_uint<32> sync_dac_pull_ppb,
+    ap_uint<32> sync_phase_step_fs, ap_uint<32> sync_clear_errors, ap_uint<32>& sync_status,
+    ap_uint<32>& sync_error, ap_uint<32>& sync_offset_ps, ap_uint<32>& sync_rtt_ps,
+    ap_uint<32>& sync_delay_ms_ps, ap_uint<32>& sync_servo_p_ps, ap_uint<32>& sync_servo_i_ppt,
+    ap_uint<32>& sync_dac, ap_uint<32>& sync_phase_steps, ap_uint<32>& sync_holdover_us,
+    ap_uint<1> sync_phase_valid, ap_uint<kTagBits> sync_ddmtd_phase, ap_uint<1> sync_link_up,
+    ap_uint<kParentFlagBits> sync_parent_flags, ap_uint<32> sync_cycles, ap_uint<32> sync_exchanges,
+    ap_uint<64> sync_t1_fs, ap_uint<64> sync_t2_fs, ap_uint<64> sync_t3_fs, ap_uint<64> sync_t4_fs,
+    ap_uint<kBitslideBits> sync_rx_bitslide, ap_uint<1>& sync_busy, ap_uint<kDacBits>& sync_dac_word,
+    ap_uint<1>& sync_dac_load, ap_uint<32>& sync_phase_steps_req, ap_uint<1>& sync_phase_load,
+    ap_uint<64>& sync_time_step, ap_uint<1>& sync_time_step_load) {
 #pragma HLS TOP name = lightrail_clock_sync
   // Free-running: no start/done. Every argument is a plain wire (a scalar
   // packed word); the outputs are registers that hold their value until the
@@ -120,6 +119,7 @@ void lightrail_clock_sync(ap_uint<32> sync_ctrl, ap_uint<32> sync_cal_delay_ms_p
 #pragma HLS INTERFACE mode = ap_none port = sync_phase_valid
 #pragma HLS INTERFACE mode = ap_none port = sync_ddmtd_phase
 #pragma HLS INTERFACE mode = ap_none port = sync_link_up
+#pragma HLS INTERFACE mode = ap_none port = sync_parent_flags
 #pragma HLS INTERFACE mode = ap_none port = sync_cycles
 #pragma HLS INTERFACE mode = ap_none port = sync_exchanges
 #pragma HLS INTERFACE mode = ap_none port = sync_t1_fs
@@ -186,6 +186,7 @@ void lightrail_clock_sync(ap_uint<32> sync_ctrl, ap_uint<32> sync_cal_delay_ms_p
       // step is no elapsed time.
       in.elapsed_fs = int64_t{since} * kPeriodFs;
       in.ref_ok = sync_link_up.to_uint64() != 0;
+      in.parent_flags = uint32_t(sync_parent_flags.to_uint64());
       // An exchange completed since the last update (the top counts them
       // and holds the latest; of two in one interval the servo sees the
       // second, as a late reader of a register would).

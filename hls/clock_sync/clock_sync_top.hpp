@@ -29,6 +29,7 @@ constexpr int clog2(uint64_t n) { return n <= 1 ? 0 : 1 + clog2((n + 1) / 2); }
 constexpr int kTagBits = int(hwdef::DDMTD_TAG_BITS);
 constexpr int kDacBits = int(hwdef::SYNC_DAC_BITS);
 constexpr int kBitslideBits = clog2(hwdef::SYNC_LINK_WORD_BITS);
+constexpr int kParentFlagBits = int(hwdef::SYNC_FLAG_BITS);
 // Cycles from the latching call to the call that writes the new outputs.
 constexpr uint32_t kUpdateLatency = hwdef::SYNC_KERNEL_LATENCY;
 // One DDMTD beat is DDMTD_N + 1 cycles; none for a beat and a quarter means
@@ -56,9 +57,11 @@ void lightrail_clock_sync(
     ap_uint<32>& sync_dac, ap_uint<32>& sync_phase_steps, ap_uint<32>& sync_holdover_us,
     // the DDMTD: one phase per beat
     ap_uint<1> sync_phase_valid, ap_uint<lightrail::sync::top::kTagBits> sync_ddmtd_phase,
-    // the link, the local clock, and the message engine's last two-way exchange
-    ap_uint<1> sync_link_up, ap_uint<32> sync_cycles, ap_uint<32> sync_exchanges, ap_uint<64> sync_t1_fs,
-    ap_uint<64> sync_t2_fs, ap_uint<64> sync_t3_fs, ap_uint<64> sync_t4_fs,
+    // this board's link, its reference's quality (frame flags), the local
+    // clock, and the message engine's last two-way exchange
+    ap_uint<1> sync_link_up, ap_uint<lightrail::sync::top::kParentFlagBits> sync_parent_flags,
+    ap_uint<32> sync_cycles, ap_uint<32> sync_exchanges, ap_uint<64> sync_t1_fs, ap_uint<64> sync_t2_fs,
+    ap_uint<64> sync_t3_fs, ap_uint<64> sync_t4_fs,
     ap_uint<lightrail::sync::top::kBitslideBits> sync_rx_bitslide,
     // high while an update runs: the kernel reads no input
     ap_uint<1>& sync_busy,

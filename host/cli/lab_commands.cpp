@@ -222,7 +222,12 @@ int run_flash(const LabOptions& opt) {
 // SYNC_ERROR flags that say the board's time was or is not to be trusted;
 // the others (TIME_STEPPED: the coarse time set of every first lock;
 // DELAY_STEP: a followed path change) are reported but are not faults.
-bool sync_error_is_fault(const std::string& name) { return name != "TIME_STEPPED" && name != "DELAY_STEP"; }
+// Not this board's faults: a coarse time set at first lock, a step of the
+// path the servo took, and a holdover its reference's invalid time caused
+// (the fault is upstream: that board's health names it).
+bool sync_error_is_fault(const std::string& name) {
+  return name != "TIME_STEPPED" && name != "DELAY_STEP" && name != "PARENT_LOST";
+}
 
 struct Check {
   std::string name;
@@ -281,6 +286,9 @@ int run_health(const LabOptions& opt) {
                        {"reference", sync.reference},
                        {"link_aligned", sync.link_aligned},
                        {"parent_locked", sync.parent_locked},
+                       {"parent_time_valid", sync.parent_time_valid},
+                       {"parent_degraded", sync.parent_degraded},
+                       {"parent_holdover", sync.parent_holdover},
                        {"link_bad_frames", sync.link_bad_frames}}});
 
     const Status s = device.status();

@@ -102,7 +102,11 @@ std::string mode_text(const std::optional<SyncMode>& mode) {
 std::string link_text(const SyncStatus& s) {
   std::string text = s.link_aligned ? fmt::format("engine aligned (bit slide {} UI)", s.rx_bitslide_ui)
                                     : std::string("engine NOT ALIGNED (SYNC_LINK.ALIGNED = 0)");
-  if (!s.reference) text += s.parent_locked ? ", parent LOCKED" : ", parent not locked";
+  if (!s.reference)
+    text += s.parent_locked        ? ", parent LOCKED"
+            : s.parent_in_holdover ? ", parent in HOLDOVER (time valid, followed)"
+            : s.parent_time_valid  ? ", parent re-acquiring (time valid, followed)"
+                                   : ", parent's time not valid (not followed)";
   return text + fmt::format(", bad frames {}", s.link_bad_frames);
 }
 

@@ -315,6 +315,7 @@ module lightrail_zcu102_top #(
   logic signed [31:0] sync_phase_steps_req;
   logic [63:0]        sync_time_step;
   logic               sync_link_up, sync_busy;
+  logic [lightrail_hwdef_pkg::SYNC_FLAG_BITS-1:0] sync_parent_flags;
   logic [31:0]        sync_cycles, sync_exchanges;
   logic [63:0]        sync_t1_fs, sync_t2_fs, sync_t3_fs, sync_t4_fs;
   logic [SlideBits-1:0] sync_rx_bitslide;
@@ -347,6 +348,7 @@ module lightrail_zcu102_top #(
     .sync_phase_valid      (sync_phase_valid),
     .sync_ddmtd_phase      (sync_ddmtd_phase),
     .sync_link_up          (sync_link_up),
+    .sync_parent_flags     (sync_parent_flags),
     .sync_cycles           (sync_cycles),
     .sync_exchanges        (sync_exchanges),
     .sync_t1_fs            (sync_t1_fs),
@@ -467,6 +469,7 @@ module lightrail_zcu102_top #(
     .sync_phase_steps_i      (sync_phase_steps),
     .sync_holdover_us_i      (sync_holdover_us),
     .sync_link_up_o          (sync_link_up),
+    .sync_parent_flags_o     (sync_parent_flags),
     .sync_cycles_o           (sync_cycles),
     .sync_exchanges_o        (sync_exchanges),
     .sync_t1_fs_o            (sync_t1_fs),

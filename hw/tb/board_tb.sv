@@ -88,6 +88,7 @@ module board_tb;
   logic [FineBits-1:0] pps_fine;
   localparam int SlideBits = $clog2(lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS);
   logic sync_busy = 1'b0, sync_link_up;
+  logic [lightrail_hwdef_pkg::SYNC_FLAG_BITS-1:0] sync_parent_flags;
   logic [SlideBits-1:0] sync_bitslide;
   // The timing link looped back onto the board itself, on clk_i, in phase 1
   // (the message engine's own bench is tests/hw_sync/sync_link_test.cpp);
@@ -182,6 +183,7 @@ module board_tb;
     .sync_phase_steps_i      (32'd0),
     .sync_holdover_us_i      (32'd0),
     .sync_link_up_o          (sync_link_up),
+    .sync_parent_flags_o     (sync_parent_flags),
     .sync_cycles_o           (sync_cycles),
     .sync_exchanges_o        (sync_exchanges),
     .sync_t1_fs_o            (sync_t1),
@@ -573,7 +575,7 @@ module board_tb;
     write_ok("SYNC_CTRL write", lightrail_hwdef_pkg::REG_SYNC_CTRL, 32'hFFFF_FFFF);
     read_expect("SYNC_CTRL fields only", lightrail_hwdef_pkg::REG_SYNC_CTRL,
                 lightrail_hwdef_pkg::SYNC_CTRL_ENABLE_MASK | lightrail_hwdef_pkg::SYNC_CTRL_USE_DDMTD_MASK |
-                lightrail_hwdef_pkg::SYNC_CTRL_REFERENCE_MASK);
+                lightrail_hwdef_pkg::SYNC_CTRL_REFERENCE_MASK | lightrail_hwdef_pkg::SYNC_CTRL_SERVES_MASK);
     write_ok("SYNC_CTRL enable, PTP only", lightrail_hwdef_pkg::REG_SYNC_CTRL, lightrail_hwdef_pkg::SYNC_CTRL_ENABLE_MASK);
     check("sync_ctrl_o", 64'(sync_ctrl), 64'(lightrail_hwdef_pkg::SYNC_CTRL_ENABLE_MASK));
 
@@ -645,11 +647,13 @@ module board_tb;
     check("a reference makes no exchange", 64'(sync_exchanges - data), 64'd0);
     read_expect("SYNC_LINK still aligned, no parent flag as a reference", lightrail_hwdef_pkg::REG_SYNC_LINK,
                 lightrail_hwdef_pkg::SYNC_LINK_ALIGNED_MASK);
-    // A follower hearing only its own Delay_Reqs (none: it got no Sync) and no
-    // reference stays without a parent: the servo's reference stays down.
+    // As a follower its own link is down here (link_up_i low): the servo's
+    // link is down, whatever flags the engine last heard (its own Syncs).
     write_ok("SYNC_CTRL follower", lightrail_hwdef_pkg::REG_SYNC_CTRL, 32'd0);
     repeat (16) @(posedge clk);
-    check("sync_link_up low without a locked reference", 64'(sync_link_up), 64'd0);
+    check("sync_link_up low: own link down (link_up_i low)", 64'(sync_link_up), 64'd0);
+    check("the flags heard reach the servo", 64'(sync_parent_flags),
+          64'((1 << lightrail_hwdef_pkg::SYNC_FLAG_LOCKED_BIT) | (1 << lightrail_hwdef_pkg::SYNC_FLAG_TIME_VALID_BIT)));
     check("bit slide 0 on the loopback", 64'(sync_bitslide), 64'd0);
     loop_on <= 1'b0;
 

@@ -194,18 +194,35 @@ TEST(SyncStatus, DescribeNamesWhatTheLinkLacks) {
                        "running a lightrail bitstream as the reference (SYNC_CTRL.REFERENCE)?"))
       << none;
 
-  s.link_aligned = true;
-  const std::string unlocked = describe(s);
-  EXPECT_TRUE(contains(unlocked, "waiting for the reference to lock")) << unlocked;
-  EXPECT_TRUE(contains(unlocked, "SYNC_LINK.PARENT_LOCKED = 0")) << unlocked;
-  EXPECT_FALSE(contains(unlocked, "carries no frames")) << unlocked;
-
-  s.parent_locked = true;  // then only the transceiver's lock can be missing from REF_OK
+  s.link_aligned = true;  // then only the transceiver's lock can be missing from REF_OK
   EXPECT_TRUE(contains(describe(s), "HEALTH.LINK_UP")) << describe(s);
+  EXPECT_FALSE(contains(describe(s), "carries no frames")) << describe(s);
 
-  s.ref_ok = true;
+  s.ref_ok = true;  // own link up, the reference's time not valid yet
+  const std::string waiting = describe(s);
+  EXPECT_TRUE(contains(waiting, "this board's link is up; waiting for the reference's time")) << waiting;
+  EXPECT_TRUE(contains(waiting, "SYNC_LINK.PARENT_TIME_VALID = 0")) << waiting;
+
+  s.parent_time_valid = true;
   s.state = "TRACK";
   EXPECT_EQ(describe(s), "acquiring (TRACK), offset 0 ps (two-way exchange)");
+
+  // Whose link: the reference re-acquiring or holding over is followed and
+  // named; a holdover says whether this board's link or the reference's
+  // time is why.
+  s.locked = true;
+  s.parent_degraded = true;
+  EXPECT_TRUE(contains(describe(s), "the reference is re-acquiring (SYNC_STATUS.PARENT_DEGRADED)"))
+      << describe(s);
+  s.parent_holdover = true;
+  EXPECT_TRUE(contains(describe(s), "the reference is in holdover (SYNC_STATUS.PARENT_HOLDOVER)"))
+      << describe(s);
+  s.locked = false;
+  s.holdover = true;
+  EXPECT_TRUE(contains(describe(s), "reference declared its time invalid")) << describe(s);
+  s.ref_ok = false;
+  EXPECT_TRUE(contains(describe(s), "own link to its reference went down (SYNC_ERROR.REF_LOST)"))
+      << describe(s);
 
   SyncStatus gm;  // the grandmaster: its own time is the reference
   gm.reference = true;

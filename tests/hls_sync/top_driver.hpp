@@ -29,6 +29,7 @@ struct TopIn {
   bool phase_valid = false;
   uint32_t ddmtd_phase = 0;
   bool link_up = false;
+  uint32_t parent_flags = sync::kGrandmasterFlags;  // the reference's frame flags
   uint32_t cycles = 0;
   uint32_t exchanges = 0;
   int64_t t1_fs = 0, t2_fs = 0, t3_fs = 0, t4_fs = 0;
@@ -56,8 +57,8 @@ inline TopOut call_top(const TopIn& i) {
   lightrail_clock_sync(i.ctrl, i.cal_delay_ms_ps, i.cal_delay_sm_ps, i.cal_asym_ps, i.kp, i.ki,
                        i.lock_thresh_ps, i.lock_samples, i.slew_max_ns_per_s, i.dac_pull_ppb, i.phase_step_fs,
                        i.clear_errors, status, error, offset, rtt, delay, p, ki, dac, steps, holdover,
-                       i.phase_valid ? 1u : 0u, i.ddmtd_phase, i.link_up ? 1u : 0u, i.cycles, i.exchanges,
-                       static_cast<uint64_t>(i.t1_fs), static_cast<uint64_t>(i.t2_fs),
+                       i.phase_valid ? 1u : 0u, i.ddmtd_phase, i.link_up ? 1u : 0u, i.parent_flags, i.cycles,
+                       i.exchanges, static_cast<uint64_t>(i.t1_fs), static_cast<uint64_t>(i.t2_fs),
                        static_cast<uint64_t>(i.t3_fs), static_cast<uint64_t>(i.t4_fs), i.rx_bitslide, busy,
                        dac_word, dac_load, steps_req, phase_load, time_step, step_load);
   TopOut o;

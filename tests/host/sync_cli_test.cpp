@@ -112,9 +112,29 @@ TEST(SyncCli, StatusShowsRoleAndLinkEngine) {
   board.poke(hw::REG_SYNC_LINK, 0);
   r = lightrail("sync status --device " + server.uri());
   EXPECT_TRUE(contains(
-      r.out, "link        engine NOT ALIGNED (SYNC_LINK.ALIGNED = 0), parent not locked, bad frames 42"))
+      r.out,
+      "link        engine NOT ALIGNED (SYNC_LINK.ALIGNED = 0), parent's time not valid (not followed), "
+      "bad frames 42"))
       << r.out;
   EXPECT_TRUE(contains(r.out, "the link carries no frames")) << r.out;
+
+  // The reference re-acquiring, then in holdover: this board's link is up and
+  // it follows; the text says whose state it is.
+  board.poke(hw::REG_SYNC_STATUS, (5u << hw::SYNC_STATUS_STATE_LSB) | hw::SYNC_STATUS_LOCKED_MASK |
+                                      hw::SYNC_STATUS_REF_OK_MASK | hw::SYNC_STATUS_TIME_VALID_MASK |
+                                      hw::SYNC_STATUS_PARENT_DEGRADED_MASK);
+  board.poke(hw::REG_SYNC_LINK, hw::SYNC_LINK_ALIGNED_MASK | hw::SYNC_LINK_PARENT_TIME_VALID_MASK);
+  r = lightrail("sync status --device " + server.uri());
+  EXPECT_TRUE(contains(r.out, "parent re-acquiring (time valid, followed)")) << r.out;
+  EXPECT_TRUE(contains(r.out, "the reference is re-acquiring (SYNC_STATUS.PARENT_DEGRADED)")) << r.out;
+  board.poke(hw::REG_SYNC_LINK, hw::SYNC_LINK_ALIGNED_MASK | hw::SYNC_LINK_PARENT_TIME_VALID_MASK |
+                                    hw::SYNC_LINK_PARENT_HOLDOVER_MASK);
+  r = lightrail("sync status --json --device " + server.uri());
+  doc = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(doc["parent_degraded"].get<bool>());
+  EXPECT_TRUE(doc["parent_in_holdover"].get<bool>());
+  EXPECT_TRUE(doc["parent_time_valid"].get<bool>());
+  EXPECT_FALSE(doc["parent_locked"].get<bool>());
 
   // The grandmaster: no parent to speak of.
   board.poke(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_REFERENCE_MASK);

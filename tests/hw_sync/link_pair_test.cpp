@@ -256,11 +256,18 @@ class PairBench {
   std::mt19937_64 rng_{2026};
 };
 
-uint32_t link_reg(bool aligned, bool parent_locked, int slide) {
+// SYNC_LINK as a follower shows it: aligned, the reference's frame flags
+// (SYNC_FLAG_*_BIT), the bit slide.
+uint32_t link_reg(bool aligned, uint32_t parent_flags, int slide) {
   return (aligned ? hw::SYNC_LINK_ALIGNED_MASK : 0u) |
-         (parent_locked ? hw::SYNC_LINK_PARENT_LOCKED_MASK : 0u) |
+         ((parent_flags >> hw::SYNC_FLAG_LOCKED_BIT) & 1u ? hw::SYNC_LINK_PARENT_LOCKED_MASK : 0u) |
+         ((parent_flags >> hw::SYNC_FLAG_TIME_VALID_BIT) & 1u ? hw::SYNC_LINK_PARENT_TIME_VALID_MASK : 0u) |
+         ((parent_flags >> hw::SYNC_FLAG_HOLDOVER_BIT) & 1u ? hw::SYNC_LINK_PARENT_HOLDOVER_MASK : 0u) |
          (uint32_t(slide) << hw::SYNC_LINK_BITSLIDE_LSB);
 }
+
+constexpr uint32_t kLocked = 1u << hw::SYNC_FLAG_LOCKED_BIT, kValid = 1u << hw::SYNC_FLAG_TIME_VALID_BIT,
+                   kHoldover = 1u << hw::SYNC_FLAG_HOLDOVER_BIT;
 
 TEST(LinkPair, TheFollowersExchangeMeasuresItsOffsetThroughTheTopsOwnDdmtd) {
   struct Case {
@@ -305,29 +312,46 @@ TEST(LinkPair, TheFollowersExchangeMeasuresItsOffsetThroughTheTopsOwnDdmtd) {
     EXPECT_TRUE(bench.b().m().sync_link_up_o);
     EXPECT_EQ(int(bench.b().m().sync_rx_bitslide_o), c.b_offset);
     bench.b().read(hw::REG_SYNC_LINK);
-    EXPECT_EQ(bench.access(bench.b()), link_reg(true, true, c.b_offset));
+    EXPECT_EQ(int(bench.b().m().sync_parent_flags_o), int(kLocked | kValid));
+    EXPECT_EQ(bench.access(bench.b()), link_reg(true, kLocked | kValid, c.b_offset));
     bench.a().read(hw::REG_SYNC_LINK);
-    EXPECT_EQ(bench.access(bench.a()), link_reg(true, false, c.a_offset));
+    EXPECT_EQ(bench.access(bench.a()), link_reg(true, 0, c.a_offset));
     bench.b().read(hw::REG_SYNC_LINK_BAD_FRAMES);
     EXPECT_EQ(bench.access(bench.b()), 0u);
   }
 }
 
-TEST(LinkPair, AFollowerFollowsOnlyAReferenceWhoseServoIsLocked) {
+TEST(LinkPair, AFollowerHearsItsReferencesClockQualityAndItsOwnLinkApart) {
   PairBench bench(500'000, 2'000'000, 4, 9, 10'000'000);
   bench.run_until(20 * kT);
-  // A reference that runs its servo (a boundary clock) and is not locked yet.
+  // A reference that runs its servo (a boundary clock) and has not locked yet:
+  // the follower's own link is up, but the reference's time is not valid.
   bench.a().write(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_REFERENCE_MASK | hw::SYNC_CTRL_ENABLE_MASK);
   bench.access(bench.a());
   bench.run_until(bench.now() + 3 * kBeatFs);
-  EXPECT_FALSE(bench.b().m().sync_link_up_o);
-  bench.b().read(hw::REG_SYNC_LINK);
-  EXPECT_EQ(bench.access(bench.b()), link_reg(true, false, 9));
-  // Its servo locks (SYNC_STATUS.LOCKED from the kernel): the next Sync says so.
-  bench.a().m().sync_status_i = hw::SYNC_STATUS_LOCKED_MASK;
-  bench.run_until(bench.now() + 2 * kBeatFs);
   EXPECT_TRUE(bench.b().m().sync_link_up_o);
-  // The transceiver down: no reference for the servo, whatever the engine holds.
+  EXPECT_EQ(int(bench.b().m().sync_parent_flags_o), 0);
+  bench.b().read(hw::REG_SYNC_LINK);
+  EXPECT_EQ(bench.access(bench.b()), link_reg(true, 0, 9));
+  // Its servo's status, as the kernel reports it, reaches the follower in
+  // the next Sync: locked; re-acquiring with its time kept; in holdover.
+  struct Case {
+    uint32_t status, flags;
+  };
+  for (const Case c :
+       {Case{hw::SYNC_STATUS_LOCKED_MASK | hw::SYNC_STATUS_TIME_VALID_MASK, kLocked | kValid},
+        Case{hw::SYNC_STATUS_TIME_VALID_MASK, kValid},
+        Case{hw::SYNC_STATUS_TIME_VALID_MASK | hw::SYNC_STATUS_HOLDOVER_MASK, kValid | kHoldover}}) {
+    SCOPED_TRACE(testing::Message() << "status " << c.status);
+    bench.a().m().sync_status_i = c.status;
+    bench.run_until(bench.now() + 2 * kBeatFs);
+    EXPECT_TRUE(bench.b().m().sync_link_up_o);
+    EXPECT_EQ(int(bench.b().m().sync_parent_flags_o), int(c.flags));
+    bench.b().read(hw::REG_SYNC_LINK);
+    EXPECT_EQ(bench.access(bench.b()), link_reg(true, c.flags, 9));
+  }
+  // The transceiver down: this board's own link is down, and nothing is
+  // heard of the reference, whatever the engine held.
   bench.b().m().link_up_i = 0;
   bench.run_until(bench.now() + 4 * kT);
   EXPECT_FALSE(bench.b().m().sync_link_up_o);

@@ -36,14 +36,17 @@ using namespace hw_sync_test;
 constexpr int64_t kTicksPerCycle = hw::FINE_STEPS;
 constexpr int64_t kBeat = int64_t{hw::DDMTD_N} + 1;  // cycles per DDMTD phase
 constexpr int64_t kQuantumFs = kT / hw::DDMTD_N;     // 976 fs, DDMTD resolution (rounded down)
+// A grandmaster's frame flags: locked, time valid.
+constexpr uint32_t kGrandmasterFlags =
+    (1u << hw::SYNC_FLAG_LOCKED_BIT) | (1u << hw::SYNC_FLAG_TIME_VALID_BIT);
 
 struct SideConfig {
   int64_t phase_fs = 0;  // first rising edge of the board clock
   uint64_t ticks0 = 0;   // board time at that edge
   bool reference = false;
-  bool locked = true;  // reference: what its Syncs say
-  int cdr_offset = 0;  // this side's receiver: the bit its CDR locked on
-  bool ddmtd = true;   // phases given to the engine
+  uint32_t flags = kGrandmasterFlags;  // reference: what its Syncs say (SYNC_FLAG_*_BIT)
+  int cdr_offset = 0;                  // this side's receiver: the bit its CDR locked on
+  bool ddmtd = true;                   // phases given to the engine
 };
 
 struct LinkConfig {
@@ -59,7 +62,7 @@ class Side {
     m_->rst_ni = 0;
     m_->rst_rx_ni = 0;
     m_->reference_i = c.reference;
-    m_->locked_i = c.locked;
+    m_->flags_i = c.flags;
     m_->clk_i = 0;
     m_->clk_rx_i = 0;
     m_->eval();
@@ -286,7 +289,7 @@ TEST(SyncLink, EveryExchangeGivesTheOffsetAndRoundTripToTheDdmtdResolution) {
       EXPECT_GE(rtt, -1.0);
       EXPECT_LT(rtt, 2.0 * kQuantumFs + 1);
     }
-    EXPECT_TRUE(bench.b().m().parent_locked_o);
+    EXPECT_EQ(bench.b().m().parent_flags_o, kGrandmasterFlags);
     EXPECT_TRUE(bench.b().m().aligned_o);
     EXPECT_EQ(bench.b().m().bad_frames_o, 0u);
     EXPECT_EQ(bench.a().m().bad_frames_o, 0u);
@@ -371,7 +374,7 @@ TEST(SyncLink, AfterALinkLossTheReceiverRealignsOnItsNewBitSlide) {
   bench.ab().set_down(true);
   bench.run_until(bench.now_fs() + 10'000'000'000);
   EXPECT_FALSE(bench.b().m().aligned_o);
-  EXPECT_FALSE(bench.b().m().parent_locked_o);
+  EXPECT_EQ(bench.b().m().parent_flags_o, 0u);  // nothing heard: nothing to follow
   const size_t before = bench.exchanges.size();
   bench.ab().relock(27, bench.now_fs());
   bench.ab().set_down(false);
@@ -473,17 +476,24 @@ TEST(SyncLink, WithoutADdmtdPhaseStampsAreWholeCycles) {
   }
 }
 
-TEST(SyncLink, TheReferencesLockedFlagReachesTheFollower) {
+TEST(SyncLink, TheReferencesClockQualityReachesTheFollower) {
+  // Each quality a reference can have, in its frames' flags: acquiring
+  // (nothing valid), re-acquiring with valid time, in holdover, locked.
+  constexpr uint32_t kLocked = 1u << hw::SYNC_FLAG_LOCKED_BIT, kValid = 1u << hw::SYNC_FLAG_TIME_VALID_BIT,
+                     kHoldover = 1u << hw::SYNC_FLAG_HOLDOVER_BIT;
   LinkConfig c = reference_and_follower(1'000'000, 2, 8);
-  c.a.locked = false;
+  c.a.flags = 0;
   LinkBench bench(c);
   bench.run_exchanges(2, 20 * kBeat * kT);
   ASSERT_GE(bench.exchanges.size(), 2u);
-  EXPECT_FALSE(bench.b().m().parent_locked_o);
-  bench.a().m().locked_i = 1;
-  const size_t before = bench.exchanges.size();
-  bench.run_exchanges(before + 1, bench.now_fs() + 5 * kBeat * kT);
-  EXPECT_TRUE(bench.b().m().parent_locked_o);
+  EXPECT_EQ(bench.b().m().parent_flags_o, 0u);
+  for (uint32_t flags : {kValid, kValid | kHoldover, kLocked | kValid}) {
+    SCOPED_TRACE(testing::Message() << "flags " << flags);
+    bench.a().m().flags_i = flags;
+    const size_t before = bench.exchanges.size();
+    bench.run_exchanges(before + 1, bench.now_fs() + 5 * kBeat * kT);
+    EXPECT_EQ(bench.b().m().parent_flags_o, flags);
+  }
 }
 
 TEST(SyncLink, TwoReferencesOrTwoFollowersExchangeNothing) {

@@ -69,6 +69,16 @@ inline constexpr uint32_t SYNC_MAX_FIBRE_M = 10000u;
 inline constexpr uint32_t SYNC_CASCADE_KI_Q16 = 96u;
 // bits per word of the sync link's transceiver, one word per system cycle (unit interval CLK_PERIOD_PS / SYNC_LINK_WORD_BITS = 125 ps); a receiver lock lands the word boundary on any of these bits (the bitslide), which the servo adds to the receive delay
 inline constexpr uint32_t SYNC_LINK_WORD_BITS = 32u;
+// bit of a sync link frame's flags (and of the servo's sync_parent_flags input): the sender's servo is locked (a grandmaster always says so)
+inline constexpr uint32_t SYNC_FLAG_LOCKED_BIT = 0u;
+// bit of a sync link frame's flags: the sender's time is good to follow (a grandmaster, or a servo locked once since enable that has kept its time since: re-acquiring after a link change, or in holdover); a boundary clock follows its reference while this is set, like PTP's clockClass, and holds over (SYNC_ERROR.PARENT_LOST) when it clears
+inline constexpr uint32_t SYNC_FLAG_TIME_VALID_BIT = 1u;
+// bit of a sync link frame's flags: the sender is in holdover (its own reference lost or invalid): its time is valid but free-running on its oscillator
+inline constexpr uint32_t SYNC_FLAG_HOLDOVER_BIT = 2u;
+// width of the sync link frame's flags the servo takes (sync_parent_flags)
+inline constexpr uint32_t SYNC_FLAG_BITS = 3u;
+// the fastest a serving boundary clock (SYNC_CTRL.SERVES) moves its time once it is valid (after its first lock since enable), ppb: re-acquiring after a link change or a holdover it slews at most this fast, so the boundary clocks below it follow within their lock threshold (a proportional gain of 1/4 lags a ramp by 4 ramp steps per hop: 16 ps per hop) and stay coherent with each other (docs/clock-sync.md, "Boundary clocks that keep serving")
+inline constexpr uint32_t SYNC_SERVING_SLEW_PPB = 250u;
 // cycles the synthesised servo kernel (hls/clock_sync) takes per update, from the cycle it latches its inputs (a DDMTD phase strobe, or a beat and a quarter without one) to its new outputs and one-cycle load strobes (the HLS schedule of the update is pinned to it; a quarter of a DDMTD beat); it reads no input meanwhile (sync_busy), and the board top holds a SYNC_ERROR clear or DDMTD phase that arrives then until it is free
 inline constexpr uint32_t SYNC_KERNEL_LATENCY = 1024u;
 // width of the oscillator (VCXO) DAC word; mid-scale is the nominal frequency
@@ -308,6 +318,10 @@ inline constexpr uint32_t SYNC_CTRL_USE_DDMTD_MASK = 0x2u;
 inline constexpr uint32_t SYNC_CTRL_REFERENCE_LSB = 2u;
 inline constexpr uint32_t SYNC_CTRL_REFERENCE_WIDTH = 1u;
 inline constexpr uint32_t SYNC_CTRL_REFERENCE_MASK = 0x4u;
+// this follower is the reference of other boards (a boundary clock): once its time is valid it re-acquires at most at SYNC_SERVING_SLEW_PPB, so the boards below it follow without losing lock
+inline constexpr uint32_t SYNC_CTRL_SERVES_LSB = 3u;
+inline constexpr uint32_t SYNC_CTRL_SERVES_WIDTH = 1u;
+inline constexpr uint32_t SYNC_CTRL_SERVES_MASK = 0x8u;
 inline constexpr uint32_t REG_SYNC_STATUS = 260u;
 // 0 DISABLED, 1 FREE_RUN (no reference yet), 2 COARSE (slewing at the bound), 3 TRACK (PI on the two-way offset), 4 FINE (PI on the DDMTD phase), 5 LOCKED, 6 HOLDOVER
 inline constexpr uint32_t SYNC_STATUS_STATE_LSB = 0u;
@@ -337,6 +351,18 @@ inline constexpr uint32_t SYNC_STATUS_DDMTD_ACTIVE_MASK = 0x80u;
 inline constexpr uint32_t SYNC_STATUS_DAC_AT_RAIL_LSB = 8u;
 inline constexpr uint32_t SYNC_STATUS_DAC_AT_RAIL_WIDTH = 1u;
 inline constexpr uint32_t SYNC_STATUS_DAC_AT_RAIL_MASK = 0x100u;
+// this board's time is good to follow: locked once since enable and kept since (locked, re-acquiring or in holdover); its frames say so (SYNC_FLAG_TIME_VALID_BIT)
+inline constexpr uint32_t SYNC_STATUS_TIME_VALID_LSB = 9u;
+inline constexpr uint32_t SYNC_STATUS_TIME_VALID_WIDTH = 1u;
+inline constexpr uint32_t SYNC_STATUS_TIME_VALID_MASK = 0x200u;
+// own link up, and the reference's frames say its time is valid but it is not locked (re-acquiring after a change of its own link, or in holdover): this board keeps following it; not a fault of this board's link
+inline constexpr uint32_t SYNC_STATUS_PARENT_DEGRADED_LSB = 10u;
+inline constexpr uint32_t SYNC_STATUS_PARENT_DEGRADED_WIDTH = 1u;
+inline constexpr uint32_t SYNC_STATUS_PARENT_DEGRADED_MASK = 0x400u;
+// own link up, and the reference's frames say it is in holdover (its own reference lost)
+inline constexpr uint32_t SYNC_STATUS_PARENT_HOLDOVER_LSB = 11u;
+inline constexpr uint32_t SYNC_STATUS_PARENT_HOLDOVER_WIDTH = 1u;
+inline constexpr uint32_t SYNC_STATUS_PARENT_HOLDOVER_MASK = 0x800u;
 // sticky servo flags; write 1 to clear
 inline constexpr uint32_t REG_SYNC_ERROR = 264u;
 // a calibration or limit register was out of range and was clamped
@@ -351,7 +377,7 @@ inline constexpr uint32_t SYNC_ERROR_BAD_EXCHANGE_MASK = 0x2u;
 inline constexpr uint32_t SYNC_ERROR_LOST_LOCK_LSB = 2u;
 inline constexpr uint32_t SYNC_ERROR_LOST_LOCK_WIDTH = 1u;
 inline constexpr uint32_t SYNC_ERROR_LOST_LOCK_MASK = 0x4u;
-// the reference was lost (holdover entered)
+// this board's own link to its reference went down (loss of light, receiver not aligned): holdover entered
 inline constexpr uint32_t SYNC_ERROR_REF_LOST_LSB = 3u;
 inline constexpr uint32_t SYNC_ERROR_REF_LOST_WIDTH = 1u;
 inline constexpr uint32_t SYNC_ERROR_REF_LOST_MASK = 0x8u;
@@ -367,19 +393,24 @@ inline constexpr uint32_t SYNC_ERROR_TIME_STEPPED_MASK = 0x20u;
 inline constexpr uint32_t SYNC_ERROR_DAC_SATURATED_LSB = 6u;
 inline constexpr uint32_t SYNC_ERROR_DAC_SATURATED_WIDTH = 1u;
 inline constexpr uint32_t SYNC_ERROR_DAC_SATURATED_MASK = 0x40u;
-// while locked the path delay or the DDMTD phase stepped by more than the lock threshold: within a quarter period the servo re-pointed its phase setpoint and slewed the board by the step (lock kept); beyond, or when the DDMTD and the exchange disagree, it re-acquired from TRACK
+// this board's own link: while locked the path delay or the DDMTD phase stepped by more than the lock threshold: within a quarter period the servo re-pointed its phase setpoint and slewed the board by the step (lock kept); beyond, or when the DDMTD and the exchange disagree, it re-acquired from TRACK
 inline constexpr uint32_t SYNC_ERROR_DELAY_STEP_LSB = 7u;
 inline constexpr uint32_t SYNC_ERROR_DELAY_STEP_WIDTH = 1u;
 inline constexpr uint32_t SYNC_ERROR_DELAY_STEP_MASK = 0x80u;
+// own link up, but the reference's frames declared its time invalid (it was reset, disabled or never locked): holdover entered; not a fault of this board's link
+inline constexpr uint32_t SYNC_ERROR_PARENT_LOST_LSB = 8u;
+inline constexpr uint32_t SYNC_ERROR_PARENT_LOST_WIDTH = 1u;
+inline constexpr uint32_t SYNC_ERROR_PARENT_LOST_MASK = 0x100u;
 inline constexpr Flag SYNC_ERROR_FLAGS[] = {
     {0x1u, "CAL_CLAMPED", "a calibration or limit register was out of range and was clamped"},
     {0x2u, "BAD_EXCHANGE", "a two-way exchange was rejected (negative round trip, calibration larger than the measured round trip, or a one-way delay far from the filtered one: an exchange across a time step)"},
     {0x4u, "LOST_LOCK", "|offset| exceeded twice the lock threshold while locked"},
-    {0x8u, "REF_LOST", "the reference was lost (holdover entered)"},
+    {0x8u, "REF_LOST", "this board's own link to its reference went down (loss of light, receiver not aligned): holdover entered"},
     {0x10u, "PHASE_SLIP", "in FINE, the DDMTD-refined offset and the two-way offset disagreed by more than an eighth of a period: the DDMTD sample was dropped and the servo re-acquires from TRACK"},
     {0x20u, "TIME_STEPPED", "the coarse time set stepped board time (an offset beyond SYNC_TIME_STEP_MIN_PS before the first lock since enable)"},
     {0x40u, "DAC_SATURATED", "the servo wanted a frequency correction beyond SYNC_DAC_PULL_PPB (the DAC word held at its rail): the oscillator is outside its pull range or the loop is unstable"},
-    {0x80u, "DELAY_STEP", "while locked the path delay or the DDMTD phase stepped by more than the lock threshold: within a quarter period the servo re-pointed its phase setpoint and slewed the board by the step (lock kept); beyond, or when the DDMTD and the exchange disagree, it re-acquired from TRACK"},
+    {0x80u, "DELAY_STEP", "this board's own link: while locked the path delay or the DDMTD phase stepped by more than the lock threshold: within a quarter period the servo re-pointed its phase setpoint and slewed the board by the step (lock kept); beyond, or when the DDMTD and the exchange disagree, it re-acquired from TRACK"},
+    {0x100u, "PARENT_LOST", "own link up, but the reference's frames declared its time invalid (it was reset, disabled or never locked): holdover entered; not a fault of this board's link"},
 };
 // servo's estimate of local minus reference time, ps, signed (saturates)
 inline constexpr uint32_t REG_SYNC_OFFSET_PS = 268u;
@@ -403,10 +434,18 @@ inline constexpr uint32_t REG_SYNC_LINK = 300u;
 inline constexpr uint32_t SYNC_LINK_ALIGNED_LSB = 0u;
 inline constexpr uint32_t SYNC_LINK_ALIGNED_WIDTH = 1u;
 inline constexpr uint32_t SYNC_LINK_ALIGNED_MASK = 0x1u;
-// follower: the reference's last Sync said it is locked (or a grandmaster); the servo follows only then
+// follower: the reference's last Sync said it is locked (or a grandmaster)
 inline constexpr uint32_t SYNC_LINK_PARENT_LOCKED_LSB = 1u;
 inline constexpr uint32_t SYNC_LINK_PARENT_LOCKED_WIDTH = 1u;
 inline constexpr uint32_t SYNC_LINK_PARENT_LOCKED_MASK = 0x2u;
+// follower: the reference's last Sync said its time is valid (SYNC_FLAG_TIME_VALID_BIT); the servo follows only then
+inline constexpr uint32_t SYNC_LINK_PARENT_TIME_VALID_LSB = 2u;
+inline constexpr uint32_t SYNC_LINK_PARENT_TIME_VALID_WIDTH = 1u;
+inline constexpr uint32_t SYNC_LINK_PARENT_TIME_VALID_MASK = 0x4u;
+// follower: the reference's last Sync said it is in holdover
+inline constexpr uint32_t SYNC_LINK_PARENT_HOLDOVER_LSB = 3u;
+inline constexpr uint32_t SYNC_LINK_PARENT_HOLDOVER_WIDTH = 1u;
+inline constexpr uint32_t SYNC_LINK_PARENT_HOLDOVER_MASK = 0x8u;
 // unit intervals from the transmitted word boundary to the receiver's (0..SYNC_LINK_WORD_BITS-1), valid while ALIGNED; added to the receive delay
 inline constexpr uint32_t SYNC_LINK_BITSLIDE_LSB = 8u;
 inline constexpr uint32_t SYNC_LINK_BITSLIDE_WIDTH = 5u;

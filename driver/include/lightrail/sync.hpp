@@ -21,9 +21,12 @@ struct SyncStatus {
   bool use_ddmtd = false;   // SYNC_CTRL.USE_DDMTD: 0 is the two-way-only (PTP-style) mode
   bool reference = false;   // SYNC_CTRL.REFERENCE: the board is the reference (grandmaster) on its link
   bool locked = false;
-  bool holdover = false;  // reference lost: frequency held
-  bool ref_ok = false;    // a reference link is present
-  bool slewing = false;   // the phase correction is at the slew bound
+  bool holdover = false;         // reference lost: frequency held
+  bool ref_ok = false;           // this board's own link to its reference is up (light, engine aligned)
+  bool time_valid = false;       // this board's time is good to follow (locked once since enable, kept)
+  bool parent_degraded = false;  // own link up; the reference serves valid time but is not locked
+  bool parent_holdover = false;  // own link up; the reference is in holdover
+  bool slewing = false;          // the phase correction is at the slew bound
   bool ddmtd_active = false;
   int64_t offset_ps = 0;     // servo's estimate of board minus reference time (+: board ahead)
   uint32_t rtt_ps = 0;       // last round trip (t2-t1)+(t4-t3)
@@ -37,6 +40,8 @@ struct SyncStatus {
   // co-simulation does not model the link's words: these read 0 on sim://.
   bool link_aligned = false;        // the receiver found the word boundary: the far end runs the engine
   bool parent_locked = false;       // follower: the reference's last Sync said LOCKED (0 on a reference)
+  bool parent_time_valid = false;   // ... said its time is valid (locked once and kept): followed
+  bool parent_in_holdover = false;  // ... said it is in holdover
   uint32_t rx_bitslide_ui = 0;      // receive word boundary's slide, unit intervals (valid while aligned)
   uint32_t link_bad_frames = 0;     // frames dropped and line errors since reset (wraps)
   std::vector<std::string> errors;  // sticky SYNC_ERROR flags set, by name ("REF_LOST")

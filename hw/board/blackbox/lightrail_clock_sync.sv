@@ -33,6 +33,7 @@ module lightrail_clock_sync (
   input  logic sync_phase_valid,
   input  logic [lightrail_hwdef_pkg::DDMTD_TAG_BITS-1:0] sync_ddmtd_phase,
   input  logic sync_link_up,
+  input  logic [lightrail_hwdef_pkg::SYNC_FLAG_BITS-1:0] sync_parent_flags,
   input  logic [31:0] sync_cycles,
   input  logic [31:0] sync_exchanges,
   input  logic [63:0] sync_t1_fs,
