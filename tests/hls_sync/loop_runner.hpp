@@ -45,7 +45,8 @@ struct Loop {
   void run_us(double us, bool ref_ok = true) {
     const int n = int(std::ceil(us * 1e6 / Plant::kUpdatePs));
     for (int i = 0; i < n; ++i) {
-      const ClockSyncIn in = plant.measure(cfg, ref_ok);
+      ClockSyncIn in = plant.measure(cfg, ref_ok);
+      in.parent_flags = parent_flags;
       clock_sync_step(state, in, out);
       const double advance = plant.apply_and_advance(out, cfg);
       min_advance_ps = std::min(min_advance_ps, advance);
@@ -64,6 +65,7 @@ struct Loop {
 
   Plant plant;
   ClockSyncConfig cfg;
+  uint32_t parent_flags = kGrandmasterFlags;  // what the reference's frames say
   ClockSyncState state;
   ClockSyncOut out;
   double now_us = 0;
