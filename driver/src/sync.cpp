@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <iterator>
 
 #include "lightrail/errors.hpp"
@@ -36,6 +37,56 @@ std::vector<Problem> validate(const SyncCalibration& c) {
   check_range(problems, "delay_rx_ps", c.delay_rx_ps, 0, delay_max, "SYNC_CAL_DELAY_MAX_PS");
   check_range(problems, "asymmetry_ps", c.asymmetry_ps, -asym_max, asym_max, "SYNC_CAL_ASYM_MAX_PS");
   return problems;
+}
+
+SyncCalibration with_pps_skew(const SyncCalibration& c, int64_t skew_ps) {
+  SyncCalibration out = c;
+  // Twice the skew: the servo removes half of what a delay adds.
+  int64_t twice = 0;
+  int64_t& delay = skew_ps >= 0 ? out.delay_rx_ps : out.delay_tx_ps;
+  if (__builtin_mul_overflow(skew_ps >= 0 ? skew_ps : -skew_ps, int64_t{2}, &twice) ||
+      __builtin_add_overflow(delay, twice, &delay))
+    throw FormatError("sync calibration", {{"skew_ps", fmt::format("{} ps is beyond range", skew_ps)}});
+  return out;
+}
+
+SyncCalibration with_port_delays(const SyncCalibration& c, const PortDelays& reference,
+                                 const PortDelays& board) {
+  SyncCalibration out = c;
+  // DELAY_MS = reference TX + board RX; DELAY_SM = board TX + reference RX.
+  if (__builtin_add_overflow(reference.tx_ps, board.rx_ps, &out.delay_rx_ps) ||
+      __builtin_add_overflow(board.tx_ps, reference.rx_ps, &out.delay_tx_ps))
+    throw FormatError("sync calibration", {{"port_delays", "the sum is beyond range"}});
+  return out;
+}
+
+// The skew an uncalibrated asymmetry a leaves is a / 2, and a fibre of
+// alpha has a = alpha / (2 + alpha) x its round trip; two fibres on the same
+// ports differ only there, so k = 2 (s2 - s1) / (rtt2 - rtt1) = alpha / (2 + alpha).
+double fibre_alpha(const AlphaPoint& a, const AlphaPoint& b) {
+  const double d_rtt = b.rtt_ps - a.rtt_ps;
+  if (!(std::fabs(d_rtt) >= 1.0))
+    throw FormatError("sync alpha", {{"rtt_ps",
+                                      "the two fibres' round trips must differ (use two lengths, the longer "
+                                      "as long as the longest link)"}});
+  const double k = 2 * (b.skew_ps - a.skew_ps) / d_rtt;
+  if (!(k > -1 && k < 1))
+    throw FormatError("sync alpha", {{"skew_ps", fmt::format("the skews give alpha / (2 + alpha) = {:.3g}, "
+                                                             "outside -1..1: not one fibre's asymmetry",
+                                                             k)}});
+  return 2 * k / (1 - k);
+}
+
+double fibre_alpha_error(const AlphaPoint& a, const AlphaPoint& b, double skew_error_ps) {
+  const double d_rtt = std::fabs(b.rtt_ps - a.rtt_ps);
+  const double k_error = 2 * std::sqrt(2.0) * skew_error_ps / d_rtt;  // two skews, each this far off
+  const double alpha = fibre_alpha(a, b);
+  // d alpha / d k = 2 / (1 - k)^2 = (2 + alpha)^2 / 2.
+  return k_error * (2 + alpha) * (2 + alpha) / 2;
+}
+
+int64_t fibre_asymmetry_ps(double alpha, int64_t fibre_rtt_ps) {
+  return std::llround(alpha / (2 + alpha) * double(fibre_rtt_ps));
 }
 
 std::string sync_state_name(uint32_t state) {

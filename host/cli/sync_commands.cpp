@@ -4,6 +4,7 @@
 // machine-readable object to stdout.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -34,6 +35,15 @@ struct SyncOptions {
   std::optional<std::string> delay_tx_ps;
   std::optional<std::string> delay_rx_ps;
   std::optional<std::string> asymmetry_ps;
+  // calibrate, from measurements (docs/lab.md, section 5): a PPS skew, the
+  // two ends' port delays ("TX,RX"), the fibre's alpha.
+  std::optional<std::string> skew_ps;
+  std::optional<std::string> reference_port_ps;
+  std::optional<std::string> port_ps;
+  std::optional<double> alpha;
+  // alpha: two fibres' skew and round trip ("SKEW,RTT"), and the skews' error.
+  std::string short_point, long_point;
+  double skew_error_ps = 3;
   // mode: none given shows the current one.
   std::optional<std::string> mode;
   bool ptp_only = false;
@@ -187,6 +197,27 @@ int run_calibrate(const SyncOptions& opt) {
     const std::optional<int64_t> delay_tx = value(opt.delay_tx_ps, "delay_tx_ps");
     const std::optional<int64_t> delay_rx = value(opt.delay_rx_ps, "delay_rx_ps");
     const std::optional<int64_t> asymmetry = value(opt.asymmetry_ps, "asymmetry_ps");
+    const std::optional<int64_t> skew = value(opt.skew_ps, "skew_ps");
+    auto port = [&](const std::optional<std::string>& text, const char* field) -> std::optional<PortDelays> {
+      if (!text) return std::nullopt;
+      const size_t comma = text->find(',');
+      const std::optional<int64_t> tx =
+          comma == std::string::npos ? std::nullopt : value(text->substr(0, comma), field);
+      const std::optional<int64_t> rx =
+          comma == std::string::npos ? std::nullopt : value(text->substr(comma + 1), field);
+      if (!tx || !rx || !parse_decimal(text->substr(0, comma)).syntax_ok ||
+          !parse_decimal(text->substr(comma + 1)).syntax_ok) {
+        problems.push_back({field, fmt::format("{} is not TX,RX (two integers, ps)", printable(*text))});
+        return std::nullopt;
+      }
+      return PortDelays{*tx, *rx};
+    };
+    const std::optional<PortDelays> reference_port = port(opt.reference_port_ps, "reference_port_ps");
+    const std::optional<PortDelays> own_port = port(opt.port_ps, "port_ps");
+    if (opt.alpha && !(std::fabs(*opt.alpha) < 0.01))
+      problems.push_back({"alpha", fmt::format("{} is not a fibre's alpha (|alpha| < 0.01; 2.6e-4 for "
+                                               "1310/1490 nm)",
+                                               *opt.alpha)});
     SyncCalibration given;
     given.delay_tx_ps = delay_tx.value_or(0);
     given.delay_rx_ps = delay_rx.value_or(0);
@@ -200,10 +231,23 @@ int run_calibrate(const SyncOptions& opt) {
     Device device = open_device(opt.device);
     const SyncCalibration before = device.sync_calibration();
     SyncCalibration after = before;
+    if (reference_port && own_port) after = with_port_delays(after, *reference_port, *own_port);
     if (delay_tx) after.delay_tx_ps = *delay_tx;
     if (delay_rx) after.delay_rx_ps = *delay_rx;
+    if (skew) after = with_pps_skew(after, *skew);
     if (asymmetry) after.asymmetry_ps = *asymmetry;
-    const bool write = opt.delay_tx_ps || opt.delay_rx_ps || opt.asymmetry_ps;
+    const SyncStatus s_before = device.sync_status();
+    if (opt.alpha) {
+      // From the round trip the board measures now, less the fixed delays.
+      if (!s_before.ref_ok || s_before.rtt_ps == 0)
+        throw Error(
+            fmt::format("{}: --alpha needs the board's measured round trip, and it has no reference "
+                        "link (SYNC_STATUS.REF_OK = 0); nothing written",
+                        printable(opt.device)));
+      after.asymmetry_ps =
+          fibre_asymmetry_ps(*opt.alpha, int64_t{s_before.rtt_ps} - after.delay_tx_ps - after.delay_rx_ps);
+    }
+    const bool write = after != before || opt.delay_tx_ps || opt.delay_rx_ps || opt.asymmetry_ps;
     if (write) device.sync_calibrate(after);  // validates the whole set again, writes, reads back
 
     const SyncStatus s = device.sync_status();
@@ -313,6 +357,60 @@ int run_mode(const SyncOptions& opt) {
   });
 }
 
+// `sync alpha`: the fibre's alpha and what its measurement error costs a
+// link, from the two points of docs/lab.md section 5.
+int run_alpha(const SyncOptions& opt) {
+  return guarded(opt, "sync alpha", [&] {
+    std::vector<Problem> problems;
+    auto point = [&](const std::string& text, const char* field) {
+      AlphaPoint p;
+      const size_t comma = text.find(',');
+      try {
+        size_t used = 0, used2 = 0;
+        if (comma == std::string::npos) throw std::invalid_argument("no comma");
+        p.skew_ps = std::stod(text.substr(0, comma), &used);
+        p.rtt_ps = std::stod(text.substr(comma + 1), &used2);
+        if (used != comma || used2 != text.size() - comma - 1 || !std::isfinite(p.skew_ps) ||
+            !std::isfinite(p.rtt_ps) || p.rtt_ps <= 0)
+          throw std::invalid_argument("trailing text");
+      } catch (const std::exception&) {
+        problems.push_back(
+            {field, fmt::format("{} is not SKEW,RTT (ps, the round trip positive)", printable(text))});
+      }
+      return p;
+    };
+    const AlphaPoint a = point(opt.short_point, "short");
+    const AlphaPoint b = point(opt.long_point, "long");
+    if (!(opt.skew_error_ps >= 0 && std::isfinite(opt.skew_error_ps)))
+      problems.push_back({"skew_error_ps", "must be a non-negative number of ps"});
+    if (!problems.empty()) throw FormatError("sync alpha: nothing computed", std::move(problems));
+    const double alpha = fibre_alpha(a, b);
+    const double alpha_error = fibre_alpha_error(a, b, opt.skew_error_ps);
+    // What the error costs: the asymmetry of a link as long as the longer
+    // fibre (its round trip) and of a 10 km one, SYNC_MAX_FIBRE_M.
+    const double rtt_10km = 2.0 * 10000 * 4897.0;  // ps: group index 1.468
+    const double asym_error_long = alpha_error / ((2 + alpha) * (2 + alpha) / 2) * b.rtt_ps;
+    const double asym_error_10km = alpha_error / ((2 + alpha) * (2 + alpha) / 2) * rtt_10km;
+    if (opt.json) {
+      std::cout << json{{"ok", true},
+                        {"alpha", alpha},
+                        {"alpha_error", alpha_error},
+                        {"skew_error_ps", opt.skew_error_ps},
+                        {"asymmetry_error_ps_at_long_rtt", asym_error_long},
+                        {"asymmetry_error_ps_at_10km", asym_error_10km}}
+                       .dump(2)
+                << "\n";
+    } else {
+      std::cout << fmt::format(
+          "alpha {:.4e} +- {:.1e} (skews +- {} ps rms)\n"
+          "  asymmetry error from it: {:.1f} ps on a link as long as the longer fibre, {:.1f} ps on 10 km\n"
+          "  write it per link: lightrail sync calibrate --device URI --alpha {:.6e}\n",
+          alpha, alpha_error, opt.skew_error_ps, asym_error_long, asym_error_10km, alpha);
+    }
+    return static_cast<int>(kOk);
+  });
+}
+
 }  // namespace
 
 void add_sync_commands(CLI::App& app, Action& action) {
@@ -354,8 +452,41 @@ void add_sync_commands(CLI::App& app, Action& action) {
       ->add_option("--asymmetry-ps", opt->asymmetry_ps,
                    "fibre forward (reference->board) minus backward delay, ps (SYNC_CAL_ASYM_PS)")
       ->check(decimal_integer());
+  auto* skew =
+      calibrate
+          ->add_option("--skew-ps", opt->skew_ps,
+                       "a PPS skew measured on this locked follower (its edge minus the reference's, ps, "
+                       "averaged; positive: late), folded into the fixed delays: late by s adds 2s to the "
+                       "receive delay, early adds 2|s| to the transmit delay")
+          ->check(decimal_integer());
+  auto* ref_port = calibrate->add_option(
+      "--reference-port-ps", opt->reference_port_ps,
+      "TX,RX: the reference's port delays, ps (measured once per board against a golden board)");
+  auto* own_port = calibrate->add_option("--port-ps", opt->port_ps,
+                                         "TX,RX: this board's port delays, ps; with "
+                                         "--reference-port-ps sets both fixed delays");
+  ref_port->needs(own_port);
+  own_port->needs(ref_port);
+  calibrate->add_option(
+      "--alpha", opt->alpha,
+      "the fibre's alpha (forward/backward delay - 1, from `sync alpha`): sets the asymmetry "
+      "from the round trip the board measures now, less the fixed delays");
+  skew->excludes("--delay-rx-ps")->excludes("--delay-tx-ps");
   calibrate->add_flag("--json", opt->json, "print a JSON object to stdout");
   calibrate->callback([&action, opt] { action = [opt] { return run_calibrate(*opt); }; });
+
+  CLI::App* alpha = sync->add_subcommand(
+      "alpha", "The fibre's alpha from PPS skews on two fibre lengths (no board needed; docs/lab.md)");
+  alpha
+      ->add_option("--short", opt->short_point,
+                   "SKEW,RTT on the shorter fibre: PPS skew (follower minus reference, ps) with "
+                   "SYNC_CAL_ASYM_PS = 0, and the round trip `sync status` shows, ps")
+      ->required();
+  alpha->add_option("--long", opt->long_point, "SKEW,RTT on the longer fibre, the same ports")->required();
+  alpha->add_option("--skew-error-ps", opt->skew_error_ps,
+                    "rms error of each skew measurement, ps (default 3: averaged, deskewed probes)");
+  alpha->add_flag("--json", opt->json, "print a JSON object to stdout");
+  alpha->callback([&action, opt] { action = [opt] { return run_alpha(*opt); }; });
 }
 
 }  // namespace lightrail::cli

@@ -59,6 +59,27 @@ done
 cal=$("$cli" sync calibrate --device "$follower" --json)
 [ "$(echo "$cal" | field asymmetry_ps)" = 1200 ] || fail "asymmetry not read back: $cal"
 
+# From measurements (docs/lab.md, section 5): a PPS skew folded into the
+# fixed delays (late: receive delay += 2s; early: transmit delay += 2|s|),
+# the two ends' port delays, and the asymmetry from alpha and the round trip.
+"$cli" sync calibrate --device "$follower" --skew-ps 50 > /dev/null
+cal=$("$cli" sync calibrate --device "$follower" --json)
+[ "$(echo "$cal" | field delay_rx_ps)" = 500 ] || fail "a late skew of 50 ps did not add 100 ps to delay_rx: $cal"
+"$cli" sync calibrate --device "$follower" --skew-ps -30 > /dev/null
+cal=$("$cli" sync calibrate --device "$follower" --json)
+[ "$(echo "$cal" | field delay_tx_ps)" = 360 ] || fail "an early skew of 30 ps did not add 60 ps to delay_tx: $cal"
+"$cli" sync calibrate --device "$follower" --reference-port-ps 100,200 --port-ps 300,450 > /dev/null
+cal=$("$cli" sync calibrate --device "$follower" --json)
+[ "$(echo "$cal" | field delay_rx_ps)" = 550 ] && [ "$(echo "$cal" | field delay_tx_ps)" = 500 ] ||
+  fail "port delays: want delay_rx = 100 + 450, delay_tx = 300 + 200: $cal"
+cal=$("$cli" sync calibrate --device "$follower" --alpha 2.6e-4 --json)
+rtt=$(echo "$cal" | grep -o '"calibration"' > /dev/null; "$cli" sync status --device "$follower" --json | field rtt_ps)
+want=$(python3 -c "print(round(2.6e-4 / (2 + 2.6e-4) * ($rtt - 1050)))")
+got=$(echo "$cal" | python3 -c "import json,sys; print(json.load(sys.stdin)['calibration']['asymmetry_ps'])")
+# The round trip moves by a few ps between the two reads.
+python3 -c "import sys; sys.exit(0 if abs($got - $want) <= 2 else 1)" ||
+  fail "--alpha 2.6e-4 wrote asymmetry $got ps, want $want from the round trip $rtt ps"
+
 set +e
 "$cli" sync calibrate --device "$follower" --asymmetry-ps 900000000 2> "$work/err"
 rc=$?
@@ -66,7 +87,7 @@ set -e
 [ "$rc" = 1 ] || fail "out-of-range calibration exited $rc, not 1"
 grep -q "asymmetry_ps" "$work/err" || fail "error does not name asymmetry_ps: $(cat "$work/err")"
 cal=$("$cli" sync calibrate --device "$follower" --json)
-[ "$(echo "$cal" | field asymmetry_ps)" = 1200 ] || fail "a refused calibration changed the board: $cal"
+[ "$(echo "$cal" | field asymmetry_ps)" = "$got" ] || fail "a refused calibration changed the board: $cal"
 
 "$cosim" stop --port "$(cat "$work/port")"
 wait "$serve_pid" || true

@@ -84,6 +84,45 @@ struct SyncCalibration {
 // calibration may be written.
 std::vector<Problem> validate(const SyncCalibration& calibration);
 
+// The calibration arithmetic of docs/lab.md, section 5 (White Rabbit's
+// procedure, in this register map's terms). A locked follower settles
+// (DELAY_MS - DELAY_SM + a)/2 behind its reference when those are not
+// calibrated (a: fibre forward minus backward); each function returns the
+// values that remove what was measured.
+
+// A PPS skew measured on a locked follower (its edge minus the reference's,
+// ps, averaged, cable difference removed; positive: late) folded into its
+// fixed delays: late by s, the receive delay grows by 2s; early, the
+// transmit delay by 2|s|. Throws Error beyond 64-bit range.
+SyncCalibration with_pps_skew(const SyncCalibration& calibration, int64_t skew_ps);
+
+// A port's fixed delays (transceiver, traces), measured once per board
+// against one golden board (docs/lab.md): a link's SYNC_CAL_DELAY_* are the
+// sums of its two ends' ports, so a re-patched link needs no new skew.
+struct PortDelays {
+  int64_t tx_ps = 0;
+  int64_t rx_ps = 0;
+};
+SyncCalibration with_port_delays(const SyncCalibration& calibration, const PortDelays& reference,
+                                 const PortDelays& board);
+
+// One point of the fibre's alpha measurement: a follower calibrated for its
+// ports, on one fibre, with SYNC_CAL_ASYM_PS = 0: its PPS skew (as above)
+// and the round trip `sync status` shows (SYNC_RTT_PS).
+struct AlphaPoint {
+  double skew_ps = 0;
+  double rtt_ps = 0;
+};
+// alpha = forward / backward delay - 1 of the fibre, from two fibres of
+// different length on the same ports (their fixed delays cancel).
+// Throws FormatError when the round trips do not differ.
+double fibre_alpha(const AlphaPoint& a, const AlphaPoint& b);
+// Its standard error, from the skews' (and round trips') rms error.
+double fibre_alpha_error(const AlphaPoint& a, const AlphaPoint& b, double skew_error_ps);
+// The asymmetry (SYNC_CAL_ASYM_PS) of a fibre of that alpha and round trip
+// (the measured round trip minus the calibrated fixed delays).
+int64_t fibre_asymmetry_ps(double alpha, int64_t fibre_rtt_ps);
+
 // Name of a SYNC_STATUS.STATE value.
 std::string sync_state_name(uint32_t state);
 // Names of the SYNC_ERROR flags set in value, in bit order.
