@@ -183,5 +183,52 @@ TEST(SequencerEventSwap, ATriggerBeforeTheEventStepsEndLeavesTheSwapOnTheFirstBo
   EXPECT_GT(cases, 100);
 }
 
+// An immediate trigger puts the event step's end a few cycles ahead; with a
+// commit time past the long step after it, the boundary that ends that step
+// comes before the commit time and stays the running schedule's. The swap
+// waits for the first boundary at or after the commit time: the end of the
+// next event step, once a second trigger fixes it.
+TEST(SequencerEventSwap, AnImmediateTriggerLeavesABoundaryBeforeTheCommitTimeToTheRunningSchedule) {
+  constexpr uint64_t kLong = 2000;
+  constexpr uint64_t kEvent = 200;  // with_event_step's event step, at least
+  int cases = 0;
+  for (uint64_t past = 110; past < kEvent; past += 20) {
+    SCOPED_TRACE(testing::Message() << "commit time " << past << " ticks past the pulse plus the long step");
+    Board board;
+    TestImage first = with_event_step();
+    first.steps[1].duration_ticks = kLong;
+    board.load_bank(1, build_image(first));
+    board.commit_at(kT0);
+    board.run_until_tick(kT0 + 2000);
+    ASSERT_TRUE(board.status(STATUS_WAITING_TRIGGER_MASK));
+    board.load_bank(0, build_image(new_schedule(kGuard)));
+    const uint64_t pulse = board.now() + kAhead;
+    const uint64_t at = pulse + kLong + past;
+    board.commit_at(at);
+    while (board.status(STATUS_VERIFY_BUSY_MASK)) board.run(1);
+    board.run_until_tick(pulse);
+    board.trigger();
+    board.run(4);
+    const uint64_t trig = board.out().triggered_at_ticks;
+    ASSERT_GE(trig, pulse);
+    ASSERT_LT(trig + kLong, at);           // the long step's end: before the commit time
+    ASSERT_GE(trig + kLong + kEvent, at);  // the next event step's end: not before it
+    board.run_until_tick(trig + kLong + 2000);
+    ASSERT_EQ(board.out().generation, 3u) << "trigger at " << trig << ", commit at " << at;
+    ASSERT_EQ(board.out().last_swap_ticks, kT0);
+    ASSERT_TRUE(board.status(STATUS_COMMIT_PENDING_MASK));
+    board.trigger();
+    board.run(4);
+    const uint64_t trig2 = board.out().triggered_at_ticks;
+    board.run_until_tick(trig2 + 2000);
+    ASSERT_EQ(board.out().last_swap_ticks, trig2) << "trigger at " << trig << ", commit at " << at;
+    ASSERT_EQ(board.out().generation, 7u);
+    ASSERT_EQ(board.out().errors, 0u);
+    ASSERT_EQ(board.out().missed, 0u);
+    ++cases;
+  }
+  EXPECT_GT(cases, 3);
+}
+
 }  // namespace
 }  // namespace lightrail::seq::test
