@@ -3,7 +3,7 @@
 // an exchange-only update after it is bounded by the interval since that
 // beat, to the femtosecond. The interval is picked so the bound is just under
 // a half picosecond, where SERVO_P's rounding shows a bound 1 fs larger.
-// Mutation testing found the restart of the interval at a syntonising beat
+// A reference loss restarts it as well. Mutation testing found both restarts
 // untested (docs/mutation.md).
 #include <gtest/gtest.h>
 
@@ -48,6 +48,37 @@ int32_t servo_p_after(int64_t interval_fs) {
   clock_sync_step(s, in, out);
   EXPECT_NE(out.status & hwdef::SYNC_STATUS_SLEWING_MASK, 0u);
   return out.servo_p_ps;
+}
+
+// A reference loss restarts the interval too: time before the loss that no
+// sample used does not widen the first bound after the link returns.
+int32_t servo_p_after_loss(int64_t interval_fs) {
+  ClockSyncState s;
+  ClockSyncIn in;
+  in.cfg.enable = true;
+  in.ref_ok = true;
+  in.elapsed_fs = int64_t{1000000000} * 1000;  // 1 ms up, no sample
+  ClockSyncOut out;
+  clock_sync_step(s, in, out);
+  in.ref_ok = false;  // lost for 1 ms
+  clock_sync_step(s, in, out);
+  EXPECT_NE(out.status & hwdef::SYNC_STATUS_HOLDOVER_MASK, 0u);
+  constexpr int64_t kDelayFs = 20000 * kFsPerPs;
+  constexpr int64_t kThetaFs = 50000 * kFsPerPs;
+  in.ref_ok = true;
+  in.elapsed_fs = interval_fs;
+  in.exchange_valid = true;
+  in.t1_fs = 0;
+  in.t2_fs = kDelayFs + kThetaFs;
+  in.t3_fs = kDelayFs + kThetaFs;
+  in.t4_fs = 2 * kDelayFs;
+  clock_sync_step(s, in, out);
+  return out.servo_p_ps;
+}
+
+TEST(HlsSyncSampleInterval, AfterAReferenceLossTheSlewBoundCountsFromTheReturn) {
+  EXPECT_EQ(servo_p_after_loss(kIntervalFs), -1000);
+  EXPECT_EQ(servo_p_after_loss(kIntervalFs + 1), -1001);
 }
 
 TEST(HlsSyncSampleInterval, AnExchangeAfterASyntonisingBeatSlewsBySlewMaxOverTheTimeSinceIt) {

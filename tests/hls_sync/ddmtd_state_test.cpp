@@ -1,0 +1,71 @@
+// The servo on the DDMTD, driven by direct clock_sync_step() calls: a still
+// phase and exchanges that agree with it hand over to FINE and lock. Locked,
+// an exchange whose path delay is exactly the lock threshold off is still
+// filtered into the path delay, not held as a step; a reference loss leaves
+// FINE (the DDMTD has no reference to measure). Mutation testing found both
+// untested (docs/mutation.md).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "clock_sync/clock_sync.hpp"
+
+namespace lightrail::sync::test {
+namespace {
+
+constexpr int64_t kFsPerPs = 1000;
+constexpr int64_t kDelayFs = 5 * kPeriodFs;  // one way: DDMTD phase 0 names 5 whole periods
+constexpr int64_t kThreshFs = int64_t{hwdef::SYNC_DEFAULT_LOCK_THRESH_PS} * kFsPerPs;
+constexpr int64_t kMsFs = int64_t{1000000000} * 1000;  // far longer than the exchange's age
+
+// One millisecond with the DDMTD at phase 0 and an exchange of no offset
+// over a symmetric path of `delay_fs` each way.
+ClockSyncOut call(ClockSyncState& s, int64_t delay_fs = kDelayFs, bool ref_ok = true) {
+  ClockSyncIn in;
+  in.cfg.enable = true;
+  in.cfg.lock_samples = 2;
+  in.ref_ok = ref_ok;
+  in.elapsed_fs = kMsFs;
+  in.phase_valid = ref_ok;
+  in.exchange_valid = ref_ok;
+  in.t1_fs = 0;
+  in.t2_fs = delay_fs;
+  in.t3_fs = delay_fs;
+  in.t4_fs = 2 * delay_fs;
+  ClockSyncOut out;
+  clock_sync_step(s, in, out);
+  return out;
+}
+
+bool fine(const ClockSyncOut& o) { return (o.status & hwdef::SYNC_STATUS_DDMTD_ACTIVE_MASK) != 0; }
+bool locked(const ClockSyncOut& o) { return (o.status & hwdef::SYNC_STATUS_LOCKED_MASK) != 0; }
+
+// FINE and LOCKED within a few calls.
+void lock_on_the_ddmtd(ClockSyncState& s) {
+  for (int n = 0; n < 8; ++n) {
+    const ClockSyncOut o = call(s);
+    if (fine(o) && locked(o)) return;
+  }
+  FAIL() << "not locked on the DDMTD";
+}
+
+TEST(HlsSyncDdmtdState, LockedAnExchangeExactlyTheLockThresholdOffIsFilteredIn) {
+  ClockSyncState s;
+  lock_on_the_ddmtd(s);
+  const ClockSyncOut o = call(s, kDelayFs + kThreshFs);
+  // The delay filter takes 1/16 of the difference: 3.125 ps.
+  EXPECT_EQ(o.delay_ms_ps, uint32_t((kDelayFs + kThreshFs / 16) / kFsPerPs));
+  EXPECT_EQ(o.errors & hwdef::SYNC_ERROR_DELAY_STEP_MASK, 0u);
+}
+
+TEST(HlsSyncDdmtdState, AReferenceLossLeavesFine) {
+  ClockSyncState s;
+  lock_on_the_ddmtd(s);
+  const ClockSyncOut lost = call(s, kDelayFs, false);
+  EXPECT_NE(lost.status & hwdef::SYNC_STATUS_HOLDOVER_MASK, 0u);
+  EXPECT_FALSE(fine(lost));
+  EXPECT_FALSE(locked(lost));
+}
+
+}  // namespace
+}  // namespace lightrail::sync::test
