@@ -18,15 +18,17 @@ constexpr int64_t kDelayFs = 5 * kPeriodFs;  // one way: DDMTD phase 0 names 5 w
 constexpr int64_t kThreshFs = int64_t{hwdef::SYNC_DEFAULT_LOCK_THRESH_PS} * kFsPerPs;
 constexpr int64_t kMsFs = int64_t{1000000000} * 1000;  // far longer than the exchange's age
 
-// One millisecond with the DDMTD at phase 0 and an exchange of no offset
-// over a symmetric path of `delay_fs` each way.
-ClockSyncOut call(ClockSyncState& s, int64_t delay_fs = kDelayFs, bool ref_ok = true) {
+// One call (a millisecond unless told) with the DDMTD at phase `lag` and an
+// exchange of no offset over a symmetric path of `delay_fs` each way.
+ClockSyncOut call(ClockSyncState& s, int64_t delay_fs = kDelayFs, bool ref_ok = true, uint32_t lag = 0,
+                  int64_t elapsed_fs = kMsFs) {
   ClockSyncIn in;
   in.cfg.enable = true;
   in.cfg.lock_samples = 2;
   in.ref_ok = ref_ok;
-  in.elapsed_fs = kMsFs;
+  in.elapsed_fs = elapsed_fs;
   in.phase_valid = ref_ok;
+  in.ddmtd_phase = lag;
   in.exchange_valid = ref_ok;
   in.t1_fs = 0;
   in.t2_fs = delay_fs;
@@ -65,6 +67,33 @@ TEST(HlsSyncDdmtdState, AReferenceLossLeavesFine) {
   EXPECT_NE(lost.status & hwdef::SYNC_STATUS_HOLDOVER_MASK, 0u);
   EXPECT_FALSE(fine(lost));
   EXPECT_FALSE(locked(lost));
+}
+
+// Two path steps in a row, one beat per call as on the board: each reaches
+// the DDMTD phase a beat or two before the exchange shows it. Each hold lasts
+// the exchange's age, so each step ends as a DELAY_STEP, never a PHASE_SLIP
+// (the second hold's time is counted from its own start).
+TEST(HlsSyncDdmtdState, EachOfTwoPathStepsHoldsForTheExchangesAge) {
+  ClockSyncState s;
+  lock_on_the_ddmtd(s);
+  constexpr uint32_t kStepUnits = 256;  // DDMTD units: 250 ps, beyond the lock threshold
+  constexpr int64_t kStepFs = kStepUnits * kPeriodFs / hwdef::DDMTD_N;
+  uint32_t lag = 0;
+  int64_t delay = kDelayFs;
+  for (int step = 1; step <= 2; ++step) {
+    SCOPED_TRACE(testing::Message() << "path step " << step);
+    lag = (lag + hwdef::DDMTD_N - kStepUnits) % hwdef::DDMTD_N;  // a longer path: the local clock leads more
+    for (int beat = 0; beat < 2; ++beat) call(s, delay, true, lag, kBeatFs);  // the exchange still old
+    delay += kStepFs;
+    for (int beat = 0; beat < 6; ++beat) {
+      const ClockSyncOut o = call(s, delay, true, lag, kBeatFs);
+      ASSERT_EQ(o.errors & hwdef::SYNC_ERROR_PHASE_SLIP_MASK, 0u) << "beat " << beat;
+    }
+    const ClockSyncOut o = call(s, delay, true, lag, kBeatFs);
+    EXPECT_NE(o.errors & hwdef::SYNC_ERROR_DELAY_STEP_MASK, 0u);
+    EXPECT_EQ(o.delay_ms_ps, uint32_t(delay / kFsPerPs));
+    EXPECT_TRUE(fine(o));
+  }
 }
 
 }  // namespace
