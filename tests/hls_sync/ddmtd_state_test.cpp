@@ -2,8 +2,9 @@
 // phase and exchanges that agree with it hand over to FINE and lock. Locked,
 // an exchange whose path delay is exactly the lock threshold off is still
 // filtered into the path delay, not held as a step; a reference loss leaves
-// FINE (the DDMTD has no reference to measure). Mutation testing found both
-// untested (docs/mutation.md).
+// FINE (the DDMTD has no reference to measure); path steps and phase jumps
+// are told apart at a hold's end. Mutation testing found these untested
+// (docs/mutation.md).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -21,10 +22,11 @@ constexpr int64_t kMsFs = int64_t{1000000000} * 1000;  // far longer than the ex
 // One call (a millisecond unless told) with the DDMTD at phase `lag` and an
 // exchange of no offset over a symmetric path of `delay_fs` each way.
 ClockSyncOut call(ClockSyncState& s, int64_t delay_fs = kDelayFs, bool ref_ok = true, uint32_t lag = 0,
-                  int64_t elapsed_fs = kMsFs) {
+                  int64_t elapsed_fs = kMsFs, uint32_t thresh_ps = hwdef::SYNC_DEFAULT_LOCK_THRESH_PS) {
   ClockSyncIn in;
   in.cfg.enable = true;
   in.cfg.lock_samples = 2;
+  in.cfg.lock_thresh_ps = thresh_ps;
   in.ref_ok = ref_ok;
   in.elapsed_fs = elapsed_fs;
   in.phase_valid = ref_ok;
@@ -43,9 +45,9 @@ bool fine(const ClockSyncOut& o) { return (o.status & hwdef::SYNC_STATUS_DDMTD_A
 bool locked(const ClockSyncOut& o) { return (o.status & hwdef::SYNC_STATUS_LOCKED_MASK) != 0; }
 
 // FINE and LOCKED within a few calls.
-void lock_on_the_ddmtd(ClockSyncState& s) {
+void lock_on_the_ddmtd(ClockSyncState& s, uint32_t thresh_ps = hwdef::SYNC_DEFAULT_LOCK_THRESH_PS) {
   for (int n = 0; n < 8; ++n) {
-    const ClockSyncOut o = call(s);
+    const ClockSyncOut o = call(s, kDelayFs, true, 0, kMsFs, thresh_ps);
     if (fine(o) && locked(o)) return;
   }
   FAIL() << "not locked on the DDMTD";
@@ -94,6 +96,19 @@ TEST(HlsSyncDdmtdState, EachOfTwoPathStepsHoldsForTheExchangesAge) {
     EXPECT_EQ(o.delay_ms_ps, uint32_t(delay / kFsPerPs));
     EXPECT_TRUE(fine(o));
   }
+}
+
+// SYNC_LOCK_THRESH_PS = 0 (lock only on an exact match, as these direct
+// calls give): a phase jump the exchange never confirms ends its hold as a
+// PHASE_SLIP; the path delay did not move at all, so no DELAY_STEP.
+TEST(HlsSyncDdmtdState, AtAZeroThresholdAJumpTheExchangeDoesNotSeeIsASlip) {
+  ClockSyncState s;
+  lock_on_the_ddmtd(s, 0);
+  const uint32_t lag = hwdef::DDMTD_N - 256;  // the phase jumps by 250 ps, the exchange stays
+  ClockSyncOut o;
+  for (int beat = 0; beat < 6; ++beat) o = call(s, kDelayFs, true, lag, kBeatFs, 0);
+  EXPECT_NE(o.errors & hwdef::SYNC_ERROR_PHASE_SLIP_MASK, 0u);
+  EXPECT_EQ(o.errors & hwdef::SYNC_ERROR_DELAY_STEP_MASK, 0u);
 }
 
 }  // namespace
