@@ -168,5 +168,22 @@ TEST(SequencerCommitGuard, CancelWhileVerifyingOrIdleDropsTheActivation) {
   EXPECT_TRUE(board.edges.empty());
 }
 
+// The horizon to the tick: COMMIT_HORIZON_S ahead is taken, one tick more is
+// refused (mutation testing: a horizon 28 ticks longer survived the case
+// above, which tries 1000 ticks either side).
+TEST(SequencerCommitGuard, TheHorizonIsExactToTheTick) {
+  const uint64_t horizon = uint64_t{COMMIT_HORIZON_S} * 1000000000000ull / TICK_PS;
+  Board beyond;
+  start(beyond);
+  beyond.commit_at(beyond.now() + horizon + 1);
+  EXPECT_EQ(beyond.out().errors, ERROR_COMMIT_FAR_MASK);
+  Board at;
+  start(at);
+  at.commit_at(at.now() + horizon);
+  at.run(200);
+  EXPECT_EQ(at.out().errors, 0u);
+  EXPECT_TRUE(at.status(STATUS_COMMIT_PENDING_MASK));
+}
+
 }  // namespace
 }  // namespace lightrail::seq::test
