@@ -257,4 +257,16 @@ TEST(Ddmtd, AfterTheReferenceReturnsEveryPairMeasuresTheDelayAgain) {
   }
 }
 
+// Pairing follows a reference only within N/4 of advance a beat, 61 ppm at
+// N = 4096 (hw/ddmtd.sv): a reference 100 ppm fast advances its tag by about
+// 0.29 N a beat, steadily, and makes no pair at all (mutation testing: a
+// limit of N/2, which lets any advance through, survived every case above).
+TEST(Ddmtd, AReferenceBeyondSixtyOnePpmMakesNoPairs) {
+  constexpr int64_t kRefPpb = -100000;  // 100 ppm fast
+  DdmtdBench bench(kPeriodFs / 4, 0, 0.0, kRefPpb);
+  bench.RunUntil(kResetFs + 16 * kBeatFs);
+  EXPECT_TRUE(bench.helper_pairs().empty()) << bench.helper_pairs().size() << " pairs";
+  EXPECT_TRUE(bench.sys_pairs().empty());
+}
+
 }  // namespace
