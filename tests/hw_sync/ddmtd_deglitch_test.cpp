@@ -50,6 +50,12 @@ class DeglitchBench {
   void Hold(bool level, uint32_t samples) {
     for (uint32_t k = 0; k < samples; ++k) Sample(level);
   }
+  // Reset held for `cycles` helper cycles, the input at `level`.
+  void Reset(bool level, uint32_t cycles) {
+    model_.rst_ni = 0;
+    Hold(level, cycles);
+    model_.rst_ni = 1;
+  }
 
   uint32_t count() const { return count_; }
   bool level() const { return model_.level_o; }
@@ -96,6 +102,19 @@ TEST(DdmtdDeglitch, ARunOneSampleShortIsAGlitch) {
   EXPECT_TRUE(bench.level());
   const uint32_t glitch_start = first - (kDeglitch - 1);
   EXPECT_EQ(bench.tags(), std::vector<uint32_t>{(glitch_start + (last - glitch_start) / 2) & kCountMask});
+}
+
+// A reset in the cycle after a tag ends that tag's one-cycle pulse: the rise
+// gives one tag, not one more per reset cycle (mutation testing: the reset
+// of tag_valid_o deleted survived the DDMTD benches, which reset only once,
+// before any tag).
+TEST(DdmtdDeglitch, AResetRightAfterATagEndsItsPulse) {
+  DeglitchBench bench;
+  bench.Hold(false, kDeglitch);
+  bench.Hold(true, kDeglitch);
+  ASSERT_EQ(bench.tags().size(), 1u);
+  bench.Reset(true, 3);
+  EXPECT_EQ(bench.tags().size(), 1u);
 }
 
 }  // namespace
