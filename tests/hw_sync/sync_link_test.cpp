@@ -502,4 +502,19 @@ TEST(SyncLink, TwoReferencesOrTwoFollowersExchangeNothing) {
   }
 }
 
+// Seventy Syncs in a row on a short fibre, past the sequence numbers 32 and
+// 64: every one makes an exchange, one Sync period after the last, so every
+// sequence number finds its round (mutation testing: 33 rounds, which leaves
+// sequence numbers 33..63 of every 64 without one, survived every case
+// above, none of which runs past 32 exchanges).
+TEST(SyncLink, EverySequenceNumberFindsItsRound) {
+  LinkConfig c = reference_and_follower(3'000'000, 9, 22);
+  LinkBench bench(c);
+  bench.run_exchanges(70, 90 * kBeat * kT);
+  ASSERT_GE(bench.exchanges.size(), 70u);
+  for (size_t i = 1; i < bench.exchanges.size(); ++i) {
+    EXPECT_EQ(int64_t(bench.exchanges[i].t1 - bench.exchanges[i - 1].t1), kBeat * kT) << "exchange " << i;
+  }
+}
+
 }  // namespace
