@@ -269,4 +269,36 @@ TEST(Ddmtd, AReferenceBeyondSixtyOnePpmMakesNoPairs) {
   EXPECT_TRUE(bench.sys_pairs().empty());
 }
 
+// A local tag pairs with the last reference tag while that is at most a beat
+// and a quarter old (MaxAge = N + N/4 helper cycles; the age register counts
+// from the cycle after the tag). One reference beat is lost (the link down
+// over its rise and fall, back in its low half), so the next local tag comes
+// N + phi cycles after the reference tag before it, phi being the local
+// clock's lag in LSB: it pairs up to phi = N/4 + 1 and not beyond (mutation
+// testing: an age limit one cycle shorter survived every case above).
+TEST(Ddmtd, ALocalTagPairsWithAReferenceTagUpToABeatAndAQuarterOld) {
+  const double helper_fs = double(kPeriodFs) * double(kN + 1) / double(kN);
+  std::vector<uint32_t> lags;
+  for (int k = -1; k <= 2; ++k) {
+    const int64_t delay = int64_t(std::llround(double(kPeriodFs) / 4 + k * kLsbFs));
+    // A first run finds the lag and when the reference tags come.
+    DdmtdBench probe(delay, 0, 0.0);
+    probe.RunUntil(kResetFs + 8 * kBeatFs);
+    const Pair last = probe.helper_pairs().back();
+    const uint32_t phi = (last.tag_local - last.tag_ref) & uint32_t(kN - 1);
+    lags.push_back(phi);
+    const double ref_tag_fs = double(last.time_fs) - phi * helper_fs;
+    DdmtdBench bench(delay, 0, 0.0);
+    bench.LoseReference(int64_t(ref_tag_fs + 0.75 * kN * helper_fs),
+                        int64_t(ref_tag_fs + 1.75 * kN * helper_fs));
+    bench.RunUntil(int64_t(ref_tag_fs + 1.5 * kN * helper_fs));
+    const double lone_fs = ref_tag_fs + (kN + phi) * helper_fs;  // the local tag after the lost beat
+    bool paired = false;
+    for (const Pair& p : bench.helper_pairs())
+      paired |= std::abs(double(p.time_fs) - lone_fs) < 4 * helper_fs;
+    EXPECT_EQ(paired, phi <= kN / 4 + 1) << "local clock " << phi << " LSB behind";
+  }
+  EXPECT_EQ(lags, (std::vector<uint32_t>{kN / 4 - 1, kN / 4, kN / 4 + 1, kN / 4 + 2}));
+}
+
 }  // namespace
