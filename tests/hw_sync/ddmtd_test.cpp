@@ -80,6 +80,9 @@ class DdmtdBench {
     }
   }
 
+  // A step of the reference's phase, from now on.
+  void ShiftReference(int64_t fs) { ref_.Shift(fs); }
+
   // The recovered reference clock stuck low over [from, to): the link down.
   void LoseReference(int64_t from_fs, int64_t to_fs) {
     loss_from_fs_ = from_fs;
@@ -299,6 +302,39 @@ TEST(Ddmtd, ALocalTagPairsWithAReferenceTagUpToABeatAndAQuarterOld) {
     EXPECT_EQ(paired, phi <= kN / 4 + 1) << "local clock " << phi << " LSB behind";
   }
   EXPECT_EQ(lags, (std::vector<uint32_t>{kN / 4 - 1, kN / 4, kN / 4 + 1, kN / 4 + 2}));
+}
+
+// A one-off jump of the reference's phase (a step of the path) costs one
+// pair: the tag after it pairs again when its advance is within N/64 of the
+// last proven advance, although it is far from the jump's. Here the phase
+// jumps 200 LSB and then moves back by exactly N/64, the tolerance's edge, on
+// either side: the beat after the jump pairs again (mutation testing: that
+// tolerance made exclusive on its lower side survived every case above).
+TEST(Ddmtd, AfterAOneOffJumpATagWithinNOver64OfTheProvenAdvancePairsAgain) {
+  const double helper_fs = double(kPeriodFs) * double(kN + 1) / double(kN);
+  const double beat_fs = kN * helper_fs;
+  constexpr int64_t kJump = 200, kTol = kN / 64;
+  for (int side : {1, -1}) {
+    SCOPED_TRACE(side > 0 ? "an advance N/64 below the proven one" : "N/64 above it");
+    DdmtdBench bench(kPeriodFs / 4, 0, 0.0);
+    bench.RunUntil(kResetFs + 8 * kBeatFs);
+    const Pair steady = bench.helper_pairs().back();
+    const size_t before = bench.helper_pairs().size();
+    const double t0 = double(steady.time_fs);
+    // Phase steps half a beat after a pair: far from the beat's crossings.
+    bench.RunUntil(int64_t(t0 + 0.5 * beat_fs));
+    bench.ShiftReference(side * int64_t(std::llround(kJump * kLsbFs)));
+    bench.RunUntil(int64_t(t0 + 1.5 * beat_fs));
+    bench.ShiftReference(-side * int64_t(std::llround(kTol * kLsbFs)));
+    bench.RunUntil(int64_t(t0 + 4.5 * beat_fs));
+    const std::vector<Pair>& pairs = bench.helper_pairs();
+    ASSERT_EQ(pairs.size() - before, 3u) << "one pair lost: the jump's";
+    for (size_t i = before; i < pairs.size(); ++i) {
+      EXPECT_NEAR(double(pairs[i].time_fs) - t0, double(i - before + 2) * beat_fs, 4 * helper_fs)
+          << "pair " << i;
+      EXPECT_EQ(pairs[i].tag_ref, uint32_t(steady.tag_ref + side * (kJump - kTol)) & uint32_t(kN - 1));
+    }
+  }
 }
 
 }  // namespace
