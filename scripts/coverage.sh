@@ -43,7 +43,7 @@ py=/usr/bin/python3
 # and the CLI its scenarios drive, the RTL benches.
 kernel_tests=(hls_sequencer_tests hls_sync_tests hls_sync_top_tests hls_kernel_ports_tests hls_sequencer_top_tb
               hls_clock_sync_top_tb)
-rtl_targets=(lightrail-cosim lightrail hw_sync_ddmtd_tests hw_sync_deglitch_tests hw_sync_pps_tests
+rtl_targets=(lightrail-cosim lightrail hw_sync_ddmtd_tests hw_sync_deglitch_tests hw_sync_rx_tests hw_sync_pps_tests
              hw_sync_osc_ctrl_tests hw_sync_link_tests hw_sync_link_pair_tests hw_regfile_bench hw_fine_edge_bench
              hw_pps_bench)
 # sim.* that run no model: the server's parser, the probes' queue, field
