@@ -413,7 +413,13 @@ class Scratch:
     def build_targets(self, targets):
         if not targets:
             return True
-        rc, _ = self.run(["cmake", "--build", self.build, "-j2", "--target"] + sorted(targets), 1800)
+        cmd = ["cmake", "--build", self.build, "-j2", "--target"] + sorted(targets)
+        rc, out = self.run(cmd, 1800)
+        if rc != 0 and "No rule to make target" in out:
+            # A target added to the tree since this scratch build was
+            # configured: make does not regenerate for a name it does not know.
+            if self.run(["cmake", "-S", self.src, "-B", self.build], 600)[0] == 0:
+                rc, _ = self.run(cmd, 1800)
         return rc == 0
 
     def tests(self):
