@@ -20,8 +20,8 @@ namespace {
 // The model is verilated with these (CMake, LIGHTRAIL_RX_TEST_*).
 constexpr int kHuntMisses = LIGHTRAIL_RX_TEST_HUNT_MISSES;
 constexpr int kLockIdles = LIGHTRAIL_RX_TEST_LOCK_IDLES;
-constexpr uint32_t kIdle = 0xF0CCF0AA;     // hw/sync_link_pkg.sv Idle
-constexpr uint32_t kPayload = 0x55555555;  // every bit pair differs: a frame's payload word
+constexpr uint32_t kIdle = LIGHTRAIL_RX_TEST_IDLE;  // hw/sync_link_pkg.sv Idle (CMake reads it)
+constexpr uint32_t kPayload = 0x55555555;           // every bit pair differs: a frame's payload word
 constexpr int kSlide = 13;
 
 class RxBench {
