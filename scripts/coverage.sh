@@ -8,7 +8,7 @@
 # 2. Runs the kernels' C-simulation tests, then captures their line and
 #    branch counts (lcov, out/coverage/kernels.info, HTML in kernels/).
 # 3. Runs the CI's co-simulation scenarios (sim.*) and the Verilator RTL
-#    benches (hw_sync.*) with LIGHTRAIL_COVERAGE_DIR set: each process, and each MPI rank, writes
+#    benches (hw_sync.*, hw.regfile/fine_edge/pps.*) with LIGHTRAIL_COVERAGE_DIR set: each process, and each MPI rank, writes
 #    its counters to out/coverage/rtl-dat/; verilator_coverage merges them
 #    (out/coverage/rtl.dat) and annotates the sources (rtl-annotated/).
 # 4. Prints the figures (RTL line, branch, toggle per file; kernels line and
@@ -43,11 +43,12 @@ py=/usr/bin/python3
 # and the CLI its scenarios drive, the RTL benches.
 kernel_tests=(hls_sequencer_tests hls_sync_tests hls_sync_top_tests hls_kernel_ports_tests hls_sequencer_top_tb
               hls_clock_sync_top_tb)
-rtl_targets=(lightrail-cosim lightrail hw_sync_ddmtd_tests hw_sync_pps_tests hw_sync_osc_ctrl_tests
-             hw_sync_link_tests hw_sync_link_pair_tests)
+rtl_targets=(lightrail-cosim lightrail hw_sync_ddmtd_tests hw_sync_deglitch_tests hw_sync_rx_tests hw_sync_pps_tests
+             hw_sync_osc_ctrl_tests hw_sync_link_tests hw_sync_link_pair_tests hw_regfile_bench hw_fine_edge_bench
+             hw_pps_bench)
 # sim.* that run no model: the server's parser, the probes' queue, field
 # packing and the JSON reader, unit-tested on their own.
-rtl_tests=${COVERAGE_TESTS:-'^(sim\.|hw_sync\.)'}
+rtl_tests=${COVERAGE_TESTS:-'^(sim\.|hw_sync\.|hw\.(regfile|fine_edge|pps)\.)'}
 rtl_skip='^sim\.(protocol|fifo|port_fields|json_inputs)\.|^hw_sync\.(lint|icarus_compile)$'
 
 failed=0

@@ -333,9 +333,9 @@ def selected_for_full_run(mid, fraction):
     map from path prefix to number."""
     if isinstance(fraction, dict):
         fraction = next((v for k, v in fraction.items() if mid.startswith(k)), 0.0)
-    # Hashed on file:line:op:index, as when tests/mutation/full_run.json was
-    # made, so that run stays the share; an edit above a line moves it.
-    h = int(hashlib.sha1(":".join(mid.split(":")[:4]).encode()).hexdigest()[:8], 16)
+    # Hashed on the id without its line number (file:op:index:hash:occurrence),
+    # so an edit elsewhere in the file leaves the share as it was.
+    h = int(hashlib.sha1(":".join(str(x) for x in id_key(mid)).encode()).hexdigest()[:8], 16)
     return h % 1000 < fraction * 1000
 
 
@@ -413,7 +413,13 @@ class Scratch:
     def build_targets(self, targets):
         if not targets:
             return True
-        rc, _ = self.run(["cmake", "--build", self.build, "-j2", "--target"] + sorted(targets), 1800)
+        cmd = ["cmake", "--build", self.build, "-j2", "--target"] + sorted(targets)
+        rc, out = self.run(cmd, 1800)
+        if rc != 0 and "No rule to make target" in out:
+            # A target added to the tree since this scratch build was
+            # configured: make does not regenerate for a name it does not know.
+            if self.run(["cmake", "-S", self.src, "-B", self.build], 600)[0] == 0:
+                rc, _ = self.run(cmd, 1800)
         return rc == 0
 
     def tests(self):

@@ -168,5 +168,54 @@ TEST(SequencerCommitGuard, CancelWhileVerifyingOrIdleDropsTheActivation) {
   EXPECT_TRUE(board.edges.empty());
 }
 
+// The horizon to the tick: COMMIT_HORIZON_S ahead is taken, one tick more is
+// refused (mutation testing: a horizon 28 ticks longer survived the case
+// above, which tries 1000 ticks either side).
+TEST(SequencerCommitGuard, TheHorizonIsExactToTheTick) {
+  const uint64_t horizon = uint64_t{COMMIT_HORIZON_S} * 1000000000000ull / TICK_PS;
+  Board beyond;
+  start(beyond);
+  beyond.commit_at(beyond.now() + horizon + 1);
+  EXPECT_EQ(beyond.out().errors, ERROR_COMMIT_FAR_MASK);
+  Board at;
+  start(at);
+  at.commit_at(at.now() + horizon);
+  at.run(200);
+  EXPECT_EQ(at.out().errors, 0u);
+  EXPECT_TRUE(at.status(STATUS_COMMIT_PENDING_MASK));
+}
+
+// The same when the swap belongs two boundaries ahead, so it was prefetched
+// into the queue's second slot: cancelled in time, it leaves the edges of a
+// board that never saw the commit (mutation testing: that slot's in-time
+// test negated survived every case above, which cancel a swap in the first).
+TEST(SequencerCommitGuard, CancelOfASwapInTheSecondSlotLeavesTheRunningScheduleUntouched) {
+  constexpr uint64_t kLong = 2000;  // every boundary far beyond the commit lead
+  TestImage running = running_image();
+  running.steps = {{kLong, 0}, {kLong, 1}};
+  Board board, twin;
+  for (Board* b : {&board, &twin}) {
+    b->load_bank(1, build_image(running));
+    b->commit_at(kT0);
+    b->run_until_tick(kT0 + 400);  // cur at kT0, up at kT0 + kLong, next at kT0 + 2 kLong
+    b->load_bank(0, build_image(next_image()));
+  }
+  board.commit_at(kT0 + kLong + kLong / 2);  // after up: the swap replaces next
+  twin.cycle();
+  board.run(12);
+  twin.run(12);
+  ASSERT_TRUE(board.status(STATUS_COMMIT_PENDING_MASK));
+  board.cancel();
+  twin.cycle();
+  EXPECT_TRUE(board.status(STATUS_CANCELLED_MASK));
+  EXPECT_FALSE(board.status(STATUS_COMMIT_PENDING_MASK));
+  board.run_until_tick(kT0 + 5 * kLong);
+  twin.run_until_tick(kT0 + 5 * kLong);
+  EXPECT_EQ(board.out().generation, 3u);
+  EXPECT_EQ(board.out().swaps, 1u);
+  EXPECT_EQ(board.out().missed, 0u);
+  EXPECT_EQ(board.edges, twin.edges);
+}
+
 }  // namespace
 }  // namespace lightrail::seq::test

@@ -59,5 +59,19 @@ TEST(HlsSync, AnOutlierBetweenGoodExchangesDoesNotCountTowardsStartingOver) {
   EXPECT_EQ(exchange(st, moved_fs).rtt_ps, uint32_t(2 * kPathFs / kFsPerPs));
 }
 
+// The outlier bound is inclusive: a path delay exactly kExchangeOutlierFs
+// from the filtered one is taken, 1 fs more is dropped and flagged
+// (mutation testing: `>` made `>=` survived the cases above).
+TEST(HlsSync, APathDelayExactlyTheOutlierBoundAwayIsTaken) {
+  ClockSyncState at_bound;
+  ASSERT_EQ(exchange(at_bound, kPathFs).errors & hwdef::SYNC_ERROR_BAD_EXCHANGE_MASK, 0u);
+  EXPECT_EQ(exchange(at_bound, kPathFs + kExchangeOutlierFs).errors & hwdef::SYNC_ERROR_BAD_EXCHANGE_MASK,
+            0u);
+  ClockSyncState beyond;
+  ASSERT_EQ(exchange(beyond, kPathFs).errors & hwdef::SYNC_ERROR_BAD_EXCHANGE_MASK, 0u);
+  EXPECT_NE(exchange(beyond, kPathFs + kExchangeOutlierFs + 1).errors & hwdef::SYNC_ERROR_BAD_EXCHANGE_MASK,
+            0u);
+}
+
 }  // namespace
 }  // namespace lightrail::sync::test

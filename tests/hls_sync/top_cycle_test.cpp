@@ -66,6 +66,9 @@ class Bench {
     for (uint64_t k = 0; k < n; ++k) cycle();
   }
 
+  // The SYNC_* registers the top and the model both read.
+  TopIn& registers() { return in_; }
+
   // ap_rst_n: the kernel and the board top's counters restart.
   void reset() {
     lightrail_clock_sync_csim_reset();
@@ -256,6 +259,31 @@ TEST(ClockSyncTop, ResetMidUpdateRestartsAsAFreshServo) {
   EXPECT_EQ(b.mismatches, 0);
   EXPECT_TRUE(b.stepped);
   EXPECT_TRUE(b.locked_seen);
+}
+
+// The servo registers reach the kernel through the top: with each one off
+// its reset value (within its limits) the top still equals the model, which
+// takes them straight from the registers. Mutation testing: the top dropping
+// DAC_PULL survived the cases above, which run at the reset values. A top
+// dropping SLEW_MAX, KI or a calibration register fails here too; one
+// dropping LOCK_THRESH does not (the lock comes at the same samples).
+TEST(ClockSyncTop, ServoRegistersOffTheirResetValuesReachTheKernel) {
+  Bench b;
+  TopIn& r = b.registers();
+  r.kp = hwdef::SYNC_DEFAULT_KP_Q16 + 4096;
+  r.ki = hwdef::SYNC_DEFAULT_KI_Q16 + 512;
+  r.lock_thresh_ps = hwdef::SYNC_DEFAULT_LOCK_THRESH_PS * 100;  // locks early
+  r.lock_samples = hwdef::SYNC_DEFAULT_LOCK_SAMPLES / 2;
+  r.slew_max_ns_per_s = hwdef::SYNC_DEFAULT_SLEW_MAX_NS_PER_S / 1000;  // binds: 3 ps a beat
+  r.dac_pull_ppb = hwdef::SYNC_DEFAULT_DAC_PULL_PPB * 4 / 5;
+  r.phase_step_fs = hwdef::SYNC_DEFAULT_PHASE_STEP_FS - 1000;
+  r.cal_delay_ms_ps = 30;
+  r.cal_delay_sm_ps = 20;
+  r.cal_asym_ps = 10;
+  b.run_cycles(uint64_t{150} * kBeatCycles);
+  EXPECT_EQ(b.mismatches, 0);
+  EXPECT_GT(b.updates, 100);
+  EXPECT_TRUE(b.locked_seen) << "never locked; status " << b.last.status;
 }
 
 }  // namespace

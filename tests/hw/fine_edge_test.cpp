@@ -12,6 +12,7 @@
 
 #include "Vhw_fine_edge_bench.h"
 #include "lightrail/hwdef.hpp"
+#include "rtl_coverage.hpp"
 #include "verilated.h"
 
 namespace {
@@ -59,7 +60,10 @@ class FineEdgeBench {
     Cycle({});
     model_.rst_ni = 1;
   }
-  ~FineEdgeBench() { model_.final(); }
+  ~FineEdgeBench() {
+    model_.final();
+    lightrail::rtl_coverage::write(context_, "hw_fine_edge");
+  }
 
   // Presents the events during one cycle and returns with the outputs of the next.
   void Cycle(const Events& e) {

@@ -15,6 +15,7 @@
 
 #include "Vhw_pps_bench.h"
 #include "lightrail/hwdef.hpp"
+#include "rtl_coverage.hpp"
 #include "verilated.h"
 
 namespace {
@@ -40,7 +41,10 @@ class PpsEdgeBench {
     model_.enable_i = 1;
     model_.period_i = period;
   }
-  ~PpsEdgeBench() { model_.final(); }
+  ~PpsEdgeBench() {
+    model_.final();
+    lightrail::rtl_coverage::write(context_, "hw_pps");
+  }
 
   void Run(uint64_t cycles) {
     for (uint64_t i = 0; i < cycles; ++i) Cycle();

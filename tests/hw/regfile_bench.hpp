@@ -12,6 +12,7 @@
 
 #include "Vhw_regfile_bench.h"
 #include "lightrail/hwdef.hpp"
+#include "rtl_coverage.hpp"
 #include "verilated.h"
 
 namespace lightrail::hw_bench {
@@ -64,7 +65,10 @@ class RegfileBench {
     m_.rst_ni = 1;
     Tick();
   }
-  ~RegfileBench() { m_.final(); }
+  ~RegfileBench() {
+    m_.final();
+    lightrail::rtl_coverage::write(context_, "hw_regfile");
+  }
 
   // ------------------------------------------------------------ one cycle
   // The bench kernel drives this cycle's status, the outputs are recorded

@@ -22,6 +22,13 @@ class ClockGen {
   int64_t next_edge_fs() const { return next_; }
   bool level() const { return level_; }
 
+  // A step of the clock's phase: every edge not yet taken comes `fs` later
+  // (earlier if negative).
+  void Shift(int64_t fs) {
+    offset_ += fs;
+    next_ = EdgeTime(edge_);
+  }
+
   // Takes the pending edge; returns true for a rising one.
   bool Toggle() {
     level_ = !level_;

@@ -80,6 +80,9 @@ class DdmtdBench {
     }
   }
 
+  // A step of the reference's phase, from now on.
+  void ShiftReference(int64_t fs) { ref_.Shift(fs); }
+
   // The recovered reference clock stuck low over [from, to): the link down.
   void LoseReference(int64_t from_fs, int64_t to_fs) {
     loss_from_fs_ = from_fs;
@@ -253,6 +256,83 @@ TEST(Ddmtd, AfterTheReferenceReturnsEveryPairMeasuresTheDelayAgain) {
         EXPECT_EQ(off, 0u) << "after a long loss every pair is exact";
       }
       EXPECT_GE(after, 2u) << "loss " << loss << " fs, return " << k << "/8 of a beat in";
+    }
+  }
+}
+
+// Pairing follows a reference only within N/4 of advance a beat, 61 ppm at
+// N = 4096 (hw/ddmtd.sv): a reference 100 ppm fast advances its tag by about
+// 0.29 N a beat, steadily, and makes no pair at all (mutation testing: a
+// limit of N/2, which lets any advance through, survived every case above).
+TEST(Ddmtd, AReferenceBeyondSixtyOnePpmMakesNoPairs) {
+  constexpr int64_t kRefPpb = -100000;  // 100 ppm fast
+  DdmtdBench bench(kPeriodFs / 4, 0, 0.0, kRefPpb);
+  bench.RunUntil(kResetFs + 16 * kBeatFs);
+  EXPECT_TRUE(bench.helper_pairs().empty()) << bench.helper_pairs().size() << " pairs";
+  EXPECT_TRUE(bench.sys_pairs().empty());
+}
+
+// A local tag pairs with the last reference tag while that is at most a beat
+// and a quarter old (MaxAge = N + N/4 helper cycles; the age register counts
+// from the cycle after the tag). One reference beat is lost (the link down
+// over its rise and fall, back in its low half), so the next local tag comes
+// N + phi cycles after the reference tag before it, phi being the local
+// clock's lag in LSB: it pairs up to phi = N/4 + 1 and not beyond (mutation
+// testing: an age limit one cycle shorter survived every case above).
+TEST(Ddmtd, ALocalTagPairsWithAReferenceTagUpToABeatAndAQuarterOld) {
+  const double helper_fs = double(kPeriodFs) * double(kN + 1) / double(kN);
+  std::vector<uint32_t> lags;
+  for (int k = -1; k <= 2; ++k) {
+    const int64_t delay = int64_t(std::llround(double(kPeriodFs) / 4 + k * kLsbFs));
+    // A first run finds the lag and when the reference tags come.
+    DdmtdBench probe(delay, 0, 0.0);
+    probe.RunUntil(kResetFs + 8 * kBeatFs);
+    const Pair last = probe.helper_pairs().back();
+    const uint32_t phi = (last.tag_local - last.tag_ref) & uint32_t(kN - 1);
+    lags.push_back(phi);
+    const double ref_tag_fs = double(last.time_fs) - phi * helper_fs;
+    DdmtdBench bench(delay, 0, 0.0);
+    bench.LoseReference(int64_t(ref_tag_fs + 0.75 * kN * helper_fs),
+                        int64_t(ref_tag_fs + 1.75 * kN * helper_fs));
+    bench.RunUntil(int64_t(ref_tag_fs + 1.5 * kN * helper_fs));
+    const double lone_fs = ref_tag_fs + (kN + phi) * helper_fs;  // the local tag after the lost beat
+    bool paired = false;
+    for (const Pair& p : bench.helper_pairs())
+      paired |= std::abs(double(p.time_fs) - lone_fs) < 4 * helper_fs;
+    EXPECT_EQ(paired, phi <= kN / 4 + 1) << "local clock " << phi << " LSB behind";
+  }
+  EXPECT_EQ(lags, (std::vector<uint32_t>{kN / 4 - 1, kN / 4, kN / 4 + 1, kN / 4 + 2}));
+}
+
+// A one-off jump of the reference's phase (a step of the path) costs one
+// pair: the tag after it pairs again when its advance is within N/64 of the
+// last proven advance, although it is far from the jump's. Here the phase
+// jumps 200 LSB and then moves back by exactly N/64, the tolerance's edge, on
+// either side: the beat after the jump pairs again (mutation testing: that
+// tolerance made exclusive on its lower side survived every case above).
+TEST(Ddmtd, AfterAOneOffJumpATagWithinNOver64OfTheProvenAdvancePairsAgain) {
+  const double helper_fs = double(kPeriodFs) * double(kN + 1) / double(kN);
+  const double beat_fs = kN * helper_fs;
+  constexpr int64_t kJump = 200, kTol = kN / 64;
+  for (int side : {1, -1}) {
+    SCOPED_TRACE(side > 0 ? "an advance N/64 below the proven one" : "N/64 above it");
+    DdmtdBench bench(kPeriodFs / 4, 0, 0.0);
+    bench.RunUntil(kResetFs + 8 * kBeatFs);
+    const Pair steady = bench.helper_pairs().back();
+    const size_t before = bench.helper_pairs().size();
+    const double t0 = double(steady.time_fs);
+    // Phase steps half a beat after a pair: far from the beat's crossings.
+    bench.RunUntil(int64_t(t0 + 0.5 * beat_fs));
+    bench.ShiftReference(side * int64_t(std::llround(kJump * kLsbFs)));
+    bench.RunUntil(int64_t(t0 + 1.5 * beat_fs));
+    bench.ShiftReference(-side * int64_t(std::llround(kTol * kLsbFs)));
+    bench.RunUntil(int64_t(t0 + 4.5 * beat_fs));
+    const std::vector<Pair>& pairs = bench.helper_pairs();
+    ASSERT_EQ(pairs.size() - before, 3u) << "one pair lost: the jump's";
+    for (size_t i = before; i < pairs.size(); ++i) {
+      EXPECT_NEAR(double(pairs[i].time_fs) - t0, double(i - before + 2) * beat_fs, 4 * helper_fs)
+          << "pair " << i;
+      EXPECT_EQ(pairs[i].tag_ref, uint32_t(steady.tag_ref + side * (kJump - kTol)) & uint32_t(kN - 1));
     }
   }
 }

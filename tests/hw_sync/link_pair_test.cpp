@@ -61,7 +61,7 @@ class Board {
     m_->eval();
     if (rising) {
       sent_.push(m_->link_tx_word_o);
-      m_->rst_ni = half_ / 2 >= 8;
+      m_->rst_ni = half_ / 2 >= 8 && !(half_ / 2 >= reboot_from_ && half_ / 2 < reboot_from_ + 8);
       ticks_ = m_->rootp->lightrail_board_top__DOT__board_ticks;
       edge_fs_ = next_clk_fs();
       if (m_->sync_phase_valid_o) ++phases_;
@@ -77,6 +77,8 @@ class Board {
   // Board time (fs) at true time t >= the last rising edge.
   int64_t local_fs(int64_t t) const { return int64_t(ticks_) * kTickFs + (t - edge_fs_); }
   int phases() const { return phases_; }
+  // The board reset for 8 cycles from the next one.
+  void reboot() { reboot_from_ = half_ / 2 + 1; }
 
   void write(uint32_t addr, uint32_t data) {
     bus_ = Bus{};
@@ -134,6 +136,7 @@ class Board {
   uint64_t ticks_ = 0;
   int64_t edge_fs_ = 0;
   int phases_ = 0;
+  int64_t reboot_from_ = -8;
 };
 
 // One direction: `to`'s recovered clock and received words, from `from`.
@@ -355,6 +358,29 @@ TEST(LinkPair, AFollowerHearsItsReferencesClockQualityAndItsOwnLinkApart) {
   bench.b().m().link_up_i = 0;
   bench.run_until(bench.now() + 4 * kT);
   EXPECT_FALSE(bench.b().m().sync_link_up_o);
+}
+
+// A DDMTD phase that arrives while the servo kernel is busy is held for it
+// (docs/hw-clock-sync.md); a board reset drops it with the kernel's own
+// state, so the kernel, reset too, is not handed a phase from before the
+// reset (mutation testing: the held phase's reset deleted survived every
+// bench, none of which raises sync_busy_i around a reset).
+TEST(LinkPair, ABoardResetDropsAPhaseHeldForTheBusyKernel) {
+  PairBench bench(500'000, 2'000'000, 4, 9, 10'000'000);
+  bench.run_until(8 * kBeatFs);  // the follower's DDMTD pairs every beat
+  ASSERT_GT(bench.b().phases(), 0);
+  bench.b().m().sync_busy_i = 1;
+  const int64_t limit = bench.now() + 2 * kBeatFs;
+  while (!bench.b().m().rootp->lightrail_board_top__DOT__phase_held_q && bench.now() < limit)
+    bench.run_until(bench.now() + kT);
+  ASSERT_TRUE(bench.b().m().rootp->lightrail_board_top__DOT__phase_held_q) << "no phase held";
+  const int before = bench.b().phases();
+  bench.b().reboot();
+  bench.run_until(bench.now() + 4 * kT);  // into the reset, still busy
+  ASSERT_FALSE(bench.b().m().rst_ni);
+  bench.b().m().sync_busy_i = 0;            // the kernel is reset with the board
+  bench.run_until(bench.now() + 200 * kT);  // well within a beat: no new DDMTD phase yet
+  EXPECT_EQ(bench.b().phases(), before);
 }
 
 }  // namespace

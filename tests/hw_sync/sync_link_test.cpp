@@ -85,7 +85,7 @@ class Side {
       m_->time_i = c_.ticks0 + uint64_t(k) * kTicksPerCycle;
       c_.ticks0 += uint64_t(step_pending_);
       step_pending_ = 0;
-      m_->rst_ni = k >= 8;
+      m_->rst_ni = k >= 8 && !(k >= reboot_from_ && k < reboot_from_ + 8);
       // The DDMTD phase, once per beat: how far this clock lags the recovered one.
       m_->phase_valid_i = c_.ddmtd && k % kBeat == kBeat - 1 && rx_phase_known_;
       m_->phase_i = uint32_t(mod(c_.phase_fs - rx_phase_fs_, kT) * hw::DDMTD_N / kT);
@@ -99,6 +99,13 @@ class Side {
 
   // Board time jumps by `ticks` (the servo's coarse time set) from the next cycle but one.
   void step_time(int64_t ticks) { step_pending_ = ticks; }
+
+  // The board reset for 8 cycles from the next one, its time restarting
+  // `ticks` away, unannounced (a reboot, not a time set).
+  void reboot(int64_t ticks) {
+    reboot_from_ = half_ / 2 + 1;
+    c_.ticks0 += uint64_t(ticks);
+  }
 
   void set_rx_phase(int64_t fs) {
     rx_phase_fs_ = fs;
@@ -114,6 +121,7 @@ class Side {
   int64_t rx_phase_fs_ = 0;
   bool rx_phase_known_ = false;
   int64_t step_pending_ = 0;
+  int64_t reboot_from_ = -8;
 };
 
 // One direction of the link: the receiver's recovered clock and words.
@@ -219,6 +227,7 @@ class LinkBench {
           b_.clk_edge();
           if (b_.m().exchanges_o != seen_) {
             seen_ = b_.m().exchanges_o;
+            if (!b_.m().rst_ni) break;  // the count cleared by a reset is no exchange
             exchanges.push_back(
                 {b_.m().t1_fs_o, b_.m().t2_fs_o, b_.m().t3_fs_o, b_.m().t4_fs_o, int(b_.m().rx_bitslide_o)});
           }
@@ -510,6 +519,42 @@ TEST(SyncLink, TwoReferencesOrTwoFollowersExchangeNothing) {
     EXPECT_TRUE(bench.a().m().aligned_o);
     EXPECT_TRUE(bench.b().m().aligned_o);
   }
+}
+
+// Seventy Syncs in a row on a short fibre, past the sequence numbers 32 and
+// 64: every one makes an exchange, one Sync period after the last, so every
+// sequence number finds its round (mutation testing: 33 rounds, which leaves
+// sequence numbers 33..63 of every 64 without one, survived every case
+// above, none of which runs past 32 exchanges).
+TEST(SyncLink, EverySequenceNumberFindsItsRound) {
+  LinkConfig c = reference_and_follower(3'000'000, 9, 22);
+  LinkBench bench(c);
+  bench.run_exchanges(70, 90 * kBeat * kT);
+  ASSERT_GE(bench.exchanges.size(), 70u);
+  for (size_t i = 1; i < bench.exchanges.size(); ++i) {
+    EXPECT_EQ(int64_t(bench.exchanges[i].t1 - bench.exchanges[i - 1].t1), kBeat * kT) << "exchange " << i;
+  }
+}
+
+// A follower rebooted while its Delay_Reqs are on a 10 km fibre: the answers
+// to them arrive after the reset, in a new time base, and must find no round
+// (mutation testing: the rounds' reset deleted survived every case above; the
+// stale rounds then complete exchanges that mix the two time bases).
+TEST(SyncLink, AFollowerRebootedWithRoundsInFlightMixesNoTimeBases) {
+  LinkConfig c = reference_and_follower(3'000'000, 9, 22);
+  c.ab_fs = c.ba_fs = 50'000'000'000;
+  LinkBench bench(c);
+  bench.run_exchanges(3, 80 * kBeat * kT);
+  ASSERT_GE(bench.exchanges.size(), 3u);
+  const double before = bench.true_offset_fs();
+  const size_t n = bench.exchanges.size();
+  bench.b().reboot(-32'000);  // 4 us back
+  bench.run_exchanges(n + 8, bench.now_fs() + 40 * kBeat * kT);
+  ASSERT_GE(bench.exchanges.size(), n + 8);
+  const double after = bench.true_offset_fs();
+  ASSERT_NEAR(after - before, -4'000'000'000.0, 1.0);
+  for (size_t i = n; i < bench.exchanges.size(); ++i)
+    EXPECT_NEAR(bench.offset_fs(bench.exchanges[i]), after, kQuantumFs / 2.0 + 1) << "exchange " << i;
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """CTest mutation.ids: listed mutant ids (sample.txt, survivors.json) still
-name the same mutants after an unrelated edit above their lines, and an id
-whose line text is gone resolves to nothing (mutate.py then exits naming it)."""
+name the same mutants after an unrelated edit above their lines, the full
+run's share is the same mutants after it, and an id whose line text is gone
+resolves to nothing (mutate.py then exits naming it)."""
 import json
 import os
 import shutil
@@ -41,6 +42,13 @@ with tempfile.TemporaryDirectory() as tmp:
         n = mutate.resolve(i, after)
         if n is None or n["new"] != m["new"] or n["line"] != m["line"] + 2:
             failures.append("%s moved to %s" % (i, n and n["id"]))
+    # The full run's share: the same mutants, each two lines down.
+    fraction = cfg["full_run_fraction"]
+    share = {mutate.id_key(m["id"]) for m in before if mutate.selected_for_full_run(m["id"], fraction)}
+    share_after = {mutate.id_key(m["id"]) for m in after if mutate.selected_for_full_run(m["id"], fraction)}
+    if share != share_after:
+        failures.append("the full run's share changed: %d mutants left it, %d came in" %
+                        (len(share - share_after), len(share_after - share)))
     # An id whose line is gone: delete the first listed mutant's line.
     gone = next(m for m in was.values() if m)
     with open(os.path.join(tmp, gone["file"])) as f:
