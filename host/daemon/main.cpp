@@ -120,6 +120,8 @@ int serve(const Options& o) {
   step(kCannotRun, "journal", [&] { journal.emplace(o.state_dir + "/journal.jsonl"); });
   const uint32_t lease = step(kCannotRun, "lease token",
                               [&] { return d::load_or_create_lease_token(o.state_dir + "/lease-token"); });
+  so.lease_token = lease;
+  so.log = [](const std::string& line) { log("warn", line); };
   log("info", fmt::format("journal {} ({} records), lease token 0x{:08x}", journal->path(),
                           journal->records().size(), lease));
 

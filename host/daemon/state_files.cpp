@@ -64,6 +64,10 @@ void write_file_atomically(const std::string& path, const std::string& text, uns
   if (rc != 0) throw fault(dir, "cannot fsync the directory");
 }
 
+void write_lease_token(const std::string& path, uint32_t token) {
+  write_file_atomically(path, fmt::format("0x{:08x}\n", token), 0600);
+}
+
 uint32_t load_or_create_lease_token(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0 && errno != ENOENT) throw fault(path, "cannot open the lease token file");
@@ -75,7 +79,7 @@ uint32_t load_or_create_lease_token(const std::string& path) {
         throw fault(path, "cannot draw a random lease token");
       }
     }
-    write_file_atomically(path, fmt::format("0x{:08x}\n", token), 0600);
+    write_lease_token(path, token);
     return token;
   }
   struct Closer {

@@ -18,6 +18,10 @@ void write_file_atomically(const std::string& path, const std::string& text, uns
 // 0600). Throws std::runtime_error naming the file and the fault.
 uint32_t load_or_create_lease_token(const std::string& path);
 
+// Writes the lease token file as load_or_create_lease_token() reads it
+// (atomically, mode 0600).
+void write_lease_token(const std::string& path, uint32_t token);
+
 // Creates `dir` (mode 0700) if it is missing; throws if it cannot, or if it
 // exists and is not a directory.
 void ensure_state_dir(const std::string& dir);

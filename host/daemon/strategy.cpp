@@ -1,6 +1,7 @@
 #include "strategy.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
@@ -13,6 +14,7 @@
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
 #include "placement.hpp"
+#include "state_files.hpp"
 
 namespace lightrail::daemon {
 
@@ -88,6 +90,8 @@ struct Strategy::Impl {
   uint64_t commits_ok = 0, commits_failed = 0, phase_events = 0, phase_errors = 0, moves = 0,
            recovered_cancelled = 0, recovered_stopped = 0;
   double boundary_lead_sum_s = 0;  // simulated request-to-boundary time, summed
+  uint64_t state_restored = 0;     // times the state directory was written back from memory
+  std::string state_problem;       // why the state directory cannot be written back (changes refused)
 
   Impl(Fabric& f, Journal& j, StrategyOptions o)
       : fabric(f), journal(j), options(std::move(o)), owner(f.size()), blocked(f.size()) {
@@ -283,6 +287,7 @@ struct Strategy::Impl {
   }
 
   json submit(const json& body) {
+    ensure_state();
     if (!body.is_object()) throw ApiError(400, "", "the body must be a JSON object (a job file)");
     json spec = body;
     Job j;
@@ -479,6 +484,7 @@ struct Strategy::Impl {
 
   json progress(const std::string& id, const json& body) {
     Job& j = find(id);
+    ensure_state();
     if (!body.is_object() || !body.contains("accuracy"))
       throw ApiError(400, "accuracy", "missing ({\"accuracy\": x}, x in 0..1)");
     for (const auto& [k, v] : body.items())
@@ -502,6 +508,7 @@ struct Strategy::Impl {
 
   json remove(const std::string& id) {
     Job& j = find(id);
+    ensure_state();
     journal.append({{"type", "delete"}, {"id", id}});
     if (j.placement) release(j);
     jobs.erase(id);
@@ -581,10 +588,22 @@ struct Strategy::Impl {
         "# TYPE lightraild_recovered_total counter\nlightraild_recovered_total{{action=\"cancelled\"}} {}\n"
         "lightraild_recovered_total{{action=\"stopped\"}} {}\n",
         recovered_cancelled, recovered_stopped);
+    m += fmt::format(
+        "# HELP lightraild_state_ok Whether the journal can take changes (0: its directory is gone and "
+        "cannot be written back; changes get 503).\n# TYPE lightraild_state_ok gauge\nlightraild_state_ok "
+        "{}\n"
+        "# HELP lightraild_state_restored_total Times the deleted state directory was written back from "
+        "memory.\n# TYPE lightraild_state_restored_total counter\nlightraild_state_restored_total {}\n",
+        state_problem.empty() ? 1 : 0, state_restored);
     return m;
   }
 
   void keepalive() {
+    try {
+      ensure_state();  // noticed within a keepalive even when no change comes
+    } catch (const ApiError&) {
+      // logged once; changes are refused until it can be written back
+    }
     const auto now = std::chrono::steady_clock::now();
     // A third of the lease's lifetime: renewed well before it runs out.
     if (now - last_keepalive < Device::kDefaultLeaseTtl / 3) return;
@@ -602,7 +621,83 @@ struct Strategy::Impl {
   }
 
   json recover();
+  std::vector<json> snapshot() const;
+
+  void log(const std::string& line) const {
+    if (options.log) options.log(line);
+  }
+
+  // Every change is journalled first. With the journal's file deleted (the
+  // state directory removed under the daemon) a change would be lost at the
+  // next start, with every job and the boards' lease token. The daemon
+  // still holds both: it writes them back, or refuses the change.
+  void ensure_state() {
+    if (journal.linked()) {
+      state_problem.clear();
+      return;
+    }
+    const std::string dir = journal.path().substr(0, journal.path().rfind('/') + 1);
+    try {
+      struct stat st {};
+      if (::stat(journal.path().c_str(), &st) == 0)
+        throw std::runtime_error(journal.path() + " is another file now (another daemon's?)");
+      ensure_state_dir(dir);
+      const std::string lease_file = dir + "lease-token";
+      if (::stat(lease_file.c_str(), &st) == 0) {
+        if (load_or_create_lease_token(lease_file) != options.lease_token)
+          throw std::runtime_error(lease_file + " holds another lease token now");
+      } else {
+        write_lease_token(lease_file, options.lease_token);
+      }
+      journal.rewrite(snapshot());
+    } catch (const std::exception& e) {
+      if (state_problem.empty())
+        log(fmt::format("the journal {} is gone and cannot be written back: {}; changes are refused",
+                        journal.path(), e.what()));
+      state_problem = e.what();
+      throw ApiError(503, "",
+                     fmt::format("the daemon's journal {} is gone and cannot be written back ({}); nothing "
+                                 "was done",
+                                 journal.path(), state_problem));
+    }
+    ++state_restored;
+    state_problem.clear();
+    log(
+        fmt::format("the journal {} was deleted under the daemon; wrote it back from memory ({} jobs) "
+                    "with the lease token",
+                    journal.path(), jobs.size()));
+  }
 };
+
+// The journal's records for the state as it stands: one per job, then the
+// generations and job ids already used.
+std::vector<json> Strategy::Impl::snapshot() const {
+  std::vector<json> snapshot;
+  for (const auto& [id, j] : jobs) {
+    json base{{"id", id},
+              {"job", j.spec},
+              {"target_accuracy", j.target ? json(*j.target) : json(nullptr)},
+              {"wait_for_circuits", j.wait}};
+    if (j.state == JobState::kRunning) {
+      json in = base;
+      in["type"] = "commit_intent";
+      in["generation"] = j.placement->summary["generation"];
+      in["boards"] = boards_of(j);
+      snapshot.push_back(in);
+      snapshot.push_back(
+          {{"type", "commit_done"}, {"id", id}, {"generation", in["generation"]}, {"ok", true}});
+    } else {
+      json ad = base;
+      ad["type"] = "admit";
+      snapshot.push_back(ad);
+      if (j.state == JobState::kEps) snapshot.push_back({{"type", "release"}, {"id", id}});
+    }
+    if (j.accuracy > 0) snapshot.push_back({{"type", "progress"}, {"id", id}, {"accuracy", j.accuracy}});
+  }
+  // The generations already used stay used.
+  snapshot.push_back({{"type", "generation"}, {"next", next_generation}, {"next_job", next_job}});
+  return snapshot;
+}
 
 json Strategy::Impl::recover() {
   // Replay: the jobs and the last commit of each.
@@ -769,31 +864,7 @@ json Strategy::Impl::recover() {
     }
   }
   // The journal from here on: one record per job as it stands.
-  std::vector<json> snapshot;
-  for (const auto& [id, j] : jobs) {
-    json base{{"id", id},
-              {"job", j.spec},
-              {"target_accuracy", j.target ? json(*j.target) : json(nullptr)},
-              {"wait_for_circuits", j.wait}};
-    if (j.state == JobState::kRunning) {
-      json in = base;
-      in["type"] = "commit_intent";
-      in["generation"] = j.placement->summary["generation"];
-      in["boards"] = boards_of(j);
-      snapshot.push_back(in);
-      snapshot.push_back(
-          {{"type", "commit_done"}, {"id", id}, {"generation", in["generation"]}, {"ok", true}});
-    } else {
-      json ad = base;
-      ad["type"] = "admit";
-      snapshot.push_back(ad);
-      if (j.state == JobState::kEps) snapshot.push_back({{"type", "release"}, {"id", id}});
-    }
-    if (j.accuracy > 0) snapshot.push_back({{"type", "progress"}, {"id", id}, {"accuracy", j.accuracy}});
-  }
-  // The generations already used stay used.
-  snapshot.push_back({{"type", "generation"}, {"next", next_generation}, {"next_job", next_job}});
-  journal.rewrite(snapshot);
+  journal.rewrite(snapshot());
   json placed = allocate();
   return {{"jobs", jobs.size()}, {"actions", actions}, {"placed", placed}};
 }
