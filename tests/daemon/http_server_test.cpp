@@ -423,8 +423,14 @@ TEST_F(HttpServerTest, ConnectionsBeyondTheCapAre503AndClosed) {
   HttpOptions o;
   o.max_connections = 3;
   start(o);
+  // Held by clients that sent the token: none of them makes room.
   std::vector<std::unique_ptr<RawConn>> held;
-  for (int i = 0; i < 3; ++i) held.push_back(std::make_unique<RawConn>(port()));
+  for (int i = 0; i < 3; ++i) {
+    held.push_back(std::make_unique<RawConn>(port()));
+    ASSERT_TRUE(held.back()->send(http_request("GET", "/v1/jobs", "", {kAuth})));
+    auto r = held.back()->read_reply();
+    ASSERT_TRUE(r && r->status == 200 && r->keep_alive);
+  }
   ASSERT_TRUE(eventually([&] { return server_->stats().open_connections == 3; }));
   RawConn extra(port());
   auto r = extra.read_reply();
@@ -434,6 +440,54 @@ TEST_F(HttpServerTest, ConnectionsBeyondTheCapAre503AndClosed) {
   held.pop_back();
   ASSERT_TRUE(eventually([&] { return server_->stats().open_connections == 2; }));
   EXPECT_EQ(get("/v1/jobs").status, 200);
+}
+
+// Issue 30, defect 3: strangers (no token sent) holding every connection
+// lock no one out. 300 slow ones against a cap of 256: a client with the
+// token gets every request served within 1 s, each on a new connection, the
+// oldest idle stranger closed to make room; a stranger waits no longer
+// than its shorter deadline.
+TEST_F(HttpServerTest, SlowStrangersAtTheCapStarveNoClientWithTheToken) {
+  HttpOptions o;
+  o.stranger_timeout = 20s;  // they stay for the whole test unless evicted
+  start(o);
+  ASSERT_EQ(server_->stats().max_connections, 256u);
+  std::vector<std::unique_ptr<RawConn>> strangers;
+  for (int i = 0; i < 300; ++i) {
+    strangers.push_back(std::make_unique<RawConn>(port()));
+    ASSERT_TRUE(strangers.back()->send("GET /v1/jobs HTTP/1.1\r\nHo"));  // and nothing more
+  }
+  ASSERT_TRUE(eventually([&] { return server_->stats().open_connections == 256; }));
+  for (int i = 0; i < 20; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    RawConn c(port());
+    ASSERT_TRUE(c.send(http_request("POST", "/v1/jobs", R"({"job": {"name": "a"}})", {kAuth, kJson})));
+    auto r = c.read_reply(1s);
+    ASSERT_TRUE(r) << "request " << i << " not served within 1 s";
+    EXPECT_EQ(r->status, 201);
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 1s);
+  }
+  EXPECT_EQ(fake_.submits, 20);
+  EXPECT_GE(server_->stats().evicted, 20u);
+  // The oldest strangers went first.
+  EXPECT_TRUE(strangers.front()->wait_closed(5s));
+  EXPECT_FALSE(strangers.back()->wait_closed(100ms));
+}
+
+TEST_F(HttpServerTest, StrangersGetTheShorterDeadline) {
+  HttpOptions o;
+  o.timeout = 20s;
+  o.stranger_timeout = 200ms;
+  start(o);
+  RawConn stranger(port()), trusted(port());
+  ASSERT_TRUE(stranger.send("GET /v1/jobs HTTP/1.1\r\nHo"));
+  ASSERT_TRUE(trusted.send(http_request("GET", "/v1/jobs", "", {kAuth})));
+  ASSERT_TRUE(trusted.read_reply());
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_TRUE(stranger.wait_closed(5s));
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+  // Idle after its request, the client with the token keeps its connection.
+  EXPECT_FALSE(trusted.wait_closed(1s));
 }
 
 TEST_F(HttpServerTest, KeepaliveIsCalledWhileIdle) {
