@@ -394,6 +394,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
     const std::string_view method = sv(req.method_string());
     method_ = method == "GET" || method == "POST" || method == "DELETE" ? std::string(method) : "other";
     const bool more = !parser_->is_done();  // a body follows: an early refusal closes
+    // RFC 9112 section 3.2: an HTTP/1.1 request has exactly one Host; none
+    // or more than one is a 400 (HTTP/1.0 may omit it).
+    const auto hosts = req.count(http::field::host);
+    if (hosts > 1 || (hosts == 0 && req.version() >= 11))
+      return send(error_reply(400, "Host",
+                              hosts > 1 ? "more than one Host header"
+                                        : "an HTTP/1.1 request needs a Host header (RFC 9112)"),
+                  more);
     if (srv_.loopback && req.count(http::field::host) > 0 && !loopback_host(sv(req[http::field::host])))
       return send(error_reply(400, "Host",
                               fmt::format("Host \"{}\" is not this daemon's (it listens on loopback only)",

@@ -354,6 +354,27 @@ TEST_F(HttpServerTest, ForeignHostHeaderIsRefusedOnLoopback) {
   EXPECT_EQ(call("GET /v1/jobs HTTP/1.0\r\n\r\n").status, 200);  // no Host at all
 }
 
+// Issue 30, defect 5: RFC 9112 section 3.2, one Host in every HTTP/1.1
+// request; none, or two (even two that agree), is 400 naming Host.
+TEST_F(HttpServerTest, HostHeaderMissingOrRepeatedIs400) {
+  start();
+  for (const char* req : {"GET /v1/jobs HTTP/1.1\r\n\r\n",
+                          "GET /v1/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: 127.0.0.1\r\n\r\n",
+                          "GET /v1/jobs HTTP/1.0\r\nHost: localhost\r\nHost: 127.0.0.1\r\n\r\n"}) {
+    const HttpReply r = call(req);
+    EXPECT_EQ(r.status, 400) << req;
+    EXPECT_EQ(error_of(r).at("field"), "Host") << req;
+  }
+  // A POST refused so is not run, and its connection is closed.
+  RawConn c(port());
+  ASSERT_TRUE(
+      c.send("POST /v1/jobs HTTP/1.1\r\n" + kAuth + "\r\n" + kJson + "\r\nContent-Length: 2\r\n\r\n{}"));
+  auto r = c.read_reply();
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400);
+  EXPECT_EQ(fake_.submits, 0);
+}
+
 TEST_F(HttpServerTest, StalledClientBlocksNoOneAndIsClosedAtItsDeadline) {
   HttpOptions o;
   o.timeout = 300ms;
