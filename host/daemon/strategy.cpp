@@ -135,12 +135,12 @@ struct Strategy::Impl {
              {"boards", board_names(boards_of(j))},
              {"phase_events", j.phase_events}};
     out["target_accuracy"] = j.target ? json(*j.target) : json(nullptr);
-    if (!j.job.phases.empty()) out["next_phase"] = j.job.phases[j.next_phase].name;
-    if (j.placement) {
-      out["plan"] = j.placement->summary;
-      out["generation"] = j.placement->summary["generation"];
-      out["commit_ps"] = j.commit_ps;
-    }
+    out["next_phase"] = j.job.phases.empty() ? json(nullptr) : json(j.job.phases[j.next_phase].name);
+    // Every field of the documented shape, null when it does not apply (a
+    // job waiting or on the EPS has no plan on the boards).
+    out["plan"] = j.placement ? j.placement->summary : json(nullptr);
+    out["generation"] = j.placement ? j.placement->summary["generation"] : json(nullptr);
+    out["commit_ps"] = j.placement ? json(j.commit_ps) : json(nullptr);
     out["last_boundary_ps"] = j.last_boundary_ps ? json(*j.last_boundary_ps) : json(nullptr);
     return out;
   }
