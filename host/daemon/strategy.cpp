@@ -11,6 +11,7 @@
 #include <set>
 #include <thread>
 
+#include "journal_records.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
 #include "placement.hpp"
@@ -669,10 +670,13 @@ struct Strategy::Impl {
   }
 };
 
-// The journal's records for the state as it stands: one per job, then the
-// generations and job ids already used.
+// The journal's records for the state as it stands: the generations and
+// job ids already used, then one per job.
 std::vector<json> Strategy::Impl::snapshot() const {
-  std::vector<json> snapshot;
+  // The generations and job ids already used stay used: the only record of
+  // the deleted jobs' ids. First, so that it is never the last line (which
+  // the journal drops when torn) once anything is appended.
+  std::vector<json> snapshot{{{"type", "generation"}, {"next", next_generation}, {"next_job", next_job}}};
   for (const auto& [id, j] : jobs) {
     json base{{"id", id},
               {"job", j.spec},
@@ -694,8 +698,6 @@ std::vector<json> Strategy::Impl::snapshot() const {
     }
     if (j.accuracy > 0) snapshot.push_back({{"type", "progress"}, {"id", id}, {"accuracy", j.accuracy}});
   }
-  // The generations already used stay used.
-  snapshot.push_back({{"type", "generation"}, {"next", next_generation}, {"next_job", next_job}});
   return snapshot;
 }
 
@@ -708,9 +710,18 @@ json Strategy::Impl::recover() {
   };
   std::map<std::string, Intent> intents;
   std::map<std::string, json> admitted;  // id -> the record that admitted it
+  std::map<std::string, size_t> admitted_line;
   std::set<std::string> deleted, released;
   std::map<std::string, double> accuracy;
-  for (const json& r : journal.records()) {
+  // Every complete line is one record: record i is line i + 1.
+  auto damaged = [&](size_t line, const std::string& why) {
+    return std::runtime_error(fmt::format("journal {}: line {} is not a record this daemon writes ({}): {}",
+                                          journal.path(), line, why,
+                                          printable(journal.records()[line - 1].dump().substr(0, 300))));
+  };
+  for (size_t line = 1; line <= journal.records().size(); ++line) {
+    const json& r = journal.records()[line - 1];
+    if (const std::string why = record_problem(r, fabric.size()); !why.empty()) throw damaged(line, why);
     const std::string type = r.value("type", "");
     const std::string id = r.value("id", "");
     if (id.size() > 1 && id[0] == 'j' && id.find_first_not_of("0123456789", 1) == std::string::npos &&
@@ -723,12 +734,16 @@ json Strategy::Impl::recover() {
       intents[id] = in;
       issued.insert(in.generation);
       next_generation = std::max(next_generation, in.generation + 1);
-      if (!admitted.count(id)) admitted[id] = r;
+      if (!admitted.count(id)) {
+        admitted[id] = r;
+        admitted_line[id] = line;
+      }
       released.erase(id);
     } else if (type == "commit_done") {
       if (intents.count(id)) intents[id].ok = r.at("ok").get<bool>();
     } else if (type == "admit") {
       admitted[id] = r;
+      admitted_line[id] = line;
     } else if (type == "release") {
       released.insert(id);
     } else if (type == "delete") {
@@ -752,7 +767,11 @@ json Strategy::Impl::recover() {
     Job j;
     j.id = id;
     j.spec = rec.at("job");
-    j.job = lp::job_from_json(j.spec);
+    try {
+      j.job = lp::job_from_json(j.spec);
+    } catch (const std::exception& e) {
+      throw damaged(admitted_line[id], std::string("its job: ") + e.what());
+    }
     if (rec.contains("target_accuracy") && rec["target_accuracy"].is_number())
       j.target = rec["target_accuracy"].get<double>();
     j.wait = rec.value("wait_for_circuits", false);
