@@ -23,6 +23,7 @@
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/token_file.hpp"
+#include "lightrail/version.hpp"
 #include "routes.hpp"
 
 namespace lightrail::daemon {
@@ -277,6 +278,7 @@ struct HttpServer::Impl {
   }
 
   void accept();
+  Reply at_once(Call call);
   bool evict_a_stranger();
   void refuse_connection(tcp::socket socket);
   void keepalive();
@@ -459,6 +461,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
     call_ = *call;
     id_ = t.id;
+    if (answered_at_once(call_)) return send(srv_.at_once(call_), more);
     if (!more) return on_body({});
     if (beast::iequals(req[http::field::expect], "100-continue")) {
       continue_.emplace(http::status::continue_, req.version());
@@ -604,6 +607,26 @@ void HttpServer::Impl::accept() {
   });
 }
 
+// Liveness, readiness and version: from the I/O thread, so they never wait
+// behind the worker (a probe must not time out while a commit runs).
+Reply HttpServer::Impl::at_once(Call call) {
+  Reply r;
+  if (call == Call::kHealthz) {
+    r.body = dump({{"status", "alive"}});
+  } else if (call == Call::kVersion) {
+    const VersionInfo& v = version();
+    r.body = dump({{"name", "lightraild"},
+                   {"version", std::string(v.version)},
+                   {"source", std::string(v.source_hash)},
+                   {"regmap_version", v.regmap_version}});
+  } else {
+    std::string why = stopping ? "the daemon is stopping" : service.not_ready();
+    r.status = why.empty() ? 200 : 503;
+    r.body = dump(why.empty() ? json{{"ready", true}} : json{{"ready", false}, {"problem", why}});
+  }
+  return r;
+}
+
 // At the cap: the oldest connection that never sent the token and has
 // nothing under way makes room. False when there is none.
 bool HttpServer::Impl::evict_a_stranger() {
@@ -674,6 +697,10 @@ Reply HttpServer::Impl::invoke(Call call, const std::string& id, const json& bod
       case Call::kFabric:
         out = service.fabric_state();
         break;
+      case Call::kHealthz:
+      case Call::kReadyz:
+      case Call::kVersion:
+        return at_once(call);  // not queued (on_header), but complete
       case Call::kMetrics: {
         Reply r;
         r.body = service.metrics();

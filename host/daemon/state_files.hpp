@@ -14,8 +14,8 @@ void write_file_atomically(const std::string& path, const std::string& text, uns
 // The daemon's board lease token in `path` ("0x%08x\n"), so boards leased
 // before a restart stay the daemon's: read if the file exists (it must be a
 // regular file of this user's that group and others cannot write, holding a
-// non-zero token; it is no secret: docs/lightraild.md, "Leases"), else a random non-zero token is made and written (mode
-// 0600). Throws std::runtime_error naming the file and the fault.
+// non-zero token; it is no secret: docs/lightraild.md, "Leases"), else a random non-zero token is made and
+// written (mode 0600). Throws std::runtime_error naming the file and the fault.
 uint32_t load_or_create_lease_token(const std::string& path);
 
 // Writes the lease token file as load_or_create_lease_token() reads it

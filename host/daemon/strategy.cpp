@@ -8,6 +8,7 @@
 #include <cmath>
 #include <csignal>
 #include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -90,12 +91,22 @@ struct Strategy::Impl {
   // Counters for /metrics.
   uint64_t commits_ok = 0, commits_failed = 0, phase_events = 0, phase_errors = 0, moves = 0,
            recovered_cancelled = 0, recovered_stopped = 0;
-  double boundary_lead_sum_s = 0;  // simulated request-to-boundary time, summed
-  uint64_t state_restored = 0;     // times the state directory was written back from memory
-  std::string state_problem;       // why the state directory cannot be written back (changes refused)
+  double boundary_lead_sum_s = 0;        // simulated request-to-boundary time, summed
+  uint64_t state_restored = 0;           // times the state directory was written back from memory
+  std::string state_problem;             // why the state directory cannot be written back (changes refused)
+  std::vector<std::string> unreachable;  // per board: why the last keepalive could not reach it
+  bool recovered = false;
+  // What GET /readyz says, published for the I/O thread.
+  mutable std::mutex ready_mutex;
+  std::string ready_problem = "recovery has not finished";
 
   Impl(Fabric& f, Journal& j, StrategyOptions o)
-      : fabric(f), journal(j), options(std::move(o)), owner(f.size()), blocked(f.size()) {
+      : fabric(f),
+        journal(j),
+        options(std::move(o)),
+        owner(f.size()),
+        blocked(f.size()),
+        unreachable(f.size()) {
     const auto all = fabric.capabilities();
     caps = all.empty() ? DeviceCapabilities::reference() : all.front();
   }
@@ -605,6 +616,7 @@ struct Strategy::Impl {
     } catch (const ApiError&) {
       // logged once; changes are refused until it can be written back
     }
+    publish_readiness();
     const auto now = std::chrono::steady_clock::now();
     // A third of the lease's lifetime: renewed well before it runs out.
     if (now - last_keepalive < Device::kDefaultLeaseTtl / 3) return;
@@ -612,17 +624,33 @@ struct Strategy::Impl {
     for (size_t b = 0; b < fabric.size(); ++b) {
       try {
         fabric.device(b).claim();
+        unreachable[b].clear();
         if (blocked[b].rfind("lease:", 0) == 0) blocked[b].clear();
       } catch (const LeaseError& e) {
+        unreachable[b].clear();
         if (owner[b].empty()) blocked[b] = fmt::format("lease: held by another writer ({})", e.what());
-      } catch (const Error&) {
-        // unreachable: fabric_state() says so; the next keepalive retries
+      } catch (const Error& e) {
+        // fabric_state() says so too; the next keepalive retries
+        unreachable[b] = e.what();
       }
     }
+    publish_readiness();
   }
 
   json recover();
   std::vector<json> snapshot() const;
+
+  // Ready: recovery done, the journal takes changes, every board answered
+  // the last keepalive.
+  void publish_readiness() {
+    std::string why;
+    if (!recovered) why = "recovery has not finished";
+    if (why.empty() && !state_problem.empty()) why = "the journal cannot take changes: " + state_problem;
+    for (size_t b = 0; why.empty() && b < unreachable.size(); ++b)
+      if (!unreachable[b].empty()) why = fmt::format("board {} is unreachable: {}", name(b), unreachable[b]);
+    std::lock_guard<std::mutex> lock(ready_mutex);
+    ready_problem = why;
+  }
 
   void log(const std::string& line) const {
     if (options.log) options.log(line);
@@ -885,6 +913,10 @@ json Strategy::Impl::recover() {
   // The journal from here on: one record per job as it stands.
   journal.rewrite(snapshot());
   json placed = allocate();
+  for (size_t b = 0; b < fabric.size(); ++b)
+    if (!state[b].reachable) unreachable[b] = state[b].error;
+  recovered = true;
+  publish_readiness();
   return {{"jobs", jobs.size()}, {"actions", actions}, {"placed", placed}};
 }
 
@@ -902,5 +934,9 @@ json Strategy::remove(const std::string& id) { return impl_->remove(id); }
 json Strategy::fabric_state() { return impl_->fabric_state(); }
 std::string Strategy::metrics() { return impl_->metrics(); }
 void Strategy::keepalive() { impl_->keepalive(); }
+std::string Strategy::not_ready() const {
+  std::lock_guard<std::mutex> lock(impl_->ready_mutex);
+  return impl_->ready_problem;
+}
 
 }  // namespace lightrail::daemon

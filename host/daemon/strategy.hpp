@@ -50,6 +50,7 @@ class Strategy : public Service {
   nlohmann::json fabric_state() override;
   std::string metrics() override;
   void keepalive() override;
+  std::string not_ready() const override;
 
  private:
   struct Impl;

@@ -511,6 +511,38 @@ TEST_F(HttpServerTest, StrangersGetTheShorterDeadline) {
   EXPECT_FALSE(trusted.wait_closed(1s));
 }
 
+// Probes are answered at once, never behind the worker: here it is stuck
+// in a call. /readyz is 503 naming the Service's problem while it has one.
+TEST_F(HttpServerTest, HealthReadinessAndVersionAreAnsweredWhileTheWorkerIsBusy) {
+  Gate gate;
+  fake_.on_phase = [&] { gate.wait(); };
+  start();
+  const std::string id = submit_one();
+  RawConn busy(port());
+  ASSERT_TRUE(
+      busy.send(http_request("POST", "/v1/jobs/" + id + "/phase", R"({"phase": 0})", {kAuth, kJson})));
+  ASSERT_TRUE(gate.wait_for_waiters(1));
+  HttpReply r = get("/healthz");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(json::parse(r.body), json({{"status", "alive"}}));
+  r = get("/readyz");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(json::parse(r.body), json({{"ready", true}}));
+  fake_.set_not_ready("board b1 is unreachable: no route");
+  r = get("/readyz");
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(json::parse(r.body).at("problem"), "board b1 is unreachable: no route");
+  r = get("/v1/version");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(json::parse(r.body).at("name"), "lightraild");
+  EXPECT_FALSE(json::parse(r.body).at("version").get<std::string>().empty());
+  EXPECT_EQ(call(http_request("POST", "/healthz", "{}", {kAuth, kJson})).status, 405);
+  gate.release();
+  auto done = busy.read_reply();
+  ASSERT_TRUE(done);
+  EXPECT_EQ(done->status, 200);
+}
+
 TEST_F(HttpServerTest, KeepaliveIsCalledWhileIdle) {
   HttpOptions o;
   o.keepalive_interval = 10ms;

@@ -5,18 +5,42 @@ within seconds), writes the journal and the lease token back from memory
 and goes on; after a kill -9 and a restart every job is still there, on
 the boards it had, and no board is blocked. Replaced by something it cannot
 write into, the state directory makes every change a 503 that changes
-nothing, until it can be written again.
+nothing, until it can be written again. GET /readyz is 503 naming the
+journal meanwhile, and naming a board once the boards are gone.
 
   state_dir_lost.py COSIM LIGHTRAILD SOURCE_DIR
 """
+import json
 import os
 import shutil
+import subprocess
 import sys
 import time
 
 from daemon_lib import Harness, fail, finish_checked
 
 cosim, daemon, src = sys.argv[1:4]
+
+
+def readyz(h):
+    import urllib.error
+    import urllib.request
+    try:
+        with urllib.request.urlopen(h.url + "/readyz", timeout=30) as r:
+            return r.status, json.load(r)
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e)
+
+
+def wait_readyz(h, status, words, timeout=15):
+    deadline = time.time() + timeout
+    while True:
+        got = readyz(h)
+        if got[0] == status and all(w in json.dumps(got[1]) for w in words):
+            return
+        if time.time() > deadline:
+            fail("/readyz is %s, not %d naming %s" % (got, status, words))
+        time.sleep(0.1)
 
 
 def metric(h, name):
@@ -69,10 +93,12 @@ with Harness(cosim, daemon, src, boards=4) as h:
         fail("a refused change changed the jobs")
     if metric(h, "lightraild_state_ok") != 0:
         fail("lightraild_state_ok is not 0 with the journal gone")
+    wait_readyz(h, 503, ["journal"])
     os.unlink(state)
     c.progress(x["id"], 0.1)  # writes it back
     if metric(h, "lightraild_state_ok") != 1:
         fail("lightraild_state_ok is not 1 once written back")
+    wait_readyz(h, 200, ["true"])
 
     # A restart from what was written back: the jobs, their boards, no block.
     h.kill_daemon()
@@ -85,6 +111,11 @@ with Harness(cosim, daemon, src, boards=4) as h:
     if blocked:
         fail("boards blocked after the restart: %s" % blocked)
     c.phase(x["id"], 0)
+    wait_readyz(h, 200, ["true"])
+    # The boards gone (the simulation stopped, its report written): not ready.
+    subprocess.run([cosim, "stop", "--port", str(h.board_port)], check=True, stdout=subprocess.DEVNULL)
+    h.serve.wait(timeout=60)
+    wait_readyz(h, 503, ["unreachable"])
     finish_checked(h)
     print("state directory deleted twice and replaced once: written back, changes refused meanwhile; "
           "after kill -9 both jobs run on their boards, none blocked")
