@@ -29,22 +29,44 @@ class LightrailError(Exception):
         self.message = message
 
 
+# The rule of every token file, as the daemon, `lightrail job` and the
+# driver read one (docs/driver.md, "Token files"): a regular file of this
+# user's that group and others cannot use; one final "\n" or "\r\n" is not
+# part of the token; the token is 16..256 printable ASCII characters
+# without spaces. A token others may read is no secret.
+TOKEN_BYTES = (16, 256)
+
+
 def _read_token(path):
-    # As the daemon reads its own: a token others may read is no secret.
     path = os.path.expanduser(path)
+
+    def bad(why):
+        return LightrailError(0, "token_file", f"token file {path}: {why}")
+
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as e:
-        raise LightrailError(0, "token_file", f"cannot open {path}: {e.strerror}") from None
+        raise bad(f"cannot open ({e.strerror})") from None
     with os.fdopen(fd, "rb") as f:
         st = os.fstat(f.fileno())
         if not stat.S_ISREG(st.st_mode):
-            raise LightrailError(0, "token_file", f"{path} is not a regular file")
+            raise bad("not a regular file")
+        if st.st_uid != os.geteuid():
+            raise bad(f"owned by uid {st.st_uid}, not by this user (uid {os.geteuid()})")
         if st.st_mode & 0o077:
-            raise LightrailError(0, "token_file",
-                                 f"{path}: group or others may use it (mode {st.st_mode & 0o7777:04o}); chmod 600 it")
-        text = f.read(1024).decode("ascii", errors="replace")
-    return text[:-1] if text.endswith("\n") else text
+            raise bad(f"group or others may use it (mode {st.st_mode & 0o7777:04o}); chmod 600 it")
+        data = f.read(TOKEN_BYTES[1] + 3)
+    if len(data) > TOKEN_BYTES[1] + 2:
+        raise bad(f"longer than a token ({TOKEN_BYTES[0]}..{TOKEN_BYTES[1]} characters)")
+    if data.endswith(b"\n"):
+        data = data[:-1]
+    if data.endswith(b"\r"):
+        data = data[:-1]
+    if not TOKEN_BYTES[0] <= len(data) <= TOKEN_BYTES[1]:
+        raise bad(f"the token must be {TOKEN_BYTES[0]}..{TOKEN_BYTES[1]} characters (it has {len(data)})")
+    if any(c <= 0x20 or c > 0x7E for c in data):
+        raise bad("the token must be printable ASCII without spaces")
+    return data.decode("ascii")
 
 
 class Client:

@@ -57,6 +57,14 @@ void Reference::stop(uint64_t window) {
     if (s_.waiting_event) {
       s_.stop_pending = true;
       s_.event_min_tick = std::max(s_.event_min_tick, window);
+      // With every port dark that boundary changes no output, so no edge
+      // will resume the reference: it is taken at the earliest time allowed
+      // (no output tells a later one apart), else the reference would run
+      // on after the board stopped and judge its next start wrong.
+      if (std::all_of(s_.config.begin(), s_.config.end(), [](int w) { return w == kDarkPort; })) {
+        resume_at(s_.event_min_tick);
+        generate_until(s_.next_tick);
+      }
     }
     return;
   }

@@ -49,7 +49,8 @@ class Reference {
   // not taken) ends the schedule. Its edges already out (an early retune)
   // stand, every port still lit falls exactly at it, nothing rises. During
   // an event step that boundary is the board's, taken from its first fall,
-  // and may not come before the step's minimum end or `window`.
+  // and may not come before the step's minimum end or `window`. With every
+  // port dark (no fall to take it from) it is the earliest of those.
   void stop(uint64_t window);
   uint64_t stops = 0;             // STOP boundaries generated
   uint64_t stops_mid_retune = 0;  // ... of which some edges were already out

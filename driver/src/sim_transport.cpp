@@ -1,10 +1,7 @@
 // sim://HOST:PORT/BOARD: the co-simulation board server's line protocol over
 // TCP (docs/driver.md). Synchronous calls built on Asio's asynchronous ones so
 // that every resolve, connect, write and read has a deadline.
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <boost/asio.hpp>
 #include <cerrno>
@@ -17,6 +14,7 @@
 
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
+#include "lightrail/token_file.hpp"
 #include "lightrail/transport.hpp"
 
 namespace lightrail {
@@ -28,7 +26,6 @@ using boost::system::error_code;
 
 constexpr size_t kMaxWordsPerRequest = 4096;  // the server's limit per RD/WR
 constexpr size_t kMaxLineBytes = 64 * 1024;   // 4096 words of 8 hex digits fit easily
-constexpr size_t kMaxTokenBytes = 4096;       // a token file holds one short line
 constexpr uint64_t kMaxBoard = 2147483647;    // the server reads the board as an int
 
 // The parts of sim://HOST:PORT/BOARD; FormatError naming the bad part.
@@ -99,46 +96,19 @@ struct Token {
   std::string source;  // for messages: "LIGHTRAIL_SIM_TOKEN_FILE PATH"
 };
 
-// The token in the file LIGHTRAIL_SIM_TOKEN_FILE names. The file must be
-// private to its owner: a token others can read is no secret. FormatError
-// (the user's configuration) otherwise.
+// The token in the file LIGHTRAIL_SIM_TOKEN_FILE names, read by the one
+// rule of every token file (read_token_file). FormatError (the user's
+// configuration) otherwise.
 Token read_token() {
   const char* path = std::getenv(kSimTokenFileEnv);
   if (path == nullptr) return {};
   const std::string shown = fmt::format("{} {}", kSimTokenFileEnv, printable(path));
-  auto bad = [&](const std::string& what) { return FormatError(fmt::format("{}: {}", shown, what)); };
-  if (*path == '\0') throw bad("is set but empty (unset it, or name the token file)");
-  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw bad(fmt::format("cannot open the token file: {}", std::strerror(errno)));
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) throw bad(fmt::format("cannot stat the token file: {}", std::strerror(errno)));
-  if (!S_ISREG(st.st_mode)) throw bad("the token file is not a regular file");
-  if (st.st_mode & (S_IRWXG | S_IRWXO)) {
-    throw bad(fmt::format("the token file is accessible to group or others (mode {:04o}); chmod 600 it",
-                          st.st_mode & 07777));
+  if (*path == '\0') throw FormatError(shown + ": is set but empty (unset it, or name the token file)");
+  try {
+    return {read_token_file(path), shown};
+  } catch (const FormatError& e) {
+    throw FormatError(fmt::format("{}: {}", kSimTokenFileEnv, e.what()));
   }
-  std::string text;
-  char buf[512];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw bad(fmt::format("cannot read the token file: {}", std::strerror(errno)));
-    if (n == 0) break;
-    text.append(buf, static_cast<size_t>(n));
-    if (text.size() > kMaxTokenBytes)
-      throw bad(fmt::format("the token file is longer than {} bytes", kMaxTokenBytes));
-  }
-  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
-  if (text.empty()) throw bad("the token file is empty");
-  for (char c : text) {
-    // One word of visible ASCII: anything else would break the line protocol.
-    if (c < 0x21 || c > 0x7E) throw bad("the token must be one line of visible ASCII without spaces");
-  }
-  return {text, shown};
 }
 
 class SimTransport final : public Transport {

@@ -1,6 +1,8 @@
 #include "http_server.hpp"
 
+#include <dirent.h>
 #include <fmt/format.h>
+#include <sys/resource.h>
 
 #include <array>
 #include <atomic>
@@ -21,6 +23,7 @@
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/token_file.hpp"
+#include "lightrail/version.hpp"
 #include "routes.hpp"
 
 namespace lightrail::daemon {
@@ -204,6 +207,29 @@ class Worker {
 
 class Connection;
 
+// Descriptors kept free beyond the connections: the journal and its
+// rewrite, the state directory's fsync, the lease token, board reconnects,
+// and the accept of a connection beyond the cap (to answer it 503).
+constexpr size_t kReservedDescriptors = 32;
+
+size_t open_descriptors() {
+  size_t n = 0;
+  if (DIR* d = ::opendir("/proc/self/fd")) {
+    while (const dirent* e = ::readdir(d)) n += e->d_name[0] != '.';
+    ::closedir(d);
+  }
+  return n;
+}
+
+// The connection cap the descriptor limit allows (at least 1).
+size_t descriptor_cap(size_t wanted) {
+  rlimit rl{};
+  if (::getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return wanted;
+  const size_t used = open_descriptors() + kReservedDescriptors;
+  const size_t room = rl.rlim_cur > used ? size_t(rl.rlim_cur - used) : 1;
+  return std::max<size_t>(1, std::min(wanted, room));
+}
+
 }  // namespace
 
 struct HttpServer::Impl {
@@ -216,6 +242,7 @@ struct HttpServer::Impl {
 
   Service& service;
   const HttpOptions opt;
+  size_t max_connections = opt.max_connections;  // lowered by the descriptor limit at construction
   bool loopback = true;
   asio::io_context ioc;
   tcp::acceptor acceptor;
@@ -234,6 +261,7 @@ struct HttpServer::Impl {
   std::map<std::string, Histogram> latency;                                   // by route
   uint64_t accepted = 0;
   uint64_t refused = 0;
+  std::atomic<uint64_t> evicted{0};
   // Any thread.
   std::atomic<size_t> open{0};
   std::atomic<uint64_t> requests{0};
@@ -250,6 +278,8 @@ struct HttpServer::Impl {
   }
 
   void accept();
+  Reply at_once(Call call);
+  bool evict_a_stranger();
   void refuse_connection(tcp::socket socket);
   void keepalive();
   Reply invoke(Call call, const std::string& id, const json& body);
@@ -268,8 +298,11 @@ namespace {
 // client keeps it alive. Lives on the I/O thread; the worker only holds it.
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(tcp::socket socket, HttpServer::Impl& srv)
-      : srv_(srv), stream_(std::move(socket)), buffer_(srv.opt.header_limit + srv.opt.body_limit + 65536) {
+  Connection(tcp::socket socket, HttpServer::Impl& srv, uint64_t seq)
+      : srv_(srv),
+        stream_(std::move(socket)),
+        buffer_(srv.opt.header_limit + srv.opt.body_limit + 65536),
+        seq_(seq) {
     beast::error_code ec;
     const auto peer = stream_.socket().remote_endpoint(ec);
     peer_ = ec ? "?" : fmt::format("{}:{}", peer.address().to_string(), peer.port());
@@ -282,6 +315,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
   bool busy() const { return busy_; }
+  uint64_t seq() const { return seq_; }  // accept order
+  // May be closed to admit another at the cap: has never sent the token,
+  // and neither a call nor a reply of its is under way.
+  bool evictable() const { return !trusted_ && !busy_ && !writing_ && !closed_; }
+  const std::string& peer() const { return peer_; }
 
   void close() {
     if (closed_) return;
@@ -309,7 +347,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
     target_.clear();
     // One deadline for the whole request, from the first byte awaited: an
     // idle connection and a client that sends slowly are both closed by it.
-    stream_.expires_after(srv_.opt.timeout);
+    // A stranger's (no token yet) is the shorter one.
+    stream_.expires_after(trusted_ ? srv_.opt.timeout
+                                   : std::min(srv_.opt.timeout, srv_.opt.stranger_timeout));
     http::async_read_header(
         stream_, buffer_, *parser_,
         [self = shared_from_this()](beast::error_code ec, size_t) { self->on_header(ec); });
@@ -356,6 +396,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
     const std::string_view method = sv(req.method_string());
     method_ = method == "GET" || method == "POST" || method == "DELETE" ? std::string(method) : "other";
     const bool more = !parser_->is_done();  // a body follows: an early refusal closes
+    // RFC 9112 section 3.2: an HTTP/1.1 request has exactly one Host; none
+    // or more than one is a 400 (HTTP/1.0 may omit it).
+    const auto hosts = req.count(http::field::host);
+    if (hosts > 1 || (hosts == 0 && req.version() >= 11))
+      return send(error_reply(400, "Host",
+                              hosts > 1 ? "more than one Host header"
+                                        : "an HTTP/1.1 request needs a Host header (RFC 9112)"),
+                  more);
     if (srv_.loopback && req.count(http::field::host) > 0 && !loopback_host(sv(req[http::field::host])))
       return send(error_reply(400, "Host",
                               fmt::format("Host \"{}\" is not this daemon's (it listens on loopback only)",
@@ -376,7 +424,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
       r.headers.emplace_back(http::field::allow, allowed_methods(t.route));
       return send(std::move(r), more);
     }
-    if (changes_state(*call)) {
+    // The token is checked on any request that carries one (a GET with it
+    // makes its connection trusted too) and needed on those that change state.
+    if (changes_state(*call) || req.count(http::field::authorization) > 0) {
       std::string why;
       const auto n = req.count(http::field::authorization);
       if (n == 0) {
@@ -391,7 +441,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
         else if (!same_token(srv_.opt.token, trim(value.substr(space + 1))))
           why = "wrong token";
       }
-      if (!why.empty()) {
+      trusted_ |= why.empty();
+      if (!why.empty() && changes_state(*call)) {
         Reply r = error_reply(401, "Authorization", why + "; nothing was done");
         r.headers.emplace_back(http::field::www_authenticate, "Bearer realm=\"lightraild\"");
         return send(std::move(r), more);
@@ -410,6 +461,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
     call_ = *call;
     id_ = t.id;
+    if (answered_at_once(call_)) return send(srv_.at_once(call_), more);
     if (!more) return on_body({});
     if (beast::iequals(req[http::field::expect], "100-continue")) {
       continue_.emplace(http::status::continue_, req.version());
@@ -488,7 +540,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
     res_->prepare_payload();
     status_ = r.status;
     stream_.expires_after(srv_.opt.timeout);
+    writing_ = true;
     http::async_write(stream_, *res_, [self = shared_from_this(), keep](beast::error_code ec, size_t) {
+      self->writing_ = false;
       self->on_written(ec, keep);
     });
   }
@@ -518,6 +572,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   int status_ = 0;
   bool busy_ = false;
   bool closed_ = false;
+  bool writing_ = false;
+  bool trusted_ = false;  // has sent a request with the right bearer token
+  uint64_t seq_ = 0;
 };
 
 }  // namespace
@@ -535,18 +592,55 @@ void HttpServer::Impl::accept() {
       return;
     }
     if (stopping) return refuse_connection(std::move(socket));
-    if (connections.size() >= opt.max_connections) {
+    if (connections.size() >= max_connections && !evict_a_stranger()) {
       ++refused;
-      log(fmt::format("refused a connection: {} are open (the limit)", connections.size()));
+      log(fmt::format("refused a connection: {} are open (the limit), none of them an idle stranger",
+                      connections.size()));
       refuse_connection(std::move(socket));
     } else {
       ++accepted;
       beast::error_code nodelay;
       socket.set_option(tcp::no_delay(true), nodelay);
-      std::make_shared<Connection>(std::move(socket), *this)->start();
+      std::make_shared<Connection>(std::move(socket), *this, accepted)->start();
     }
     accept();
   });
+}
+
+// Liveness, readiness and version: from the I/O thread, so they never wait
+// behind the worker (a probe must not time out while a commit runs).
+Reply HttpServer::Impl::at_once(Call call) {
+  Reply r;
+  if (call == Call::kHealthz) {
+    r.body = dump({{"status", "alive"}});
+  } else if (call == Call::kVersion) {
+    const VersionInfo& v = version();
+    r.body = dump({{"name", "lightraild"},
+                   {"version", std::string(v.version)},
+                   {"source", std::string(v.source_hash)},
+                   {"regmap_version", v.regmap_version}});
+  } else {
+    std::string why = stopping ? "the daemon is stopping" : service.not_ready();
+    r.status = why.empty() ? 200 : 503;
+    r.body = dump(why.empty() ? json{{"ready", true}} : json{{"ready", false}, {"problem", why}});
+  }
+  return r;
+}
+
+// At the cap: the oldest connection that never sent the token and has
+// nothing under way makes room. False when there is none.
+bool HttpServer::Impl::evict_a_stranger() {
+  Connection* victim = nullptr;
+  for (Connection* c : connections)
+    if (c->evictable() && (!victim || c->seq() < victim->seq())) victim = c;
+  if (!victim) return false;
+  ++evicted;
+  // Logged every 100th: a flood of strangers must not flood the log too.
+  if (evicted % 100 == 1)
+    log(fmt::format("closed {} (no token sent) to admit a new connection at the limit of {}; {} so far",
+                    victim->peer(), max_connections, evicted.load()));
+  victim->close();
+  return true;
 }
 
 void HttpServer::Impl::refuse_connection(tcp::socket socket) {
@@ -554,7 +648,7 @@ void HttpServer::Impl::refuse_connection(tcp::socket socket) {
   const Reply r =
       error_reply(503, "",
                   stopping ? "the daemon is stopping"
-                           : fmt::format("busy: {} connections are open (the limit)", opt.max_connections));
+                           : fmt::format("busy: {} connections are open (the limit)", max_connections));
   const std::string text = fmt::format(
       "HTTP/1.1 503 Service Unavailable\r\nServer: lightraild\r\nContent-Type: {}\r\nRetry-After: 1\r\n"
       "Content-Length: {}\r\nConnection: close\r\n\r\n{}",
@@ -603,6 +697,10 @@ Reply HttpServer::Impl::invoke(Call call, const std::string& id, const json& bod
       case Call::kFabric:
         out = service.fabric_state();
         break;
+      case Call::kHealthz:
+      case Call::kReadyz:
+      case Call::kVersion:
+        return at_once(call);  // not queued (on_header), but complete
       case Call::kMetrics: {
         Reply r;
         r.body = service.metrics();
@@ -680,11 +778,15 @@ std::string HttpServer::Impl::http_metrics() {
   one("lightraild_http_queue_limit", "gauge", "Requests that may wait; beyond, 503.",
       double(opt.queue_limit));
   one("lightraild_http_connections_open", "gauge", "Client connections open.", double(open.load()));
-  one("lightraild_http_connections_limit", "gauge", "Connections that may be open; beyond, 503.",
-      double(opt.max_connections));
+  one("lightraild_http_connections_limit", "gauge",
+      "Connections that may be open (the option, or what the descriptor limit leaves).",
+      double(max_connections));
   one("lightraild_http_connections_accepted_total", "counter", "Connections accepted.", double(accepted));
   one("lightraild_http_connections_refused_total", "counter", "Connections refused at the limit.",
       double(refused));
+  one("lightraild_http_connections_evicted_total", "counter",
+      "Idle connections that never sent the token, closed to admit a new one at the limit.",
+      double(evicted.load()));
   one("lightraild_http_timeouts_total", "counter", "Connections closed by their read or write deadline.",
       double(timeouts.load()));
   one("lightraild_keepalive_total", "counter", "Service keepalive() calls that returned.",
@@ -706,7 +808,7 @@ HttpServer::HttpServer(Service& service, HttpOptions options)
   if (const std::string why = token_problem(o.token); !why.empty())
     throw std::invalid_argument("the bearer token: " + why);
   if (o.body_limit == 0 || o.header_limit < 256 || o.max_connections == 0 || o.queue_limit == 0 ||
-      o.timeout.count() <= 0 || o.keepalive_interval.count() <= 0)
+      o.timeout.count() <= 0 || o.stranger_timeout.count() <= 0 || o.keepalive_interval.count() <= 0)
     throw std::invalid_argument(
         "HTTP limits must be positive (header limit at least 256 bytes, timeout and keepalive at least 1 "
         "ms)");
@@ -715,6 +817,10 @@ HttpServer::HttpServer(Service& service, HttpOptions options)
   const auto address = asio::ip::make_address(o.bind, ec);
   if (ec) throw std::invalid_argument(fmt::format("--bind {}: not an IP address", printable(o.bind)));
   impl_->loopback = address.is_loopback();
+  impl_->max_connections = descriptor_cap(o.max_connections);
+  if (impl_->max_connections < o.max_connections)
+    impl_->log(fmt::format("at most {} connections, not {}: the descriptor limit (ulimit -n) leaves no more",
+                           impl_->max_connections, o.max_connections));
   const tcp::endpoint at(address, o.port);
   auto& acc = impl_->acceptor;
   auto fail = [&](const char* what) {
@@ -781,6 +887,8 @@ HttpStats HttpServer::stats() const {
   s.queue_depth = impl_->worker.depth();
   s.requests = impl_->requests.load();
   s.timeouts = impl_->timeouts.load();
+  s.evicted = impl_->evicted.load();
+  s.max_connections = impl_->max_connections;
   s.keepalives = impl_->keepalives.load();
   s.stopping = impl_->stopping.load();
   return s;

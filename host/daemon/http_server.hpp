@@ -27,8 +27,17 @@ struct HttpOptions {
   // also the idle timeout between requests) and for writing one reply; the
   // connection is closed when it passes.
   std::chrono::milliseconds timeout{30000};
-  size_t max_connections = 256;  // beyond: 503 and closed at once
-  size_t queue_limit = 64;       // requests waiting for the worker; beyond: 503, nothing done
+  // The same deadline for a connection that has not yet sent a request with
+  // the right bearer token: slow or idle strangers cannot hold a connection
+  // long.
+  std::chrono::milliseconds stranger_timeout{5000};
+  // Open connections. At the cap a new one takes the place of the oldest
+  // idle stranger's (closed), so strangers cannot lock out the clients with
+  // the token; 503 and closed only when every open one is busy or has sent
+  // the token. Lowered to what the descriptor limit leaves (RLIMIT_NOFILE,
+  // less those open at start and a reserve for the journal and the boards).
+  size_t max_connections = 256;
+  size_t queue_limit = 64;  // requests waiting for the worker; beyond: 503, nothing done
   std::chrono::milliseconds keepalive_interval{1000};
   // One line per request and per notable event (from the I/O thread); empty: silent.
   std::function<void(const std::string&)> log;
@@ -38,8 +47,10 @@ struct HttpOptions {
 struct HttpStats {
   size_t open_connections = 0;
   size_t queue_depth = 0;
-  uint64_t requests = 0;  // replies sent, errors included
-  uint64_t timeouts = 0;  // connections closed by their deadline
+  uint64_t requests = 0;       // replies sent, errors included
+  uint64_t timeouts = 0;       // connections closed by their deadline
+  uint64_t evicted = 0;        // strangers closed to admit a new connection at the cap
+  size_t max_connections = 0;  // the cap in force (HttpOptions', or what the descriptor limit leaves)
   uint64_t keepalives = 0;
   bool stopping = false;  // stop() has begun: no call starts any more
 };

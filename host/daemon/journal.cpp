@@ -130,6 +130,13 @@ void Journal::append(const nlohmann::json& record) {
   }
 }
 
+bool Journal::linked() const {
+  struct stat mine {
+  }, named{};
+  if (::fstat(fd_, &mine) != 0 || mine.st_nlink == 0) return false;
+  return ::stat(path_.c_str(), &named) == 0 && named.st_dev == mine.st_dev && named.st_ino == mine.st_ino;
+}
+
 void Journal::rewrite(const std::vector<nlohmann::json>& records) {
   const std::string tmp = path_ + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);

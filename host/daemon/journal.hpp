@@ -27,6 +27,9 @@ class Journal {
   // Replaces the whole journal with these records, atomically (write a
   // temporary file, fsync, rename, fsync the directory): compaction.
   void rewrite(const std::vector<nlohmann::json>& records);
+  // Whether the file appended to is still the one at path(): false once it
+  // (or its directory) was deleted or replaced, when appends would be lost.
+  bool linked() const;
 
  private:
   std::string path_;

@@ -72,6 +72,7 @@ struct Options {
   bool allow_unlocked = false;
   size_t body_limit = 64 * 1024, header_limit = 8 * 1024, max_connections = 256, queue_limit = 64;
   int timeout_ms = 30000;
+  int stranger_timeout_ms = 5000;
   int phase_wait_ms = 2000;
   double release_fraction = 0.85;
 };
@@ -120,6 +121,8 @@ int serve(const Options& o) {
   step(kCannotRun, "journal", [&] { journal.emplace(o.state_dir + "/journal.jsonl"); });
   const uint32_t lease = step(kCannotRun, "lease token",
                               [&] { return d::load_or_create_lease_token(o.state_dir + "/lease-token"); });
+  so.lease_token = lease;
+  so.log = [](const std::string& line) { log("warn", line); };
   log("info", fmt::format("journal {} ({} records), lease token 0x{:08x}", journal->path(),
                           journal->records().size(), lease));
 
@@ -149,6 +152,7 @@ int serve(const Options& o) {
   h.body_limit = o.body_limit;
   h.header_limit = o.header_limit;
   h.timeout = std::chrono::milliseconds(o.timeout_ms);
+  h.stranger_timeout = std::chrono::milliseconds(o.stranger_timeout_ms);
   h.max_connections = o.max_connections;
   h.queue_limit = o.queue_limit;
   h.log = [](const std::string& line) { log("info", line); };
@@ -220,7 +224,13 @@ int main(int argc, char** argv) {
                  "deadline to read one request (also the idle timeout) and to write one reply")
       ->capture_default_str()
       ->check(CLI::Range(1, 3'600'000));
-  app.add_option("--max-connections", o.max_connections, "open connections (503 beyond)")
+  app.add_option("--stranger-timeout-ms", o.stranger_timeout_ms,
+                 "the same deadline for a connection that has not yet sent the bearer token")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3'600'000));
+  app.add_option("--max-connections", o.max_connections,
+                 "open connections; at the cap the oldest idle one without the token makes room, else 503 "
+                 "(lowered to what ulimit -n leaves)")
       ->capture_default_str()
       ->check(CLI::Range(size_t(1), size_t(65536)));
   app.add_option("--queue-limit", o.queue_limit, "requests waiting for the worker (503 beyond)")

@@ -54,6 +54,10 @@ Target parse_target(std::string_view target) {
     t.route = Route::kMetrics;
     return t;
   }
+  if (target == "/healthz" || target == "/readyz" || target == "/v1/version") {
+    t.route = target == "/healthz" ? Route::kHealthz : target == "/readyz" ? Route::kReadyz : Route::kVersion;
+    return t;
+  }
   constexpr std::string_view kJobs = "/v1/jobs/";
   if (target.substr(0, kJobs.size()) == kJobs) {
     std::string_view rest = target.substr(kJobs.size());
@@ -91,6 +95,12 @@ const char* route_label(Route route) {
       return "/v1/fabric";
     case Route::kMetrics:
       return "/metrics";
+    case Route::kHealthz:
+      return "/healthz";
+    case Route::kReadyz:
+      return "/readyz";
+    case Route::kVersion:
+      return "/v1/version";
   }
   return "?";
 }
@@ -106,6 +116,9 @@ const char* allowed_methods(Route route) {
       return "POST";
     case Route::kFabric:
     case Route::kMetrics:
+    case Route::kHealthz:
+    case Route::kReadyz:
+    case Route::kVersion:
       return "GET";
   }
   return "";
@@ -134,6 +147,15 @@ std::optional<Call> call_of(Route route, std::string_view method) {
     case Route::kMetrics:
       if (get) return Call::kMetrics;
       break;
+    case Route::kHealthz:
+      if (get) return Call::kHealthz;
+      break;
+    case Route::kReadyz:
+      if (get) return Call::kReadyz;
+      break;
+    case Route::kVersion:
+      if (get) return Call::kVersion;
+      break;
   }
   return std::nullopt;
 }
@@ -144,6 +166,10 @@ bool changes_state(Call call) {
 
 bool takes_body(Call call) {
   return call == Call::kSubmit || call == Call::kPhase || call == Call::kProgress;
+}
+
+bool answered_at_once(Call call) {
+  return call == Call::kHealthz || call == Call::kReadyz || call == Call::kVersion;
 }
 
 }  // namespace lightrail::daemon

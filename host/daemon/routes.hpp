@@ -14,8 +14,20 @@ namespace lightrail::daemon {
 // (URL-unreserved, so an id never needs percent-encoding).
 inline constexpr size_t kMaxJobIdBytes = 128;
 
-enum class Route { kJobs, kJob, kJobPhase, kJobProgress, kFabric, kMetrics };
-enum class Call { kSubmit, kPhase, kProgress, kList, kGet, kRemove, kFabric, kMetrics };
+enum class Route { kJobs, kJob, kJobPhase, kJobProgress, kFabric, kMetrics, kHealthz, kReadyz, kVersion };
+enum class Call {
+  kSubmit,
+  kPhase,
+  kProgress,
+  kList,
+  kGet,
+  kRemove,
+  kFabric,
+  kMetrics,
+  kHealthz,
+  kReadyz,
+  kVersion
+};
 
 struct Target {
   // 0: a route; else 404 (no such path) or 400 (not a path this server
@@ -42,5 +54,7 @@ std::optional<Call> call_of(Route route, std::string_view method);
 bool changes_state(Call call);
 // POST: the body is a JSON document the call takes.
 bool takes_body(Call call);
+// Answered by the HTTP layer at once, never queued behind the worker.
+bool answered_at_once(Call call);
 
 }  // namespace lightrail::daemon

@@ -39,6 +39,10 @@ class Service {
   virtual std::string metrics() = 0;
   // Called about once a second between requests: renew board leases.
   virtual void keepalive() = 0;
+  // Why the service is not ready to serve changes ("" when it is): for GET
+  // /readyz. Called from the I/O thread at any time, beside the worker's
+  // calls: it must be thread-safe and must not block on a board.
+  virtual std::string not_ready() const { return ""; }
 };
 
 }  // namespace lightrail::daemon

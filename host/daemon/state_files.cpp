@@ -64,6 +64,10 @@ void write_file_atomically(const std::string& path, const std::string& text, uns
   if (rc != 0) throw fault(dir, "cannot fsync the directory");
 }
 
+void write_lease_token(const std::string& path, uint32_t token) {
+  write_file_atomically(path, fmt::format("0x{:08x}\n", token), 0600);
+}
+
 uint32_t load_or_create_lease_token(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0 && errno != ENOENT) throw fault(path, "cannot open the lease token file");
@@ -75,7 +79,7 @@ uint32_t load_or_create_lease_token(const std::string& path) {
         throw fault(path, "cannot draw a random lease token");
       }
     }
-    write_file_atomically(path, fmt::format("0x{:08x}\n", token), 0600);
+    write_lease_token(path, token);
     return token;
   }
   struct Closer {
@@ -89,8 +93,11 @@ uint32_t load_or_create_lease_token(const std::string& path) {
   if (::fstat(fd, &st) != 0) throw fault(path, "cannot stat the lease token file");
   if (!S_ISREG(st.st_mode)) throw bad("not a regular file");
   if (st.st_uid != ::geteuid()) throw bad(fmt::format("owned by uid {}, not by this user", st.st_uid));
-  if (st.st_mode & (S_IRWXG | S_IRWXO))
-    throw bad(fmt::format("group or others may use it (mode {:04o}); chmod 600 it", st.st_mode & 07777));
+  // Not a secret (every board shows its lease holder, and so does GET
+  // /v1/fabric): only who may change it matters, since the daemon claims
+  // whatever lease it names.
+  if (st.st_mode & (S_IWGRP | S_IWOTH))
+    throw bad(fmt::format("group or others may write it (mode {:04o}); chmod 600 it", st.st_mode & 07777));
   char buf[32];
   const ssize_t n = ::read(fd, buf, sizeof buf);
   if (n < 0) throw fault(path, "cannot read the lease token file");

@@ -13,10 +13,14 @@ void write_file_atomically(const std::string& path, const std::string& text, uns
 
 // The daemon's board lease token in `path` ("0x%08x\n"), so boards leased
 // before a restart stay the daemon's: read if the file exists (it must be a
-// regular file of this user's that group and others cannot use, holding a
-// non-zero token), else a random non-zero token is made and written (mode
-// 0600). Throws std::runtime_error naming the file and the fault.
+// regular file of this user's that group and others cannot write, holding a
+// non-zero token; it is no secret: docs/lightraild.md, "Leases"), else a random non-zero token is made and
+// written (mode 0600). Throws std::runtime_error naming the file and the fault.
 uint32_t load_or_create_lease_token(const std::string& path);
+
+// Writes the lease token file as load_or_create_lease_token() reads it
+// (atomically, mode 0600).
+void write_lease_token(const std::string& path, uint32_t token);
 
 // Creates `dir` (mode 0700) if it is missing; throws if it cannot, or if it
 // exists and is not a directory.

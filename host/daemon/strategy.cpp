@@ -1,18 +1,22 @@
 #include "strategy.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 
+#include "journal_records.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
 #include "placement.hpp"
+#include "state_files.hpp"
 
 namespace lightrail::daemon {
 
@@ -87,10 +91,22 @@ struct Strategy::Impl {
   // Counters for /metrics.
   uint64_t commits_ok = 0, commits_failed = 0, phase_events = 0, phase_errors = 0, moves = 0,
            recovered_cancelled = 0, recovered_stopped = 0;
-  double boundary_lead_sum_s = 0;  // simulated request-to-boundary time, summed
+  double boundary_lead_sum_s = 0;        // simulated request-to-boundary time, summed
+  uint64_t state_restored = 0;           // times the state directory was written back from memory
+  std::string state_problem;             // why the state directory cannot be written back (changes refused)
+  std::vector<std::string> unreachable;  // per board: why the last keepalive could not reach it
+  bool recovered = false;
+  // What GET /readyz says, published for the I/O thread.
+  mutable std::mutex ready_mutex;
+  std::string ready_problem = "recovery has not finished";
 
   Impl(Fabric& f, Journal& j, StrategyOptions o)
-      : fabric(f), journal(j), options(std::move(o)), owner(f.size()), blocked(f.size()) {
+      : fabric(f),
+        journal(j),
+        options(std::move(o)),
+        owner(f.size()),
+        blocked(f.size()),
+        unreachable(f.size()) {
     const auto all = fabric.capabilities();
     caps = all.empty() ? DeviceCapabilities::reference() : all.front();
   }
@@ -131,12 +147,12 @@ struct Strategy::Impl {
              {"boards", board_names(boards_of(j))},
              {"phase_events", j.phase_events}};
     out["target_accuracy"] = j.target ? json(*j.target) : json(nullptr);
-    if (!j.job.phases.empty()) out["next_phase"] = j.job.phases[j.next_phase].name;
-    if (j.placement) {
-      out["plan"] = j.placement->summary;
-      out["generation"] = j.placement->summary["generation"];
-      out["commit_ps"] = j.commit_ps;
-    }
+    out["next_phase"] = j.job.phases.empty() ? json(nullptr) : json(j.job.phases[j.next_phase].name);
+    // Every field of the documented shape, null when it does not apply (a
+    // job waiting or on the EPS has no plan on the boards).
+    out["plan"] = j.placement ? j.placement->summary : json(nullptr);
+    out["generation"] = j.placement ? j.placement->summary["generation"] : json(nullptr);
+    out["commit_ps"] = j.placement ? json(j.commit_ps) : json(nullptr);
     out["last_boundary_ps"] = j.last_boundary_ps ? json(*j.last_boundary_ps) : json(nullptr);
     return out;
   }
@@ -283,6 +299,7 @@ struct Strategy::Impl {
   }
 
   json submit(const json& body) {
+    ensure_state();
     if (!body.is_object()) throw ApiError(400, "", "the body must be a JSON object (a job file)");
     json spec = body;
     Job j;
@@ -479,6 +496,7 @@ struct Strategy::Impl {
 
   json progress(const std::string& id, const json& body) {
     Job& j = find(id);
+    ensure_state();
     if (!body.is_object() || !body.contains("accuracy"))
       throw ApiError(400, "accuracy", "missing ({\"accuracy\": x}, x in 0..1)");
     for (const auto& [k, v] : body.items())
@@ -502,6 +520,7 @@ struct Strategy::Impl {
 
   json remove(const std::string& id) {
     Job& j = find(id);
+    ensure_state();
     journal.append({{"type", "delete"}, {"id", id}});
     if (j.placement) release(j);
     jobs.erase(id);
@@ -581,10 +600,23 @@ struct Strategy::Impl {
         "# TYPE lightraild_recovered_total counter\nlightraild_recovered_total{{action=\"cancelled\"}} {}\n"
         "lightraild_recovered_total{{action=\"stopped\"}} {}\n",
         recovered_cancelled, recovered_stopped);
+    m += fmt::format(
+        "# HELP lightraild_state_ok Whether the journal can take changes (0: its directory is gone and "
+        "cannot be written back; changes get 503).\n# TYPE lightraild_state_ok gauge\nlightraild_state_ok "
+        "{}\n"
+        "# HELP lightraild_state_restored_total Times the deleted state directory was written back from "
+        "memory.\n# TYPE lightraild_state_restored_total counter\nlightraild_state_restored_total {}\n",
+        state_problem.empty() ? 1 : 0, state_restored);
     return m;
   }
 
   void keepalive() {
+    try {
+      ensure_state();  // noticed within a keepalive even when no change comes
+    } catch (const ApiError&) {
+      // logged once; changes are refused until it can be written back
+    }
+    publish_readiness();
     const auto now = std::chrono::steady_clock::now();
     // A third of the lease's lifetime: renewed well before it runs out.
     if (now - last_keepalive < Device::kDefaultLeaseTtl / 3) return;
@@ -592,17 +624,110 @@ struct Strategy::Impl {
     for (size_t b = 0; b < fabric.size(); ++b) {
       try {
         fabric.device(b).claim();
+        unreachable[b].clear();
         if (blocked[b].rfind("lease:", 0) == 0) blocked[b].clear();
       } catch (const LeaseError& e) {
+        unreachable[b].clear();
         if (owner[b].empty()) blocked[b] = fmt::format("lease: held by another writer ({})", e.what());
-      } catch (const Error&) {
-        // unreachable: fabric_state() says so; the next keepalive retries
+      } catch (const Error& e) {
+        // fabric_state() says so too; the next keepalive retries
+        unreachable[b] = e.what();
       }
     }
+    publish_readiness();
   }
 
   json recover();
+  std::vector<json> snapshot() const;
+
+  // Ready: recovery done, the journal takes changes, every board answered
+  // the last keepalive.
+  void publish_readiness() {
+    std::string why;
+    if (!recovered) why = "recovery has not finished";
+    if (why.empty() && !state_problem.empty()) why = "the journal cannot take changes: " + state_problem;
+    for (size_t b = 0; why.empty() && b < unreachable.size(); ++b)
+      if (!unreachable[b].empty()) why = fmt::format("board {} is unreachable: {}", name(b), unreachable[b]);
+    std::lock_guard<std::mutex> lock(ready_mutex);
+    ready_problem = why;
+  }
+
+  void log(const std::string& line) const {
+    if (options.log) options.log(line);
+  }
+
+  // Every change is journalled first. With the journal's file deleted (the
+  // state directory removed under the daemon) a change would be lost at the
+  // next start, with every job and the boards' lease token. The daemon
+  // still holds both: it writes them back, or refuses the change.
+  void ensure_state() {
+    if (journal.linked()) {
+      state_problem.clear();
+      return;
+    }
+    const std::string dir = journal.path().substr(0, journal.path().rfind('/') + 1);
+    try {
+      struct stat st {};
+      if (::stat(journal.path().c_str(), &st) == 0)
+        throw std::runtime_error(journal.path() + " is another file now (another daemon's?)");
+      ensure_state_dir(dir);
+      const std::string lease_file = dir + "lease-token";
+      if (::stat(lease_file.c_str(), &st) == 0) {
+        if (load_or_create_lease_token(lease_file) != options.lease_token)
+          throw std::runtime_error(lease_file + " holds another lease token now");
+      } else {
+        write_lease_token(lease_file, options.lease_token);
+      }
+      journal.rewrite(snapshot());
+    } catch (const std::exception& e) {
+      if (state_problem.empty())
+        log(fmt::format("the journal {} is gone and cannot be written back: {}; changes are refused",
+                        journal.path(), e.what()));
+      state_problem = e.what();
+      throw ApiError(503, "",
+                     fmt::format("the daemon's journal {} is gone and cannot be written back ({}); nothing "
+                                 "was done",
+                                 journal.path(), state_problem));
+    }
+    ++state_restored;
+    state_problem.clear();
+    log(
+        fmt::format("the journal {} was deleted under the daemon; wrote it back from memory ({} jobs) "
+                    "with the lease token",
+                    journal.path(), jobs.size()));
+  }
 };
+
+// The journal's records for the state as it stands: the generations and
+// job ids already used, then one per job.
+std::vector<json> Strategy::Impl::snapshot() const {
+  // The generations and job ids already used stay used: the only record of
+  // the deleted jobs' ids. First, so that it is never the last line (which
+  // the journal drops when torn) once anything is appended.
+  std::vector<json> snapshot{{{"type", "generation"}, {"next", next_generation}, {"next_job", next_job}}};
+  for (const auto& [id, j] : jobs) {
+    json base{{"id", id},
+              {"job", j.spec},
+              {"target_accuracy", j.target ? json(*j.target) : json(nullptr)},
+              {"wait_for_circuits", j.wait}};
+    if (j.state == JobState::kRunning) {
+      json in = base;
+      in["type"] = "commit_intent";
+      in["generation"] = j.placement->summary["generation"];
+      in["boards"] = boards_of(j);
+      snapshot.push_back(in);
+      snapshot.push_back(
+          {{"type", "commit_done"}, {"id", id}, {"generation", in["generation"]}, {"ok", true}});
+    } else {
+      json ad = base;
+      ad["type"] = "admit";
+      snapshot.push_back(ad);
+      if (j.state == JobState::kEps) snapshot.push_back({{"type", "release"}, {"id", id}});
+    }
+    if (j.accuracy > 0) snapshot.push_back({{"type", "progress"}, {"id", id}, {"accuracy", j.accuracy}});
+  }
+  return snapshot;
+}
 
 json Strategy::Impl::recover() {
   // Replay: the jobs and the last commit of each.
@@ -613,9 +738,18 @@ json Strategy::Impl::recover() {
   };
   std::map<std::string, Intent> intents;
   std::map<std::string, json> admitted;  // id -> the record that admitted it
+  std::map<std::string, size_t> admitted_line;
   std::set<std::string> deleted, released;
   std::map<std::string, double> accuracy;
-  for (const json& r : journal.records()) {
+  // Every complete line is one record: record i is line i + 1.
+  auto damaged = [&](size_t line, const std::string& why) {
+    return std::runtime_error(fmt::format("journal {}: line {} is not a record this daemon writes ({}): {}",
+                                          journal.path(), line, why,
+                                          printable(journal.records()[line - 1].dump().substr(0, 300))));
+  };
+  for (size_t line = 1; line <= journal.records().size(); ++line) {
+    const json& r = journal.records()[line - 1];
+    if (const std::string why = record_problem(r, fabric.size()); !why.empty()) throw damaged(line, why);
     const std::string type = r.value("type", "");
     const std::string id = r.value("id", "");
     if (id.size() > 1 && id[0] == 'j' && id.find_first_not_of("0123456789", 1) == std::string::npos &&
@@ -628,12 +762,16 @@ json Strategy::Impl::recover() {
       intents[id] = in;
       issued.insert(in.generation);
       next_generation = std::max(next_generation, in.generation + 1);
-      if (!admitted.count(id)) admitted[id] = r;
+      if (!admitted.count(id)) {
+        admitted[id] = r;
+        admitted_line[id] = line;
+      }
       released.erase(id);
     } else if (type == "commit_done") {
       if (intents.count(id)) intents[id].ok = r.at("ok").get<bool>();
     } else if (type == "admit") {
       admitted[id] = r;
+      admitted_line[id] = line;
     } else if (type == "release") {
       released.insert(id);
     } else if (type == "delete") {
@@ -657,7 +795,11 @@ json Strategy::Impl::recover() {
     Job j;
     j.id = id;
     j.spec = rec.at("job");
-    j.job = lp::job_from_json(j.spec);
+    try {
+      j.job = lp::job_from_json(j.spec);
+    } catch (const std::exception& e) {
+      throw damaged(admitted_line[id], std::string("its job: ") + e.what());
+    }
     if (rec.contains("target_accuracy") && rec["target_accuracy"].is_number())
       j.target = rec["target_accuracy"].get<double>();
     j.wait = rec.value("wait_for_circuits", false);
@@ -769,32 +911,12 @@ json Strategy::Impl::recover() {
     }
   }
   // The journal from here on: one record per job as it stands.
-  std::vector<json> snapshot;
-  for (const auto& [id, j] : jobs) {
-    json base{{"id", id},
-              {"job", j.spec},
-              {"target_accuracy", j.target ? json(*j.target) : json(nullptr)},
-              {"wait_for_circuits", j.wait}};
-    if (j.state == JobState::kRunning) {
-      json in = base;
-      in["type"] = "commit_intent";
-      in["generation"] = j.placement->summary["generation"];
-      in["boards"] = boards_of(j);
-      snapshot.push_back(in);
-      snapshot.push_back(
-          {{"type", "commit_done"}, {"id", id}, {"generation", in["generation"]}, {"ok", true}});
-    } else {
-      json ad = base;
-      ad["type"] = "admit";
-      snapshot.push_back(ad);
-      if (j.state == JobState::kEps) snapshot.push_back({{"type", "release"}, {"id", id}});
-    }
-    if (j.accuracy > 0) snapshot.push_back({{"type", "progress"}, {"id", id}, {"accuracy", j.accuracy}});
-  }
-  // The generations already used stay used.
-  snapshot.push_back({{"type", "generation"}, {"next", next_generation}, {"next_job", next_job}});
-  journal.rewrite(snapshot);
+  journal.rewrite(snapshot());
   json placed = allocate();
+  for (size_t b = 0; b < fabric.size(); ++b)
+    if (!state[b].reachable) unreachable[b] = state[b].error;
+  recovered = true;
+  publish_readiness();
   return {{"jobs", jobs.size()}, {"actions", actions}, {"placed", placed}};
 }
 
@@ -812,5 +934,9 @@ json Strategy::remove(const std::string& id) { return impl_->remove(id); }
 json Strategy::fabric_state() { return impl_->fabric_state(); }
 std::string Strategy::metrics() { return impl_->metrics(); }
 void Strategy::keepalive() { impl_->keepalive(); }
+std::string Strategy::not_ready() const {
+  std::lock_guard<std::mutex> lock(impl_->ready_mutex);
+  return impl_->ready_problem;
+}
 
 }  // namespace lightrail::daemon

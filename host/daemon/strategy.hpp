@@ -2,6 +2,7 @@
 // phase boundaries and FastConv allocation (docs/lightraild.md).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -24,6 +25,11 @@ struct StrategyOptions {
   // kills itself (SIGKILL) once every board of a commit is armed, before
   // the commit is journalled done, as a crash there would.
   bool crash_after_arm = false;
+  // The daemon's board lease token: written back, with the journal, if the
+  // state directory (the journal's) disappears under the daemon.
+  uint32_t lease_token = 0;
+  // Notable events (a warning line each); empty: silent.
+  std::function<void(const std::string&)> log;
 };
 
 // Request bodies: POST /v1/jobs takes a job file as `lightrail plan` takes
@@ -44,6 +50,7 @@ class Strategy : public Service {
   nlohmann::json fabric_state() override;
   std::string metrics() override;
   void keepalive() override;
+  std::string not_ready() const override;
 
  private:
   struct Impl;

@@ -1,7 +1,10 @@
 #include "server.hpp"
 
+#include <dirent.h>
 #include <fmt/format.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <array>
 #include <boost/asio.hpp>
 #include <future>
@@ -31,6 +34,22 @@ namespace {
 constexpr std::chrono::milliseconds kEndCheck{50};
 // After an accept() failure (out of descriptors), before trying again.
 constexpr std::chrono::milliseconds kAcceptRetry{50};
+// Descriptors kept free beyond the connections: the report at the end, the
+// accept of one more (to refuse it), a host's own files.
+constexpr size_t kReservedDescriptors = 16;
+
+// The connection cap the descriptor limit leaves (0 when neither caps).
+size_t descriptor_cap(size_t wanted) {
+  rlimit rl{};
+  if (::getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return wanted;
+  size_t used = kReservedDescriptors;
+  if (DIR* d = ::opendir("/proc/self/fd")) {
+    while (const dirent* e = ::readdir(d)) used += e->d_name[0] != '.';
+    ::closedir(d);
+  }
+  const size_t room = rl.rlim_cur > used ? size_t(rl.rlim_cur - used) : 1;
+  return wanted == 0 ? room : std::min(wanted, room);
+}
 
 }  // namespace
 
@@ -40,6 +59,8 @@ struct BoardServer::Impl {
   std::vector<BusQueue*> buses;
   HostLink& link;
   ServerOptions opt;
+  size_t cap = 0;         // connections at once (0: none); opt's, lowered by the descriptor limit
+  uint64_t accepted = 0;  // sessions started, in order (the oldest silent one makes room)
   asio::io_context io;
   tcp::acceptor acceptor;
   asio::steady_timer accept_retry{io};
@@ -58,6 +79,7 @@ struct BoardServer::Impl {
         acceptor(io, tcp::endpoint(asio::ip::address_v4::loopback(), port)) {}
 
   void accept();
+  bool evict_a_silent_one();
   void refuse(tcp::socket sock);
   void run();
 };
@@ -67,8 +89,13 @@ struct BoardServer::Impl {
 // thread, so no session ever blocks another.
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(BoardServer::Impl& srv, tcp::socket sock)
-      : srv_(srv), sock_(std::move(sock)), idle_(srv.io), end_check_(srv.io) {}
+  Session(BoardServer::Impl& srv, tcp::socket sock, uint64_t seq)
+      : srv_(srv), sock_(std::move(sock)), idle_(srv.io), end_check_(srv.io), seq_(seq) {}
+
+  uint64_t seq() const { return seq_; }
+  // Has not sent one line yet, and nothing of its is under way: may be
+  // closed to admit another at the cap.
+  bool silent() const { return !spoke_ && !closed_ && !req_ && !writing_; }
 
   void start() {
     error_code ec;
@@ -164,6 +191,7 @@ class Session : public std::enable_shared_from_this<Session> {
       }
       const std::string line = in_.substr(0, nl);
       in_.erase(0, nl + 1);
+      spoke_ = true;
       scanned_ = 0;
       if (discarding_) {  // the end of a line already answered
         discarding_ = false;
@@ -290,6 +318,8 @@ class Session : public std::enable_shared_from_this<Session> {
   std::string out_;
   int board_ = -1;
   bool authed_ = false;
+  bool spoke_ = false;  // a complete line came
+  uint64_t seq_ = 0;
   std::unique_ptr<BusRequest> req_;  // in the simulation's hands
   std::future<BusRequest::Result> fut_;
 };
@@ -308,22 +338,36 @@ void BoardServer::Impl::accept() {
       });
       return;
     }
+    if (accept_failing) std::cerr << "lightrail-cosim: accepting connections again\n";
     accept_failing = false;
     accept();  // first: whatever happens to this one, the next is awaited
-    if (opt.max_connections > 0 && sessions.size() >= opt.max_connections) return refuse(std::move(sock));
-    auto s = std::make_shared<Session>(*this, std::move(sock));
+    if (cap > 0 && sessions.size() >= cap && !evict_a_silent_one()) return refuse(std::move(sock));
+    auto s = std::make_shared<Session>(*this, std::move(sock), ++accepted);
     sessions.emplace(s.get(), s);
     s->start();
   });
+}
+
+// At the cap, the oldest session that has sent nothing makes room (a
+// client that connects and never speaks holds no place for long).
+bool BoardServer::Impl::evict_a_silent_one() {
+  Session* victim = nullptr;
+  for (const auto& [raw, s] : sessions)
+    if (raw->silent() && (!victim || raw->seq() < victim->seq())) victim = raw;
+  if (!victim) return false;
+  const auto keep = sessions.at(victim);  // close() may forget it
+  keep->close();
+  return true;
 }
 
 // One line for a connection beyond the cap, without waiting for its reader.
 void BoardServer::Impl::refuse(tcp::socket sock) {
   error_code ec;
   sock.non_blocking(true, ec);
-  const std::string line =
-      fmt::format("ERR too many connections: this server takes {} at once (serve --max-connections)\n",
-                  opt.max_connections);
+  const std::string line = fmt::format(
+      "ERR too many connections: this server takes {} at once (serve --max-connections, "
+      "ulimit -n)\n",
+      cap);
   sock.write_some(asio::buffer(line), ec);
   sock.shutdown(tcp::socket::shutdown_both, ec);
   sock.close(ec);
@@ -348,9 +392,16 @@ BoardServer::~BoardServer() { stop(); }
 
 uint16_t BoardServer::port() const { return impl_->acceptor.local_endpoint().port(); }
 
+size_t BoardServer::max_connections() const { return impl_->cap; }
+
 void BoardServer::start() {
   if (impl_->started) return;
   impl_->started = true;
+  impl_->cap = descriptor_cap(impl_->opt.max_connections);
+  if (impl_->opt.max_connections > 0 && impl_->cap < impl_->opt.max_connections)
+    std::cerr << fmt::format(
+        "lightrail-cosim: at most {} connections, not {}: the descriptor limit (ulimit -n) leaves no more\n",
+        impl_->cap, impl_->opt.max_connections);
   impl_->accept();
   impl_->thread = std::thread([this] { impl_->run(); });
 }

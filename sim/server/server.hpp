@@ -16,7 +16,12 @@
 namespace lightrail::sim {
 
 struct ServerOptions {
-  size_t max_connections = 0;                 // 0: no cap (in-process hosts)
+  // 0: no cap (in-process hosts). Either way lowered to what the descriptor
+  // limit (RLIMIT_NOFILE) leaves beyond those open at start() and a reserve
+  // (the report, `stop`'s connection). At the cap a new connection takes
+  // the place of the oldest one that has sent nothing yet; refused only
+  // when every open one has spoken.
+  size_t max_connections = 0;
   std::chrono::milliseconds idle_timeout{0};  // 0: never
   std::string token;                          // non-empty: WR and SHUTDOWN need AUTH <token>
 };
@@ -30,6 +35,7 @@ class BoardServer {
   ~BoardServer();
   uint16_t port() const;
   void start();
+  size_t max_connections() const;  // the cap in force (0: none), once started
   // Stops serving; call it while the simulation is not running.
   void stop();
 

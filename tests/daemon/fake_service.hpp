@@ -113,6 +113,17 @@ class FakeService : public daemon::Service {
   }
 
   void keepalive() override { ++keepalives; }
+  // What not_ready() says (GET /readyz).
+  std::string not_ready_why;
+  mutable std::mutex ready_mutex;
+  std::string not_ready() const override {
+    std::lock_guard<std::mutex> lock(ready_mutex);
+    return not_ready_why;
+  }
+  void set_not_ready(std::string why) {
+    std::lock_guard<std::mutex> lock(ready_mutex);
+    not_ready_why = std::move(why);
+  }
 
   // The whole state, for before/after comparisons.
   json snapshot() {

@@ -354,6 +354,27 @@ TEST_F(HttpServerTest, ForeignHostHeaderIsRefusedOnLoopback) {
   EXPECT_EQ(call("GET /v1/jobs HTTP/1.0\r\n\r\n").status, 200);  // no Host at all
 }
 
+// Issue 30, defect 5: RFC 9112 section 3.2, one Host in every HTTP/1.1
+// request; none, or two (even two that agree), is 400 naming Host.
+TEST_F(HttpServerTest, HostHeaderMissingOrRepeatedIs400) {
+  start();
+  for (const char* req : {"GET /v1/jobs HTTP/1.1\r\n\r\n",
+                          "GET /v1/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: 127.0.0.1\r\n\r\n",
+                          "GET /v1/jobs HTTP/1.0\r\nHost: localhost\r\nHost: 127.0.0.1\r\n\r\n"}) {
+    const HttpReply r = call(req);
+    EXPECT_EQ(r.status, 400) << req;
+    EXPECT_EQ(error_of(r).at("field"), "Host") << req;
+  }
+  // A POST refused so is not run, and its connection is closed.
+  RawConn c(port());
+  ASSERT_TRUE(
+      c.send("POST /v1/jobs HTTP/1.1\r\n" + kAuth + "\r\n" + kJson + "\r\nContent-Length: 2\r\n\r\n{}"));
+  auto r = c.read_reply();
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400);
+  EXPECT_EQ(fake_.submits, 0);
+}
+
 TEST_F(HttpServerTest, StalledClientBlocksNoOneAndIsClosedAtItsDeadline) {
   HttpOptions o;
   o.timeout = 300ms;
@@ -423,8 +444,14 @@ TEST_F(HttpServerTest, ConnectionsBeyondTheCapAre503AndClosed) {
   HttpOptions o;
   o.max_connections = 3;
   start(o);
+  // Held by clients that sent the token: none of them makes room.
   std::vector<std::unique_ptr<RawConn>> held;
-  for (int i = 0; i < 3; ++i) held.push_back(std::make_unique<RawConn>(port()));
+  for (int i = 0; i < 3; ++i) {
+    held.push_back(std::make_unique<RawConn>(port()));
+    ASSERT_TRUE(held.back()->send(http_request("GET", "/v1/jobs", "", {kAuth})));
+    auto r = held.back()->read_reply();
+    ASSERT_TRUE(r && r->status == 200 && r->keep_alive);
+  }
   ASSERT_TRUE(eventually([&] { return server_->stats().open_connections == 3; }));
   RawConn extra(port());
   auto r = extra.read_reply();
@@ -434,6 +461,86 @@ TEST_F(HttpServerTest, ConnectionsBeyondTheCapAre503AndClosed) {
   held.pop_back();
   ASSERT_TRUE(eventually([&] { return server_->stats().open_connections == 2; }));
   EXPECT_EQ(get("/v1/jobs").status, 200);
+}
+
+// Issue 30, defect 3: strangers (no token sent) holding every connection
+// lock no one out. 300 slow ones against a cap of 256: a client with the
+// token gets every request served within 1 s, each on a new connection, the
+// oldest idle stranger closed to make room; a stranger waits no longer
+// than its shorter deadline.
+TEST_F(HttpServerTest, SlowStrangersAtTheCapStarveNoClientWithTheToken) {
+  HttpOptions o;
+  o.stranger_timeout = 20s;  // they stay for the whole test unless evicted
+  start(o);
+  ASSERT_EQ(server_->stats().max_connections, 256u);
+  std::vector<std::unique_ptr<RawConn>> strangers;
+  for (int i = 0; i < 300; ++i) {
+    strangers.push_back(std::make_unique<RawConn>(port()));
+    ASSERT_TRUE(strangers.back()->send("GET /v1/jobs HTTP/1.1\r\nHo"));  // and nothing more
+  }
+  ASSERT_TRUE(eventually([&] { return server_->stats().open_connections == 256; }));
+  for (int i = 0; i < 20; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    RawConn c(port());
+    ASSERT_TRUE(c.send(http_request("POST", "/v1/jobs", R"({"job": {"name": "a"}})", {kAuth, kJson})));
+    auto r = c.read_reply(1s);
+    ASSERT_TRUE(r) << "request " << i << " not served within 1 s";
+    EXPECT_EQ(r->status, 201);
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 1s);
+  }
+  EXPECT_EQ(fake_.submits, 20);
+  EXPECT_GE(server_->stats().evicted, 20u);
+  // The oldest strangers went first.
+  EXPECT_TRUE(strangers.front()->wait_closed(5s));
+  EXPECT_FALSE(strangers.back()->wait_closed(100ms));
+}
+
+TEST_F(HttpServerTest, StrangersGetTheShorterDeadline) {
+  HttpOptions o;
+  o.timeout = 20s;
+  o.stranger_timeout = 200ms;
+  start(o);
+  RawConn stranger(port()), trusted(port());
+  ASSERT_TRUE(stranger.send("GET /v1/jobs HTTP/1.1\r\nHo"));
+  ASSERT_TRUE(trusted.send(http_request("GET", "/v1/jobs", "", {kAuth})));
+  ASSERT_TRUE(trusted.read_reply());
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_TRUE(stranger.wait_closed(5s));
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+  // Idle after its request, the client with the token keeps its connection.
+  EXPECT_FALSE(trusted.wait_closed(1s));
+}
+
+// Probes are answered at once, never behind the worker: here it is stuck
+// in a call. /readyz is 503 naming the Service's problem while it has one.
+TEST_F(HttpServerTest, HealthReadinessAndVersionAreAnsweredWhileTheWorkerIsBusy) {
+  Gate gate;
+  fake_.on_phase = [&] { gate.wait(); };
+  start();
+  const std::string id = submit_one();
+  RawConn busy(port());
+  ASSERT_TRUE(
+      busy.send(http_request("POST", "/v1/jobs/" + id + "/phase", R"({"phase": 0})", {kAuth, kJson})));
+  ASSERT_TRUE(gate.wait_for_waiters(1));
+  HttpReply r = get("/healthz");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(json::parse(r.body), json({{"status", "alive"}}));
+  r = get("/readyz");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(json::parse(r.body), json({{"ready", true}}));
+  fake_.set_not_ready("board b1 is unreachable: no route");
+  r = get("/readyz");
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(json::parse(r.body).at("problem"), "board b1 is unreachable: no route");
+  r = get("/v1/version");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(json::parse(r.body).at("name"), "lightraild");
+  EXPECT_FALSE(json::parse(r.body).at("version").get<std::string>().empty());
+  EXPECT_EQ(call(http_request("POST", "/healthz", "{}", {kAuth, kJson})).status, 405);
+  gate.release();
+  auto done = busy.read_reply();
+  ASSERT_TRUE(done);
+  EXPECT_EQ(done->status, 200);
 }
 
 TEST_F(HttpServerTest, KeepaliveIsCalledWhileIdle) {

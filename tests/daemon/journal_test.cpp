@@ -170,3 +170,32 @@ TEST_F(JournalTest, UnopenableJournalNamesThePath) {
 }
 
 }  // namespace
+
+// Appends to a journal whose file was deleted (its state directory removed)
+// would be lost: linked() tells, and rewrite() makes it linked again.
+TEST_F(JournalTest, LinkedTellsWhenTheFileWasDeletedOrReplaced) {
+  Journal j(path_);
+  j.append({{"n", 1}});
+  EXPECT_TRUE(j.linked());
+  fs::remove_all(dir_);
+  EXPECT_FALSE(j.linked());
+  fs::create_directories(dir_);
+  write_text("{\"other\":1}\n");  // another file at its name
+  EXPECT_FALSE(j.linked());
+  fs::remove(path_);
+  // Moved aside: the file lives on elsewhere, its name holds nothing.
+  const fs::path aside = dir_.string() + ".aside";
+  fs::remove_all(aside);
+  j.rewrite({{{"n", 1}}});
+  fs::rename(dir_, aside);
+  EXPECT_FALSE(j.linked());
+  fs::create_directories(dir_);
+  write_text("{\"other\":1}\n");
+  EXPECT_FALSE(j.linked());
+  fs::remove(path_);
+  fs::remove_all(aside);
+  j.rewrite({{{"n", 1}}});
+  EXPECT_TRUE(j.linked());
+  j.append({{"n", 2}});
+  EXPECT_EQ(text(), "{\"n\":1}\n{\"n\":2}\n");
+}

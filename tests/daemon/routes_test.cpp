@@ -11,6 +11,15 @@ TEST(Routes, EveryRouteAndItsCalls) {
   EXPECT_EQ(parse_target("/v1/jobs").route, Route::kJobs);
   EXPECT_EQ(parse_target("/v1/fabric").route, Route::kFabric);
   EXPECT_EQ(parse_target("/metrics").route, Route::kMetrics);
+  EXPECT_EQ(parse_target("/healthz").route, Route::kHealthz);
+  EXPECT_EQ(parse_target("/readyz").route, Route::kReadyz);
+  EXPECT_EQ(parse_target("/v1/version").route, Route::kVersion);
+  for (Route r : {Route::kHealthz, Route::kReadyz, Route::kVersion}) {
+    ASSERT_TRUE(call_of(r, "GET"));
+    EXPECT_TRUE(answered_at_once(*call_of(r, "GET")));
+    EXPECT_FALSE(call_of(r, "POST"));
+  }
+  EXPECT_FALSE(answered_at_once(Call::kList));
   Target t = parse_target("/v1/jobs/job-1.a_b~c");
   EXPECT_EQ(t.status, 0);
   EXPECT_EQ(t.route, Route::kJob);

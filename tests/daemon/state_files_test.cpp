@@ -66,8 +66,11 @@ TEST_F(StateFilesTest, BadLeaseTokenFilesAreRefusedNamingTheFault) {
   };
   write("0x0000abcd\n", 0600);
   EXPECT_EQ(load_or_create_lease_token(path), 0xabcdu);
-  write("0x0000abcd\n", 0644);
-  EXPECT_NE(refusal(path).find("group or others may use it (mode 0644)"), std::string::npos) << refusal(path);
+  write("0x0000abcd\n", 0644);  // readable: the lease token is no secret
+  EXPECT_EQ(load_or_create_lease_token(path), 0xabcdu);
+  write("0x0000abcd\n", 0620);  // writable by another: it could choose whose lease the daemon claims
+  EXPECT_NE(refusal(path).find("group or others may write it (mode 0620)"), std::string::npos)
+      << refusal(path);
   write("0x00000000\n", 0600);
   EXPECT_NE(refusal(path).find("cannot be one"), std::string::npos);
   for (const char* text : {"", "abcd", "0xABCD0000", "0x1234567", "0x123456789", "0x1234567g"}) {

@@ -6,6 +6,7 @@ Usage: Harness(cosim, lightraild, source_dir, boards=4) as a context manager.
 """
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -21,13 +22,21 @@ def regmap_register(name):
         return next(r for r in json.load(f)["registers"] if r["name"] == name)
 
 
+def nofile_limit(n):
+    """A preexec_fn: the child may open at most n descriptors (ulimit -n n)."""
+    if n is None:
+        return None
+    return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
+
+
 def fail(msg):
     print("FAIL:", msg)
     sys.exit(1)
 
 
 class Harness:
-    def __init__(self, cosim, daemon, src, boards=4, sync=True, commit_margin_us=1000, trigger_margin_us=100):
+    def __init__(self, cosim, daemon, src, boards=4, sync=True, commit_margin_us=1000, trigger_margin_us=100,
+                 serve_nofile=None):
         self.cosim, self.daemon_bin, self.src = cosim, daemon, src
         sys.path.insert(0, os.path.join(src, "python"))
         import lightrail_client  # noqa: E402  (the client under test)
@@ -39,7 +48,7 @@ class Harness:
         self.serve = subprocess.Popen(
             [cosim, "serve", "--boards", str(boards), "--port", "0", "--port-file", self.path("serve.port"),
              "--report", self.path("report.json")] + (["--sync", "star"] if sync else []),
-            stdout=open(self.path("serve.log"), "w"), stderr=subprocess.STDOUT)
+            stdout=open(self.path("serve.log"), "w"), stderr=subprocess.STDOUT, preexec_fn=nofile_limit(serve_nofile))
         self.board_port = int(self.wait_file("serve.port"))
         self.fabric = {
             "name": "test-%d" % boards,
@@ -76,7 +85,7 @@ class Harness:
         self.dump_logs()
         fail("%s did not appear" % name)
 
-    def start_daemon(self, env_extra=None):
+    def start_daemon(self, env_extra=None, nofile=None):
         try:
             os.unlink(self.path("daemon.port"))
         except FileNotFoundError:
@@ -88,7 +97,8 @@ class Harness:
              os.path.join(self.src, "examples/daemon/model.json"), "--token-file", self.path("token"),
              "--state-dir", self.path("state"), "--port", "0", "--port-file", self.path("daemon.port")] +
             ([] if self.sync else ["--allow-unlocked"]),
-            stdout=open(self.path("daemon.log"), "a"), stderr=subprocess.STDOUT, env=env)
+            stdout=open(self.path("daemon.log"), "a"), stderr=subprocess.STDOUT, env=env,
+            preexec_fn=nofile_limit(nofile))
         port = int(self.wait_file("daemon.port"))
         self.url = "http://127.0.0.1:%d" % port
         self.client = self.client_mod.Client(self.url, self.path("token"))

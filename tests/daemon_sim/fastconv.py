@@ -40,6 +40,16 @@ with Harness(cosim, daemon, src, boards=4) as h:
     b = c.submit(h.job_file("dp48.job.json"), target_accuracy=0.9, wait_for_circuits=True)
     if b["state"] != "waiting" or b["boards"]:
         fail("B should wait for circuits: %s" % b)
+    # Every field of a job's documented shape (docs/lightraild.md), null
+    # when it does not apply: a client may index any of them.
+    shape = ["id", "name", "state", "gpus", "accuracy", "target_accuracy", "boards", "phase_events", "next_phase",
+             "plan", "generation", "commit_ps", "last_boundary_ps"]
+    for j in (a, b, c.job(b["id"]), c.jobs()["jobs"][-1]):
+        missing = [k for k in shape if k not in j]
+        if missing:
+            fail("job %s (%s) lacks %s" % (j["id"], j["state"], missing))
+    if [b[k] for k in ("plan", "generation", "commit_ps")] != [None, None, None]:
+        fail("a waiting job's plan, generation and commit_ps are not null: %s" % b)
     run_phases(c, a, 20)
     run_phases(c, cj, 20)
     # A far from its target keeps its circuits.

@@ -150,7 +150,7 @@ class TokenFile {
 TEST(SimTransport, TokenIsSentOnceAfterEveryHello) {
   FakeBoard board;
   LoopbackServer server(board);
-  server.token = "s3cret-token";
+  server.token = "s3cret-token-0123456789";
   {
     // Without the token the server refuses work: the driver says what it said.
     try {
@@ -160,14 +160,14 @@ TEST(SimTransport, TokenIsSentOnceAfterEveryHello) {
       EXPECT_NE(std::string(e.what()).find("AUTH"), std::string::npos) << e.what();
     }
   }
-  TokenFile token("s3cret-token\n", 0600);
+  TokenFile token("s3cret-token-0123456789\r\n", 0600);  // a final CRLF is not part of it
   auto t = open_sim_transport(server.uri());
   EXPECT_EQ(t->read32(hw::REG_CAP_MAGIC), hw::CAP_MAGIC_VALUE);
   auto lines = server.lines();
   ASSERT_GE(lines.size(), 5u);
   const size_t at = lines.size() - 3;  // this connection: HELLO, AUTH, RD
   EXPECT_EQ(lines[at], "HELLO 0");
-  EXPECT_EQ(lines[at + 1], "AUTH s3cret-token");
+  EXPECT_EQ(lines[at + 1], "AUTH s3cret-token-0123456789");
   EXPECT_EQ(lines[at + 2].rfind("RD ", 0), 0u) << lines[at + 2];
 
   // A dropped connection: the reconnect authenticates again.
@@ -181,14 +181,14 @@ TEST(SimTransport, TokenIsSentOnceAfterEveryHello) {
   lines = server.lines();
   ASSERT_GE(lines.size(), 3u);
   EXPECT_EQ(lines[lines.size() - 3], "HELLO 0");
-  EXPECT_EQ(lines[lines.size() - 2], "AUTH s3cret-token");
+  EXPECT_EQ(lines[lines.size() - 2], "AUTH s3cret-token-0123456789");
 }
 
 TEST(SimTransport, RefusedTokenIsATransportErrorThatDoesNotShowIt) {
   FakeBoard board;
   LoopbackServer server(board);
-  server.token = "right";
-  TokenFile token("wrong-secret", 0600);
+  server.token = "right-token-0123456789";
+  TokenFile token("wrong-secret-0123456789", 0600);
   try {
     open_sim_transport(server.uri());
     FAIL() << "a wrong token was accepted";
@@ -198,14 +198,16 @@ TEST(SimTransport, RefusedTokenIsATransportErrorThatDoesNotShowIt) {
                         token.path() + ": wrong token"),
               std::string::npos)
         << what;
-    EXPECT_EQ(what.find("wrong-secret"), std::string::npos) << what;
+    EXPECT_EQ(what.find("wrong-secret-0123456789"), std::string::npos) << what;
   }
 }
 
+// The rule of every token file (read_token_file, docs/driver.md "Token
+// files"), the daemon's and `lightrail job`'s too.
 TEST(SimTransport, TokenFileMustBePrivateAndOneWord) {
   FakeBoard board;
   LoopbackServer server(board);
-  server.token = "t";
+  server.token = "token-0123456789";
   auto refusal = [&] {
     try {
       open_sim_transport(server.uri());
@@ -215,24 +217,33 @@ TEST(SimTransport, TokenFileMustBePrivateAndOneWord) {
     return std::string("accepted");
   };
   {
-    TokenFile token("t", 0640);
-    EXPECT_NE(refusal().find("accessible to group or others (mode 0640); chmod 600 it"), std::string::npos)
-        << refusal();
+    TokenFile token("token-0123456789", 0640);
+    EXPECT_NE(refusal().find("group or others may use it (mode 0640)"), std::string::npos) << refusal();
   }
   {
-    TokenFile token("two words", 0600);
-    EXPECT_NE(refusal().find("visible ASCII without spaces"), std::string::npos) << refusal();
+    TokenFile token("two words, more than 16", 0600);
+    EXPECT_NE(refusal().find("printable ASCII without spaces"), std::string::npos) << refusal();
   }
   {
-    TokenFile token("t\nRD 0 1", 0600);  // would inject a request line
-    EXPECT_NE(refusal().find("visible ASCII without spaces"), std::string::npos) << refusal();
+    TokenFile token("token-0123456789\nRD 0 1", 0600);  // would inject a request line
+    EXPECT_NE(refusal().find("printable ASCII without spaces"), std::string::npos) << refusal();
+  }
+  {
+    TokenFile token("token-0123456789\n\n", 0600);  // one final newline only
+    EXPECT_NE(refusal().find("printable ASCII without spaces"), std::string::npos) << refusal();
+  }
+  {
+    TokenFile token("short-token\n", 0600);
+    EXPECT_NE(refusal().find("16..256 characters (it has 11)"), std::string::npos) << refusal();
   }
   {
     TokenFile token("", 0600);
-    EXPECT_NE(refusal().find("empty"), std::string::npos) << refusal();
+    EXPECT_NE(refusal().find("(it has 0)"), std::string::npos) << refusal();
   }
   setenv(kSimTokenFileEnv, "/nonexistent/token", 1);
-  EXPECT_NE(refusal().find("cannot open the token file"), std::string::npos) << refusal();
+  EXPECT_NE(refusal().find(std::string(kSimTokenFileEnv) + ": token file /nonexistent/token: cannot open"),
+            std::string::npos)
+      << refusal();
   unsetenv(kSimTokenFileEnv);
   EXPECT_EQ(server.requests, 0);  // nothing was sent without a usable token
 }

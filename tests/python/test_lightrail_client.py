@@ -104,6 +104,42 @@ class ClientTest(unittest.TestCase):
         self.assertIn("group or others", c.exception.message)
         self.assertEqual(self.client.jobs(), {"jobs": []})  # nothing was done
 
+    def test_token_files_follow_the_daemons_rule(self):
+        """Issue 30, defect 4: every token file the daemon (read_token_file)
+        takes, the client takes and its token works; every one it refuses,
+        the client refuses with LightrailError (field token_file), never
+        another exception."""
+        cases = [(TOKEN + "\r\n").encode(), TOKEN.encode(), (TOKEN + "\r").encode(), (TOKEN + "\n\n").encode(),
+                 (TOKEN + " \n").encode(), b"short-token\n", b"x" * 256 + b"\n", b"x" * 257, b"",
+                 TOKEN.encode() + b"\xff", ("tab\t" + TOKEN).encode(), b"\r\n" + TOKEN.encode()]
+        for i, content in enumerate(cases):
+            path = os.path.join(self.tmp.name, f"case{i}")
+            with open(path, "wb") as f:
+                f.write(content)
+            os.chmod(path, 0o600)
+            port_file = os.path.join(self.tmp.name, f"case{i}.port")
+            proc = subprocess.Popen([os.environ["LIGHTRAILD_FAKE"], "--token-file", path, "--port-file", port_file],
+                                    stderr=subprocess.DEVNULL)
+            self.addCleanup(lambda p=proc: p.poll() is None and p.kill())
+            deadline = time.monotonic() + 20
+            while not os.path.exists(port_file) and proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.01)
+            daemon_takes = proc.poll() is None
+            try:
+                client = Client(self.daemon.url, token_file=path)
+                client_takes = True
+            except LightrailError as e:
+                self.assertEqual(e.field, "token_file")
+                client_takes = False
+            self.assertEqual(client_takes, daemon_takes, content)
+            if daemon_takes:
+                with open(port_file) as f:
+                    own = Client(f"http://127.0.0.1:{int(f.read())}", token_file=path)
+                own.submit({"name": "a"})  # the token the daemon read is the one the client sends
+                proc.send_signal(signal.SIGTERM)
+            self.assertEqual(proc.wait(timeout=20), 0 if daemon_takes else 3)
+        self.assertEqual(self.client.jobs(), {"jobs": []})
+
     def test_unreachable(self):
         self.daemon.stop()
         with self.assertRaises(LightrailError) as c:
