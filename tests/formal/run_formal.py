@@ -106,7 +106,7 @@ def main():
     ap.add_argument("--cut-memories", action="store_true")
     ap.add_argument("--cut", nargs="*", default=[], help="module/cell: outputs become free inputs")
     ap.add_argument("--map-memories", action="store_true", help="memory_map before flatten")
-    ap.add_argument("--bmc", type=int, required=True)
+    ap.add_argument("--bmc", required=True, help="BMC steps, or SKIP:STEPS (no checks before SKIP)")
     ap.add_argument("--induct", type=int, default=0)
     ap.add_argument("--cover", type=int, default=0, help="cover depth (0: no covers)")
     ap.add_argument("--trace", help="keep the model and counterexample (trace.vcd) in this directory")
@@ -145,7 +145,7 @@ def main():
             sys.exit("broken copy NOT caught by %s (failed: %s)" % (args.expect, sorted(failed) or "none"))
         if rc != 0:
             sys.exit("BMC failed:\n" + log_tail(out, 80))
-        print("BMC %d steps: pass (%.1f s)" % (args.bmc, secs))
+        print("BMC %s steps: pass (%.1f s)" % (args.bmc, secs))
 
         if args.induct:
             rc, out, secs = smtbmc(["-i", "-t", str(args.induct)], model, work)
