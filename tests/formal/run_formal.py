@@ -50,6 +50,8 @@ def build(args, hw, work):
     if args.map_memories:  # memories to flops, so that connect can name their words
         script.append("memory_map")
     script.append("flatten")
+    for c in args.cutpoint:  # a DUT wire becomes a free input (flattened name)
+        script.append("cutpoint w:" + c)
     for c in args.connect:  # harness wire = DUT signal (no hierarchical references in yosys 0.23)
         lhs, rhs = c.split("=")
         script += connects(lhs, rhs)
@@ -105,6 +107,7 @@ def main():
     ap.add_argument("--chparam", nargs="*", default=[], help="NAME=VALUE of the harness's top")
     ap.add_argument("--cut-memories", action="store_true")
     ap.add_argument("--cut", nargs="*", default=[], help="module/cell: outputs become free inputs")
+    ap.add_argument("--cutpoint", nargs="*", default=[], help="DUT wire: becomes a free input")
     ap.add_argument("--map-memories", action="store_true", help="memory_map before flatten")
     ap.add_argument("--bmc", required=True, help="BMC steps, or SKIP:STEPS (no checks before SKIP)")
     ap.add_argument("--induct", type=int, default=0)
