@@ -422,15 +422,13 @@ module lightrail_board_top #(
 
   assign link_reference = sync_ctrl_o[lightrail_hwdef_pkg::SYNC_CTRL_REFERENCE_LSB];
   assign servo_off      = !sync_ctrl_o[lightrail_hwdef_pkg::SYNC_CTRL_ENABLE_LSB];
-  always_comb begin
-    link_flags = '0;
-    link_flags[lightrail_hwdef_pkg::SYNC_FLAG_LOCKED_BIT] =
-        servo_off || sync_status_i[lightrail_hwdef_pkg::SYNC_STATUS_LOCKED_LSB];
-    link_flags[lightrail_hwdef_pkg::SYNC_FLAG_TIME_VALID_BIT] =
-        servo_off || sync_status_i[lightrail_hwdef_pkg::SYNC_STATUS_TIME_VALID_LSB];
-    link_flags[lightrail_hwdef_pkg::SYNC_FLAG_HOLDOVER_BIT] =
-        !servo_off && sync_status_i[lightrail_hwdef_pkg::SYNC_STATUS_HOLDOVER_LSB];
-  end
+  assign link_flags =
+      FlagBits'((32'(servo_off || sync_status_i[lightrail_hwdef_pkg::SYNC_STATUS_LOCKED_LSB]) <<
+                 lightrail_hwdef_pkg::SYNC_FLAG_LOCKED_BIT) |
+                (32'(servo_off || sync_status_i[lightrail_hwdef_pkg::SYNC_STATUS_TIME_VALID_LSB]) <<
+                 lightrail_hwdef_pkg::SYNC_FLAG_TIME_VALID_BIT) |
+                (32'(!servo_off && sync_status_i[lightrail_hwdef_pkg::SYNC_STATUS_HOLDOVER_LSB]) <<
+                 lightrail_hwdef_pkg::SYNC_FLAG_HOLDOVER_BIT));
 
   sync_link u_link (
     .clk_i,

@@ -453,7 +453,10 @@ module sync_link #(
               x_t3_q                    <= round_t3_q[resp_round];
               x_t4_q                    <= ts_b_q;
               exchanges_q               <= exchanges_q + 32'd1;
-              round_valid_q[resp_round] <= 1'b0;
+              // A request recorded into the same slot this cycle (a reply 32
+              // requests late) keeps it: its own reply is still to come.
+              if (!(req_sent_q && tx_fs_valid_q && req_seq_q[RoundBits-1:0] == resp_round))
+                round_valid_q[resp_round] <= 1'b0;
             end
             default: ;
           endcase

@@ -526,7 +526,9 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
     if (exchange_due) n.next_exchange_fs = now + int64_t(1e15 / opt_.exchange_rate_hz);
   }
   if (opt_.bitslide_compensation) in.rx_bitslide_ui = uint32_t(slide_at(n, now));
-  if (in.ref_ok) {
+  // A parent whose time is not valid is not followed: the servo ignores its
+  // exchanges and phases, so none is made (nor noise drawn for one).
+  if (in.ref_ok && (in.parent_flags >> hwdef::SYNC_FLAG_TIME_VALID_BIT) & 1u) {
     const int64_t d_fwd = n.fibre->forward_delay_fs(now), d_bwd = n.fibre->backward_delay_fs(now);
     in.phase_valid = phase_valid;
     in.ddmtd_phase = phase;

@@ -25,7 +25,7 @@ module sync_link_props #(
   input logic [63:0] time_i,
   input logic        time_step_i,
   input logic        reference_i,
-  input logic        locked_i,
+  input logic [lightrail_hwdef_pkg::SYNC_FLAG_BITS-1:0] flags_i,
   input logic        phase_valid_i,
   input logic [lightrail_hwdef_pkg::DDMTD_TAG_BITS-1:0] phase_i
 );
@@ -39,9 +39,9 @@ module sync_link_props #(
   logic        aligned_o;
   logic [31:0] exchanges_o;
   sync_link dut (
-    .clk_i, .rst_ni, .time_i, .time_step_i, .reference_i, .locked_i, .phase_valid_i, .phase_i,
+    .clk_i, .rst_ni, .time_i, .time_step_i, .reference_i, .flags_i, .phase_valid_i, .phase_i,
     .tx_word_o(), .clk_rx_i(clk_i), .rst_rx_ni(rst_ni), .rx_word_i(32'd0), .aligned_o,
-    .rx_bitslide_o(), .parent_locked_o(), .bad_frames_o(), .exchanges_o, .t1_fs_o(), .t2_fs_o(),
+    .rx_bitslide_o(), .parent_flags_o(), .bad_frames_o(), .exchanges_o, .t1_fs_o(), .t2_fs_o(),
     .t3_fs_o(), .t4_fs_o());
 
   logic f_init = 1'b1;
@@ -85,9 +85,10 @@ module sync_link_props #(
   //   f_fl:     a Delay_Req (any seq, f_fl_seq) is out, its send time not yet
   //             recorded; that takes 3 cycles (SOF out, stamp, fs).
   //   f_must, f_may: the round of f_s is surely, or possibly, recorded and
-  //             open. They differ only after a collision: a request recorded
-  //             in the cycle a Delay_Resp of another seq in the same slot is
-  //             taken; that answer closes the slot if its own round was open.
+  //             open. Since the collision fix (a request recorded in the
+  //             cycle the old round of its slot is answered keeps the slot;
+  //             docs/formal.md) they are equal; the two names keep the
+  //             properties' form, and c_round_lost is unreachable.
   logic       f_sync, f_paired, f_fl, f_must, f_may, f_valid;
   logic [7:0] f_fl_seq;
   logic [1:0] f_fl_age;
@@ -122,9 +123,9 @@ module sync_link_props #(
       if (f_rec_slot && f_fl_seq != f_s) begin  // another request took the slot
         f_must <= 1'b0;
         f_may  <= 1'b0;
-      end else if (f_rec_slot) begin  // f_s recorded; an answer to the old round closes it
-        f_must <= !f_resp_other && !(f_resp_s && f_may);
-        f_may  <= !(f_resp_s && f_must);
+      end else if (f_rec_slot) begin  // f_s recorded: open, whatever answer the old round gets now
+        f_must <= 1'b1;
+        f_may  <= 1'b1;
       end else if (f_resp_s) begin  // answered, or not open anyway
         f_must <= 1'b0;
         f_may  <= 1'b0;
