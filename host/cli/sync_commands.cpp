@@ -384,8 +384,16 @@ int run_alpha(const SyncOptions& opt) {
     if (!(opt.skew_error_ps >= 0 && std::isfinite(opt.skew_error_ps)))
       problems.push_back({"skew_error_ps", "must be a non-negative number of ps"});
     if (!problems.empty()) throw FormatError("sync alpha: nothing computed", std::move(problems));
-    const double alpha = fibre_alpha(a, b);
-    const double alpha_error = fibre_alpha_error(a, b, opt.skew_error_ps);
+    double alpha = 0, alpha_error = 0;
+    try {
+      alpha = fibre_alpha(a, b);
+      alpha_error = fibre_alpha_error(a, b, opt.skew_error_ps);
+    } catch (const FormatError& e) {
+      // The driver names its own fields; here both come from --long against --short.
+      std::vector<Problem> named;
+      for (const Problem& p : e.problems()) named.push_back({"long", p.message});
+      throw FormatError("sync alpha: nothing computed", std::move(named));
+    }
     // What the error costs: the asymmetry of a link as long as the longer
     // fibre (its round trip) and of a 10 km one, SYNC_MAX_FIBRE_M.
     const double rtt_10km = 2.0 * 10000 * 4897.0;  // ps: group index 1.468

@@ -329,6 +329,60 @@ TEST(SyncCli, BadValueIsInvalidInputEvenWhenTheDeviceIsUnreachable) {
   EXPECT_TRUE(contains(r.err, "delay_tx_ps")) << r.err;
 }
 
+TEST(SyncCli, MeasuredCalibrationInputsAreCheckedBeforeAnythingIsWritten) {
+  FakeBoard board;
+  LoopbackServer server(board);
+  const std::string dev = " --device " + server.uri();
+  struct Case {
+    std::string args, names;
+  };
+  for (const Case& c : {Case{"--skew-ps 99999999999999999999", "skew_ps (--skew-ps)"},
+                        Case{"--alpha 0.5", "alpha (--alpha)"}, Case{"--alpha nan", "alpha (--alpha)"},
+                        Case{"--port-ps 1,2,3 --reference-port-ps 4,5", "port_ps (--port-ps)"},
+                        Case{"--port-ps 1 --reference-port-ps 4,5", "port_ps (--port-ps)"}}) {
+    SCOPED_TRACE(c.args);
+    const CliRun r = lightrail("sync calibrate" + dev + " " + c.args);
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_TRUE(contains(r.err, c.names)) << r.err;
+    EXPECT_TRUE(board.write_log.empty());
+  }
+  // A skew beyond what the delay register holds: refused by range, nothing written.
+  const CliRun big = lightrail("sync calibrate" + dev + " --skew-ps 600000");
+  EXPECT_EQ(big.code, 1) << big.err;
+  EXPECT_TRUE(contains(big.err, "delay_rx_ps")) << big.err;
+  EXPECT_TRUE(board.write_log.empty());
+  // --alpha needs the round trip the board measures: none without a reference.
+  const CliRun alpha = lightrail("sync calibrate" + dev + " --alpha 2.6e-4");
+  EXPECT_EQ(alpha.code, 3) << alpha.err;
+  EXPECT_TRUE(contains(alpha.err, "--alpha needs the board's measured round trip")) << alpha.err;
+  EXPECT_TRUE(board.write_log.empty());
+  // --skew-ps and the delays it changes are one or the other.
+  EXPECT_EQ(lightrail("sync calibrate" + dev + " --skew-ps 5 --delay-rx-ps 3").code, 2);
+}
+
+TEST(SyncCli, AlphaFromTwoFibresAndItsBadInput) {
+  // 1 km and 10 km of a fibre of alpha 2.6e-4: skews of half its asymmetry.
+  const CliRun r = lightrail("sync alpha --short 636.6,9794622 --long 6365.8,97946267 --json");
+  EXPECT_EQ(r.code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_NEAR(doc["alpha"].get<double>(), 2.6e-4, 1e-7);
+  EXPECT_GT(doc["alpha_error"].get<double>(), 0.0);
+  struct Case {
+    std::string args, names;
+  };
+  for (const Case& c :
+       {Case{"--short 1,100 --long x,200", "long (--long)"},
+        Case{"--short 1e400,100 --long 2,200", "short (--short)"},
+        Case{"--short 1,100 --long 2,-5", "long (--long)"},
+        Case{"--short 1,100 --long 2,200 --skew-error-ps -1", "skew_error_ps"},
+        Case{"--short 1,100 --long 2,100", "long (--long): the two fibres' round trips must differ"}}) {
+    SCOPED_TRACE(c.args);
+    const CliRun bad = lightrail("sync alpha " + c.args);
+    EXPECT_EQ(bad.code, 1) << bad.err;
+    EXPECT_TRUE(contains(bad.err, c.names)) << bad.err;
+  }
+}
+
 TEST(SyncCli, DelaysLongerThanTheRoundTripWarn) {
   FakeBoard board;
   make_locked(board, 1000);  // a 1 ns round trip
