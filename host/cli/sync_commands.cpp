@@ -201,16 +201,13 @@ int run_calibrate(const SyncOptions& opt) {
     auto port = [&](const std::optional<std::string>& text, const char* field) -> std::optional<PortDelays> {
       if (!text) return std::nullopt;
       const size_t comma = text->find(',');
-      const std::optional<int64_t> tx =
-          comma == std::string::npos ? std::nullopt : value(text->substr(0, comma), field);
-      const std::optional<int64_t> rx =
-          comma == std::string::npos ? std::nullopt : value(text->substr(comma + 1), field);
-      if (!tx || !rx || !parse_decimal(text->substr(0, comma)).syntax_ok ||
-          !parse_decimal(text->substr(comma + 1)).syntax_ok) {
+      const Decimal tx = parse_decimal(text->substr(0, comma));
+      const Decimal rx = parse_decimal(comma == std::string::npos ? std::string() : text->substr(comma + 1));
+      if (!tx.syntax_ok || !tx.in_range || !rx.syntax_ok || !rx.in_range) {
         problems.push_back({field, fmt::format("{} is not TX,RX (two integers, ps)", printable(*text))});
         return std::nullopt;
       }
-      return PortDelays{*tx, *rx};
+      return PortDelays{tx.value, rx.value};
     };
     const std::optional<PortDelays> reference_port = port(opt.reference_port_ps, "reference_port_ps");
     const std::optional<PortDelays> own_port = port(opt.port_ps, "port_ps");
@@ -395,10 +392,12 @@ int run_alpha(const SyncOptions& opt) {
       throw FormatError("sync alpha: nothing computed", std::move(named));
     }
     // What the error costs: the asymmetry of a link as long as the longer
-    // fibre (its round trip) and of a 10 km one, SYNC_MAX_FIBRE_M.
-    const double rtt_10km = 2.0 * 10000 * 4897.0;  // ps: group index 1.468
-    const double asym_error_long = alpha_error / ((2 + alpha) * (2 + alpha) / 2) * b.rtt_ps;
-    const double asym_error_10km = alpha_error / ((2 + alpha) * (2 + alpha) / 2) * rtt_10km;
+    // fibre (its round trip) and of the longest supported one (SYNC_MAX_FIBRE_M,
+    // at standard single-mode fibre's 4,897 ps per metre each way).
+    const double rtt_longest = 2.0 * double(hwdef::SYNC_MAX_FIBRE_M) * 4897.0;
+    const double k_error = alpha_error / ((2 + alpha) * (2 + alpha) / 2);  // of alpha / (2 + alpha)
+    const double asym_error_long = k_error * b.rtt_ps;
+    const double asym_error_10km = k_error * rtt_longest;
     if (opt.json) {
       std::cout << json{{"ok", true},
                         {"alpha", alpha},
