@@ -22,54 +22,120 @@ using namespace lightrail::sync::top;
 
 namespace {
 
-// What the outputs show between updates (registers of the RTL).
-struct Shown {
-  ClockSyncOut out;  // status and actuator values of the last update
-  bool dac_load = false;
-  bool phase_load = false;
-  bool time_step_load = false;
-};
-
-// The kernel's registers besides the servo's own state.
-struct Regs {
-  Shown shown;
-  uint32_t dac_loaded = ~0u;    // the last word loaded into the DAC (none yet)
-  uint32_t clear_pending = 0;   // SYNC_ERROR clears since the last update
-  uint32_t last_cycles = 0;     // sync_cycles at the last update
-  uint32_t last_exchanges = 0;  // sync_exchanges at the last update
-};
-
-ClockSyncConfig config_of(uint32_t ctrl, uint32_t cal_ms, uint32_t cal_sm, uint32_t asym, uint32_t kp,
-                          uint32_t ki, uint32_t lock_thresh, uint32_t lock_samples, uint32_t slew,
-                          uint32_t pull, uint32_t step) {
-  ClockSyncConfig c;
-  c.enable = (ctrl & lightrail::hwdef::SYNC_CTRL_ENABLE_MASK) != 0;
-  c.use_ddmtd = (ctrl & lightrail::hwdef::SYNC_CTRL_USE_DDMTD_MASK) != 0;
-  c.serves = (ctrl & lightrail::hwdef::SYNC_CTRL_SERVES_MASK) != 0;
-  c.cal_delay_ms_ps = static_cast<int32_t>(cal_ms);
-  c.cal_delay_sm_ps = static_cast<int32_t>(cal_sm);
-  c.cal_asym_ps = static_cast<int32_t>(asym);
-  c.kp_q16 = kp;
-  c.ki_q16 = ki;
-  c.lock_thresh_ps = lock_thresh;
-  c.lock_samples = lock_samples;
-  c.slew_max_ns_per_s = slew;
-  c.dac_pull_ppb = pull;
-  c.phase_step_fs = step;
-  return c;
-}
-
 int64_t signed64(uint64_t v) { return static_cast<int64_t>(v); }
 
 #ifndef __SYNTHESIS__
 bool csim_reset_pending = false;
-// C simulation of the busy cycles: the update's result waits here until the
-// call that, in the RTL, ends the update.
-uint32_t csim_busy_left = 0;
-Shown csim_next;
 #endif
 
 }  // namespace
+
+namespace lightrail {
+namespace sync {
+namespace top {
+
+ClockSyncConfig config_of(const Inputs& i) {
+  ClockSyncConfig c;
+  c.enable = (i.ctrl & lightrail::hwdef::SYNC_CTRL_ENABLE_MASK) != 0;
+  c.use_ddmtd = (i.ctrl & lightrail::hwdef::SYNC_CTRL_USE_DDMTD_MASK) != 0;
+  c.serves = (i.ctrl & lightrail::hwdef::SYNC_CTRL_SERVES_MASK) != 0;
+  c.cal_delay_ms_ps = static_cast<int32_t>(i.cal_delay_ms_ps);
+  c.cal_delay_sm_ps = static_cast<int32_t>(i.cal_delay_sm_ps);
+  c.cal_asym_ps = static_cast<int32_t>(i.cal_asym_ps);
+  c.kp_q16 = i.kp;
+  c.ki_q16 = i.ki;
+  c.lock_thresh_ps = i.lock_thresh_ps;
+  c.lock_samples = i.lock_samples;
+  c.slew_max_ns_per_s = i.slew_max_ns_per_s;
+  c.dac_pull_ppb = i.dac_pull_ppb;
+  c.phase_step_fs = i.phase_step_fs;
+  return c;
+}
+
+bool Kernel::starts_update(const Inputs& in) const {
+#ifndef __SYNTHESIS__
+  if (busy_left_ > 0) return false;
+#endif
+  return in.phase_valid || in.cycles - last_cycles_ >= kSilentUpdateCycles;  // modulo 2^32
+}
+
+void Kernel::cycle(const Inputs& in, Outputs& o) {
+  o.updated = false;
+#ifndef __SYNTHESIS__
+  if (busy_left_ > 0) {
+    // Inside the update: no input is read. Its last cycle writes the result.
+    o.busy = true;
+    if (--busy_left_ == 0) {
+      shown_ = next_;
+      o.updated = true;
+    }
+    o.shown = shown_.out;
+    o.dac_load = busy_left_ == 0 && shown_.dac_load;
+    o.phase_load = busy_left_ == 0 && shown_.phase_load;
+    o.time_step_load = busy_left_ == 0 && shown_.time_step_load;
+    return;
+  }
+#endif
+  clear_pending_ |= in.clear_errors;
+  const uint32_t since = in.cycles - last_cycles_;  // modulo 2^32: at most a few beats
+  const bool update = in.phase_valid || since >= kSilentUpdateCycles;
+  o.shown = shown_.out;
+  o.dac_load = o.phase_load = o.time_step_load = false;
+  // Written before the update in program order: with no dependence on it,
+  // the write is scheduled in the update's first cycle, so sync_busy rises
+  // the cycle after the inputs were latched and the top holds what comes.
+  o.busy = update;
+  if (!update) return;
+  // The update: every input as it is in this cycle.
+  const int latency = int(kUpdateLatency);
+  (void)latency;  // read by the LATENCY pragma only
+#pragma HLS LATENCY min = latency max = latency
+  ClockSyncIn s;
+  s.cfg = config_of(in);
+  s.clear_errors = clear_pending_;
+  // Local time from the clock's cycles, not board time: a coarse time step
+  // is no elapsed time.
+  s.elapsed_fs = int64_t{since} * kPeriodFs;
+  s.ref_ok = in.link_up;
+  s.parent_flags = in.parent_flags;
+  // An exchange completed since the last update (the top counts them and
+  // holds the latest; of two in one interval the servo sees the second, as
+  // a late reader of a register would).
+  s.exchange_valid = s.ref_ok && in.exchanges != last_exchanges_;
+  s.t1_fs = signed64(in.t1_fs);
+  s.t2_fs = signed64(in.t2_fs);
+  s.t3_fs = signed64(in.t3_fs);
+  s.t4_fs = signed64(in.t4_fs);
+  s.phase_valid = s.ref_ok && in.phase_valid;
+  s.ddmtd_phase = in.ddmtd_phase;
+  s.rx_bitslide_ui = in.rx_bitslide;
+
+  Shown next;
+  clock_sync_step(servo_, s, next.out);
+  next.dac_load = next.out.dac_word != dac_loaded_;
+  next.phase_load = next.out.phase_steps != 0;
+  next.time_step_load = next.out.time_step_ticks != 0;
+  dac_loaded_ = next.out.dac_word;
+  clear_pending_ = 0;
+  last_cycles_ = in.cycles;
+  last_exchanges_ = in.exchanges;
+#ifdef __SYNTHESIS__
+  // Written at the end of the update's schedule.
+  shown_ = next;
+  o.shown = next.out;
+  o.dac_load = next.dac_load;
+  o.phase_load = next.phase_load;
+  o.time_step_load = next.time_step_load;
+  o.updated = true;
+#else
+  next_ = next;
+  busy_left_ = latency_;
+#endif
+}
+
+}  // namespace top
+}  // namespace sync
+}  // namespace lightrail
 
 #ifndef __SYNTHESIS__
 void lightrail_clock_sync_csim_reset() { csim_reset_pending = true; }
@@ -137,102 +203,56 @@ void lightrail_clock_sync(
 
   // Every register, the servo's state included, is reset by ap_rst_n
   // (config_rtl -reset all).
-  static ClockSyncState servo;
-  static Regs r;
-
-  Shown now;  // what this call writes to the outputs
-
+  static Kernel k;
 #ifndef __SYNTHESIS__
   if (csim_reset_pending) {
-    servo = ClockSyncState{};
-    r = Regs{};
-    csim_busy_left = 0;
+    k.reset();
     csim_reset_pending = false;
   }
-  if (csim_busy_left > 0) {
-    // Inside the update: no input is read. Its last cycle writes the result.
-    sync_busy = 1;
-    if (--csim_busy_left == 0) r.shown = csim_next;
-    now = r.shown;
-    if (csim_busy_left != 0) now.dac_load = now.phase_load = now.time_step_load = false;
-  } else
 #endif
-  {
-    r.clear_pending |= uint32_t(sync_clear_errors.to_uint64());
-    const uint32_t cycles = uint32_t(sync_cycles.to_uint64());
-    const uint32_t since = cycles - r.last_cycles;  // modulo 2^32: at most a few beats
-    const bool phase = sync_phase_valid.to_uint64() != 0;
-    now = r.shown;
-    now.dac_load = now.phase_load = now.time_step_load = false;
-    const bool update = phase || since >= kSilentUpdateCycles;
-    // Written before the update in program order: with no dependence on it,
-    // the write is scheduled in the update's first cycle, so sync_busy rises
-    // the cycle after the inputs were latched and the top holds what comes.
-    sync_busy = update ? 1 : 0;
-    if (update) {
-      // The update: every input as it is in this cycle.
-      const int latency = int(kUpdateLatency);
-      (void)latency;  // read by the LATENCY pragma only
-#pragma HLS LATENCY min = latency max = latency
-      ClockSyncIn in;
-      in.cfg = config_of(uint32_t(sync_ctrl.to_uint64()), uint32_t(sync_cal_delay_ms_ps.to_uint64()),
-                         uint32_t(sync_cal_delay_sm_ps.to_uint64()), uint32_t(sync_cal_asym_ps.to_uint64()),
-                         uint32_t(sync_kp.to_uint64()), uint32_t(sync_ki.to_uint64()),
-                         uint32_t(sync_lock_thresh_ps.to_uint64()), uint32_t(sync_lock_samples.to_uint64()),
-                         uint32_t(sync_slew_max_ns_per_s.to_uint64()),
-                         uint32_t(sync_dac_pull_ppb.to_uint64()), uint32_t(sync_phase_step_fs.to_uint64()));
-      in.clear_errors = r.clear_pending;
-      // Local time from the clock's cycles, not board time: a coarse time
-      // step is no elapsed time.
-      in.elapsed_fs = int64_t{since} * kPeriodFs;
-      in.ref_ok = sync_link_up.to_uint64() != 0;
-      in.parent_flags = uint32_t(sync_parent_flags.to_uint64());
-      // An exchange completed since the last update (the top counts them
-      // and holds the latest; of two in one interval the servo sees the
-      // second, as a late reader of a register would).
-      const uint32_t exchanges = uint32_t(sync_exchanges.to_uint64());
-      in.exchange_valid = in.ref_ok && exchanges != r.last_exchanges;
-      in.t1_fs = signed64(sync_t1_fs.to_uint64());
-      in.t2_fs = signed64(sync_t2_fs.to_uint64());
-      in.t3_fs = signed64(sync_t3_fs.to_uint64());
-      in.t4_fs = signed64(sync_t4_fs.to_uint64());
-      in.phase_valid = in.ref_ok && phase;
-      in.ddmtd_phase = uint32_t(sync_ddmtd_phase.to_uint64());
-      in.rx_bitslide_ui = uint32_t(sync_rx_bitslide.to_uint64());
+  Inputs in;
+  in.ctrl = uint32_t(sync_ctrl.to_uint64());
+  in.cal_delay_ms_ps = uint32_t(sync_cal_delay_ms_ps.to_uint64());
+  in.cal_delay_sm_ps = uint32_t(sync_cal_delay_sm_ps.to_uint64());
+  in.cal_asym_ps = uint32_t(sync_cal_asym_ps.to_uint64());
+  in.kp = uint32_t(sync_kp.to_uint64());
+  in.ki = uint32_t(sync_ki.to_uint64());
+  in.lock_thresh_ps = uint32_t(sync_lock_thresh_ps.to_uint64());
+  in.lock_samples = uint32_t(sync_lock_samples.to_uint64());
+  in.slew_max_ns_per_s = uint32_t(sync_slew_max_ns_per_s.to_uint64());
+  in.dac_pull_ppb = uint32_t(sync_dac_pull_ppb.to_uint64());
+  in.phase_step_fs = uint32_t(sync_phase_step_fs.to_uint64());
+  in.clear_errors = uint32_t(sync_clear_errors.to_uint64());
+  in.phase_valid = sync_phase_valid.to_uint64() != 0;
+  in.ddmtd_phase = uint32_t(sync_ddmtd_phase.to_uint64());
+  in.link_up = sync_link_up.to_uint64() != 0;
+  in.parent_flags = uint32_t(sync_parent_flags.to_uint64());
+  in.cycles = uint32_t(sync_cycles.to_uint64());
+  in.exchanges = uint32_t(sync_exchanges.to_uint64());
+  in.t1_fs = sync_t1_fs.to_uint64();
+  in.t2_fs = sync_t2_fs.to_uint64();
+  in.t3_fs = sync_t3_fs.to_uint64();
+  in.t4_fs = sync_t4_fs.to_uint64();
+  in.rx_bitslide = uint32_t(sync_rx_bitslide.to_uint64());
+  Outputs o;
+  k.cycle(in, o);
 
-      Shown next;
-      clock_sync_step(servo, in, next.out);
-      next.dac_load = next.out.dac_word != r.dac_loaded;
-      next.phase_load = next.out.phase_steps != 0;
-      next.time_step_load = next.out.time_step_ticks != 0;
-      r.dac_loaded = next.out.dac_word;
-      r.clear_pending = 0;
-      r.last_cycles = cycles;
-      r.last_exchanges = exchanges;
-#ifdef __SYNTHESIS__
-      r.shown = next;
-      now = next;  // written at the end of the update's schedule
-#else
-      csim_next = next;
-      csim_busy_left = kUpdateLatency;
-#endif
-    }
-  }
-
-  sync_status = now.out.status;
-  sync_error = now.out.errors;
-  sync_offset_ps = uint32_t(now.out.offset_ps);
-  sync_rtt_ps = now.out.rtt_ps;
-  sync_delay_ms_ps = now.out.delay_ms_ps;
-  sync_servo_p_ps = uint32_t(now.out.servo_p_ps);
-  sync_servo_i_ppt = uint32_t(now.out.servo_i_ppt);
-  sync_dac = now.out.dac_word;
-  sync_phase_steps = uint32_t(now.out.phase_steps_total);
-  sync_holdover_us = now.out.holdover_us;
-  sync_dac_word = now.out.dac_word;
-  sync_dac_load = now.dac_load ? 1 : 0;
-  sync_phase_steps_req = uint32_t(now.out.phase_steps);
-  sync_phase_load = now.phase_load ? 1 : 0;
-  sync_time_step = uint64_t(now.out.time_step_ticks);
-  sync_time_step_load = now.time_step_load ? 1 : 0;
+  const ClockSyncOut& now = o.shown;
+  sync_status = now.status;
+  sync_error = now.errors;
+  sync_offset_ps = uint32_t(now.offset_ps);
+  sync_rtt_ps = now.rtt_ps;
+  sync_delay_ms_ps = now.delay_ms_ps;
+  sync_servo_p_ps = uint32_t(now.servo_p_ps);
+  sync_servo_i_ppt = uint32_t(now.servo_i_ppt);
+  sync_dac = now.dac_word;
+  sync_phase_steps = uint32_t(now.phase_steps_total);
+  sync_holdover_us = now.holdover_us;
+  sync_busy = o.busy ? 1 : 0;
+  sync_dac_word = now.dac_word;
+  sync_dac_load = o.dac_load ? 1 : 0;
+  sync_phase_steps_req = uint32_t(now.phase_steps);
+  sync_phase_load = o.phase_load ? 1 : 0;
+  sync_time_step = uint64_t(now.time_step_ticks);
+  sync_time_step_load = o.time_step_load ? 1 : 0;
 }

@@ -40,6 +40,75 @@ constexpr uint32_t kSilentUpdateCycles = kBeatCycles + kBeatCycles / 4;
 static_assert(kUpdateLatency >= 1 && kUpdateLatency < kBeatCycles / 2,
               "an update must end well within a DDMTD beat");
 
+// The kernel's ports in one cycle, unpacked: what the board top drives
+// (its sync_*_o) ...
+struct Inputs {
+  uint32_t ctrl = 0, cal_delay_ms_ps = 0, cal_delay_sm_ps = 0, cal_asym_ps = 0, kp = 0, ki = 0,
+           lock_thresh_ps = 0, lock_samples = 0, slew_max_ns_per_s = 0, dac_pull_ppb = 0, phase_step_fs = 0;
+  uint32_t clear_errors = 0;
+  bool phase_valid = false;
+  uint32_t ddmtd_phase = 0;
+  bool link_up = false;
+  uint32_t parent_flags = 0;
+  uint32_t cycles = 0, exchanges = 0;
+  uint64_t t1_fs = 0, t2_fs = 0, t3_fs = 0, t4_fs = 0;
+  uint32_t rx_bitslide = 0;
+};
+
+// ... and what the kernel drives back (the top's sync_*_i): the status
+// registers and actuator values are `shown`'s fields.
+struct Outputs {
+  ClockSyncOut shown;
+  bool busy = false;
+  bool dac_load = false, phase_load = false, time_step_load = false;
+  bool updated = false;  // this call ends an update: `shown` is its result
+};
+
+// The SYNC_* settings the inputs carry, as the servo takes them.
+ClockSyncConfig config_of(const Inputs& in);
+
+// One instance of the kernel: its registers (the servo's state included,
+// all reset by ap_rst_n) and one call per clk_i cycle. The HLS top below
+// keeps one; the co-simulation keeps one per board (sim/).
+class Kernel {
+ public:
+#ifndef __SYNTHESIS__
+  // C simulation may run the update in fewer cycles than the HLS schedule
+  // pins (the co-simulation's fast mode, docs/cosim.md); synthesis always
+  // takes kUpdateLatency.
+  explicit Kernel(uint32_t update_latency = kUpdateLatency) : latency_(update_latency) {}
+#endif
+  // Whether the call with these inputs latches them and starts an update.
+  bool starts_update(const Inputs& in) const;
+  void cycle(const Inputs& in, Outputs& out);
+  void reset() {
+#ifndef __SYNTHESIS__
+    *this = Kernel(latency_);
+#else
+    *this = Kernel();
+#endif
+  }
+
+ private:
+  struct Shown {
+    ClockSyncOut out;  // status and actuator values of the last update
+    bool dac_load = false, phase_load = false, time_step_load = false;
+  };
+  ClockSyncState servo_{};
+  Shown shown_;
+  uint32_t dac_loaded_ = ~0u;    // the last word loaded into the DAC (none yet)
+  uint32_t clear_pending_ = 0;   // SYNC_ERROR clears since the last update
+  uint32_t last_cycles_ = 0;     // sync_cycles at the last update
+  uint32_t last_exchanges_ = 0;  // sync_exchanges at the last update
+#ifndef __SYNTHESIS__
+  // C simulation of the busy cycles: the update's result waits here until
+  // the call that, in the RTL, ends the update.
+  uint32_t latency_ = kUpdateLatency;
+  uint32_t busy_left_ = 0;
+  Shown next_;
+#endif
+};
+
 }  // namespace top
 }  // namespace sync
 }  // namespace lightrail
