@@ -148,13 +148,6 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
     packed_events_ = any != 0;
   }
 
-  m.sync_dac_word_i = uint16_t(act_dac_);
-  m.sync_dac_load_i = act_dac_load_;
-  m.sync_phase_steps_req_i = uint32_t(act_steps_);
-  m.sync_phase_load_i = act_steps_load_;
-  m.sync_time_step_i = uint64_t(act_time_step_);
-  m.sync_time_step_load_i = act_time_step_load_;
-  act_dac_load_ = act_steps_load_ = act_time_step_load_ = false;
   m.mmcm_psdone_i = osc_pins_.psdone();
   // The model's MMCM locks with the reset's release (the wrapper holds reset
   // until its MMCM locks); the link is the fibre model's.
@@ -181,8 +174,6 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   if (axi_.accepted_write(&wr_addr, &wr_data)) mirror_write(wr_addr, wr_data);
   if (trace_) trace_->dump(edge_fs / 1000);
   ++cycles_;
-  ddmtd_valid_ = m.sync_phase_valid_o;
-  ddmtd_phase_ = m.sync_ddmtd_phase_o;
   osc_pins_.cycle(m.dac_sclk_o, m.dac_sync_no, m.dac_din_o, m.mmcm_psen_o, m.mmcm_psincdec_o);
 
   // A request is taken no sooner than the cycle after the last one was
@@ -215,7 +206,6 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
     in_.bank_rdata[0][w] = m.seq_bank0_rdata_o[w];
     in_.bank_rdata[1][w] = m.seq_bank1_rdata_o[w];
   }
-  sync_clear_ |= m.sync_clear_errors_o;
   in_.tune_we = m.seq_tune_we_o;
   in_.tune_addr = m.seq_tune_addr_o;
   in_.tune_wdata = m.seq_tune_wdata_o;
@@ -289,26 +279,87 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   }
 }
 
-sync::ClockSyncConfig Board::sync_config() {
+sync::top::Inputs Board::kernel_inputs() {
   const auto& m = *m_;
-  sync::ClockSyncConfig c;
-  c.enable = m.sync_ctrl_o & SYNC_CTRL_ENABLE_MASK;
-  c.use_ddmtd = m.sync_ctrl_o & SYNC_CTRL_USE_DDMTD_MASK;
-  c.serves = m.sync_ctrl_o & SYNC_CTRL_SERVES_MASK;
-  c.cal_delay_ms_ps = int32_t(m.sync_cal_delay_ms_ps_o);
-  c.cal_delay_sm_ps = int32_t(m.sync_cal_delay_sm_ps_o);
-  c.cal_asym_ps = int32_t(m.sync_cal_asym_ps_o);
-  c.kp_q16 = m.sync_kp_o;
-  c.ki_q16 = m.sync_ki_o;
-  c.lock_thresh_ps = m.sync_lock_thresh_ps_o;
-  c.lock_samples = m.sync_lock_samples_o;
-  c.slew_max_ns_per_s = m.sync_slew_max_ns_per_s_o;
-  c.dac_pull_ppb = m.sync_dac_pull_ppb_o;
-  c.phase_step_fs = m.sync_phase_step_fs_o;
-  return c;
+  sync::top::Inputs i;
+  i.ctrl = m.sync_ctrl_o;
+  i.cal_delay_ms_ps = m.sync_cal_delay_ms_ps_o;
+  i.cal_delay_sm_ps = m.sync_cal_delay_sm_ps_o;
+  i.cal_asym_ps = m.sync_cal_asym_ps_o;
+  i.kp = m.sync_kp_o;
+  i.ki = m.sync_ki_o;
+  i.lock_thresh_ps = m.sync_lock_thresh_ps_o;
+  i.lock_samples = m.sync_lock_samples_o;
+  i.slew_max_ns_per_s = m.sync_slew_max_ns_per_s_o;
+  i.dac_pull_ppb = m.sync_dac_pull_ppb_o;
+  i.phase_step_fs = m.sync_phase_step_fs_o;
+  i.clear_errors = m.sync_clear_errors_o;
+  i.phase_valid = m.sync_phase_valid_o;
+  i.ddmtd_phase = m.sync_ddmtd_phase_o;
+  i.link_up = m.sync_link_up_o;
+  i.parent_flags = m.sync_parent_flags_o;
+  i.cycles = m.sync_cycles_o;
+  i.exchanges = m.sync_exchanges_o;
+  i.t1_fs = m.sync_t1_fs_o;
+  i.t2_fs = m.sync_t2_fs_o;
+  i.t3_fs = m.sync_t3_fs_o;
+  i.t4_fs = m.sync_t4_fs_o;
+  i.rx_bitslide = m.sync_rx_bitslide_o;
+  return i;
 }
 
-uint32_t Board::take_sync_clear() { return std::exchange(sync_clear_, 0u); }
+bool Board::in_reset() const { return !m_->rst_ni; }
+
+uint32_t Board::tx_word() const { return m_->link_tx_word_o; }
+
+// The recovered clock's edges, each evaluated: the receiver runs on its
+// rising edges and keeps a copy of the SOF toggle on its falling edges.
+void Board::rx_rise(bool rx_reset_n, uint32_t word) {
+  auto& m = *m_;
+  if (m.clk_rx_i) {
+    m.clk_rx_i = 0;
+    m.eval();
+  }
+  m.rst_rx_ni = rx_reset_n;
+  m.link_rx_word_i = word;
+  m.clk_rx_i = 1;
+  m.eval();
+}
+
+void Board::rx_fall() {
+  m_->clk_rx_i = 0;
+  m_->eval();
+}
+
+bool Board::rx_level() const { return m_->clk_rx_i; }
+
+bool Board::link_aligned() const { return m_->rootp->lightrail_board_top__DOT__u_link__DOT__aligned_q; }
+
+uint32_t Board::link_bad_frames() const {
+  return m_->rootp->lightrail_board_top__DOT__u_link__DOT__bad_frames_q;
+}
+
+void Board::drive_kernel(const sync::top::Outputs& k) {
+  auto& m = *m_;
+  const sync::ClockSyncOut& o = k.shown;
+  m.sync_status_i = o.status;
+  m.sync_error_i = o.errors;
+  m.sync_offset_ps_i = uint32_t(o.offset_ps);
+  m.sync_rtt_ps_i = o.rtt_ps;
+  m.sync_delay_ms_ps_i = o.delay_ms_ps;
+  m.sync_servo_p_ps_i = uint32_t(o.servo_p_ps);
+  m.sync_servo_i_ppt_i = uint32_t(o.servo_i_ppt);
+  m.sync_dac_i = o.dac_word;
+  m.sync_phase_steps_i = uint32_t(o.phase_steps_total);
+  m.sync_holdover_us_i = o.holdover_us;
+  m.sync_busy_i = k.busy;
+  m.sync_dac_word_i = uint16_t(o.dac_word);
+  m.sync_dac_load_i = k.dac_load;
+  m.sync_phase_steps_req_i = uint32_t(o.phase_steps);
+  m.sync_phase_load_i = k.phase_load;
+  m.sync_time_step_i = uint64_t(o.time_step_ticks);
+  m.sync_time_step_load_i = k.time_step_load;
+}
 
 void Board::dmtd_edge(bool ref_level, bool local_level) {
   auto& m = *m_;
@@ -328,36 +379,6 @@ void Board::dmtd_edge(bool ref_level, bool local_level) {
   if (!local_level) m.clk_i = 0;
   m.clk_dmtd_i = 1;
   m.eval();
-}
-
-void Board::load_actuators(uint32_t dac_word, bool load_dac, int32_t phase_steps, int64_t time_step_ticks) {
-  act_dac_ = dac_word;
-  act_dac_load_ = load_dac;
-  act_steps_ = phase_steps;
-  act_steps_load_ = phase_steps != 0;
-  act_time_step_ = time_step_ticks;
-  act_time_step_load_ = time_step_ticks != 0;
-}
-
-bool Board::take_ddmtd_phase(uint32_t* phase) {
-  if (!ddmtd_valid_) return false;
-  ddmtd_valid_ = false;
-  *phase = ddmtd_phase_;
-  return true;
-}
-
-void Board::set_sync_status(const sync::ClockSyncOut& o) {
-  auto& m = *m_;
-  m.sync_status_i = o.status;
-  m.sync_error_i = o.errors;
-  m.sync_offset_ps_i = uint32_t(o.offset_ps);
-  m.sync_rtt_ps_i = o.rtt_ps;
-  m.sync_delay_ms_ps_i = o.delay_ms_ps;
-  m.sync_servo_p_ps_i = uint32_t(o.servo_p_ps);
-  m.sync_servo_i_ppt_i = uint32_t(o.servo_i_ppt);
-  m.sync_dac_i = o.dac_word;
-  m.sync_phase_steps_i = uint32_t(o.phase_steps_total);
-  m.sync_holdover_us_i = o.holdover_us;
 }
 
 // A board reset starts (rst_ni falls before the next edge): the outputs go

@@ -86,16 +86,19 @@ class Board : public SyncPort {
     probe_->record_boundaries();
   }
 
-  sync::ClockSyncConfig sync_config() override;
-  uint32_t take_sync_clear() override;
-  void set_sync_status(const sync::ClockSyncOut& out) override;
+  sync::top::Inputs kernel_inputs() override;
+  void drive_kernel(const sync::top::Outputs& out) override;
+  bool in_reset() const override;
   void dmtd_edge(bool ref_level, bool local_level) override;
-  bool take_ddmtd_phase(uint32_t* phase) override;
-  void load_actuators(uint32_t dac_word, bool load_dac, int32_t phase_steps,
-                      int64_t time_step_ticks) override;
   bool take_dac(uint32_t* word) override { return osc_pins_.take_dac(word); }
   int take_phase_steps() override { return osc_pins_.take_steps(); }
   void set_link_up(bool up) override { link_up_ = up; }
+  uint32_t tx_word() const override;
+  void rx_rise(bool rx_reset_n, uint32_t word) override;
+  void rx_fall() override;
+  bool rx_level() const override;
+  bool link_aligned() const override;
+  uint32_t link_bad_frames() const override;
 
  private:
   void start_request(BusRequest* r, uint64_t edge_fs);
@@ -136,17 +139,9 @@ class Board : public SyncPort {
   AxiMaster<Vlightrail_board_top> axi_;
   BusQueue bus_;
   uint64_t cycles_ = 0, now_ticks_ = 0, sel_seen_ = 0;
-  uint32_t sync_clear_ = 0;
-  bool ddmtd_valid_ = false;  // the top reported a DDMTD phase in the last cycle
-  uint32_t ddmtd_phase_ = 0;
-  OscPins osc_pins_;      // the DAC and MMCM on the top's osc_ctrl pins
-  uint32_t act_dac_ = 0;  // actuator loads for the next cycle
-  int32_t act_steps_ = 0;
-  int64_t act_time_step_ = 0;
-  bool act_dac_load_ = false, act_steps_load_ = false, act_time_step_load_ = false;
+  OscPins osc_pins_;           // the DAC and MMCM on the top's osc_ctrl pins
   bool link_up_ = false;       // the fibre model's link to the reference (none: down)
-  bool answered_now_ = false;  // a request was answered without bus cycles  // SYNC_ERROR clear pulses since
-                               // the servo last ran
+  bool answered_now_ = false;  // a request was answered without bus cycles
 
   // The host's writes as the board should have taken them: the independent
   // side of every check.

@@ -58,6 +58,18 @@ struct Cosim::Clock : sc_core::sc_module {
     SC_METHOD(tick);
     if (sync) next_fs = uint64_t(sync->next_edge_fs(board.id()));
     if (sync && sync->has_ddmtd(board.id())) SC_METHOD(dmtd_tick);
+    if (sync && sync->has_receiver(board.id())) SC_METHOD(rx_tick);
+  }
+
+  // The timing link's recovered clock at this board: its own process, one
+  // activation per edge. Words are queued at least a fibre delay ahead, so
+  // while none is on its way it looks again within that delay.
+  void rx_tick() {
+    const int64_t now = int64_t(sc_core::sc_time_stamp().value());
+    if (now >= sync->next_rx_fs(board.id())) sync->on_rx_edge(board.id(), now);
+    const int64_t next = sync->next_rx_fs(board.id());
+    const int64_t wait = next == INT64_MAX ? sync->rx_idle_poll_fs() : std::max<int64_t>(0, next - now);
+    next_trigger(sc_core::sc_time(double(wait), sc_core::SC_FS));
   }
 
   // The DDMTD helper clock: its own process, one activation per edge.
@@ -235,7 +247,8 @@ void Cosim::calibrate() {
     ctrl[b].addr = hwdef::REG_SYNC_CTRL;
     ctrl[b].data = {(c.enable ? hwdef::SYNC_CTRL_ENABLE_MASK : 0u) |
                     (c.use_ddmtd ? hwdef::SYNC_CTRL_USE_DDMTD_MASK : 0u) |
-                    (c.serves ? hwdef::SYNC_CTRL_SERVES_MASK : 0u)};
+                    (c.serves ? hwdef::SYNC_CTRL_SERVES_MASK : 0u) |
+                    (sync_->link_reference(boards_[b]->id()) ? hwdef::SYNC_CTRL_REFERENCE_MASK : 0u)};
     done.push_back(ctrl[b].done.get_future());
     boards_[b]->bus().push(&ctrl[b]);
   }

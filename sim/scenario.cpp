@@ -111,10 +111,11 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
   SyncOptions o;
   o.enabled = true;
   if (!s.is_object()) bad("sync", "must be an object");
-  check_keys(s, "sync",
-             {"topology", "baseline", "calibrate_asymmetry", "pps_period_ps", "measure_from_ps",
-              "boot_skew_ps", "profile", "ref_loss", "link_changes", "exchange_rate_hz",
-              "wait_for_parent_lock", "cdr_relocks", "bitslide_compensation", "fault_holdover_ppb"});
+  check_keys(
+      s, "sync",
+      {"topology", "baseline", "calibrate_asymmetry", "pps_period_ps", "measure_from_ps", "boot_skew_ps",
+       "profile", "ref_loss", "link_changes", "exchange_rate_hz", "wait_for_parent_lock", "cdr_relocks",
+       "bitslide_compensation", "fault_holdover_ppb", "link", "bit_error_rate"});
   if (sc.boards < 2) bad("boards", "clock distribution needs at least 2 boards");
   o.topology = s.value("topology", o.topology);
   if (o.topology != "star" && o.topology != "chain") bad("sync.topology", "must be \"star\" or \"chain\"");
@@ -136,6 +137,20 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
   o.boot_skew_ps = int64_t(positive(s, "boot_skew_ps", "sync", uint64_t(o.boot_skew_ps), false));
   if (o.boot_skew_ps > 1000000000)
     bad("sync.boot_skew_ps", "must be 0..1000000000 ps (each board idles that long before it runs)");
+  if (s.contains("link")) {
+    if (!s["link"].is_string() || (s["link"] != "model" && s["link"] != "rtl"))
+      bad("sync.link",
+          "must be \"model\" (the fibre model times the exchange) or \"rtl\" (the board tops' "
+          "message engines over the fibre model)");
+    o.link = s["link"].get<std::string>();
+  }
+  if (s.contains("bit_error_rate")) {
+    const json& v = s["bit_error_rate"];
+    if (!v.is_number() || !(v.get<double>() >= 0 && v.get<double>() <= 1e-3) || o.link != "rtl")
+      bad("sync.bit_error_rate",
+          "must be a probability per bit, 0..0.001, with sync.link \"rtl\" (bits are carried)");
+    o.bit_error_rate = v.get<double>();
+  }
   if (s.contains("wait_for_parent_lock")) {
     if (!s["wait_for_parent_lock"].is_boolean()) bad("sync.wait_for_parent_lock", "must be true or false");
     o.wait_for_parent_lock = s["wait_for_parent_lock"].get<bool>();
@@ -368,12 +383,25 @@ Scenario load_scenario(const std::string& path) {
                   "std_growth_per_hop_max",
                   "below_spread_ps_max",
                   "holdover_boards",
-                  "own_link_flags_only"});
+                  "own_link_flags_only",
+                  "engine_aligned",
+                  "engine_bad_frames"});
       for (const char* k :
            {"link_change_recovery_us_max", "link_change_overshoot_ps_max", "link_change_shift_error_ps_max",
             "relock_us_max", "std_growth_per_hop_max", "below_spread_ps_max"})
         if (sc.expect.contains(k) && !(sc.expect[k].is_number() && sc.expect[k].get<double>() >= 0))
           bad(std::string("expect.") + k, "must be a non-negative number");
+      if (sc.expect.contains("engine_aligned") &&
+          !(sc.expect["engine_aligned"].is_boolean() && doc.contains("sync") &&
+            doc["sync"].value("link", "") == "rtl"))
+        bad("expect.engine_aligned",
+            "must be true or false, with sync.link \"rtl\" (the message engines run)");
+      if (sc.expect.contains("engine_bad_frames")) {
+        const json& r = sc.expect["engine_bad_frames"];
+        if (!(r.is_array() && r.size() == 2 && r[0].is_number_unsigned() && r[1].is_number_unsigned() &&
+              r[0] <= r[1] && doc.contains("sync") && doc["sync"].value("link", "") == "rtl"))
+          bad("expect.engine_bad_frames", "must be [least, most] frames, with sync.link \"rtl\"");
+      }
       if (sc.expect.contains("link_change_lock_kept") && !sc.expect["link_change_lock_kept"].is_boolean())
         bad("expect.link_change_lock_kept", "must be true or false");
       if (sc.expect.contains("holdover_boards")) {
@@ -1029,6 +1057,23 @@ json run_scenario(const Scenario& sc) {
                      ev["spread_ps_max"].get<double>(), e["below_spread_ps_max"]);
     }
     // Exactly these boards entered holdover (each is reported), no other.
+    // The follower's message engine at the end, as SYNC_LINK and
+    // SYNC_LINK_BAD_FRAMES show it: aligned on its parent's frames, which say
+    // locked and time valid; bad frames counted within the range.
+    for (const json& b : sy["boards"]) {
+      if (!b.contains("engine")) continue;
+      const json& g = b["engine"];
+      const int id = b["board"].get<int>();
+      const uint32_t good = (1u << hwdef::SYNC_FLAG_LOCKED_BIT) | (1u << hwdef::SYNC_FLAG_TIME_VALID_BIT);
+      if (e.value("engine_aligned", false) &&
+          !(g["aligned"].get<bool>() && (g["parent_flags"].get<uint32_t>() & good) == good))
+        unmet.push_back(fmt::format("sync: board {}'s engine: aligned {}, parent flags {}", id,
+                                    g["aligned"].dump(), g["parent_flags"].dump()));
+      if (e.contains("engine_bad_frames") &&
+          (g["bad_frames"] < e["engine_bad_frames"][0] || g["bad_frames"] > e["engine_bad_frames"][1]))
+        unmet.push_back(fmt::format("sync: board {}'s engine counted {} bad frames, expected {}", id,
+                                    g["bad_frames"].dump(), e["engine_bad_frames"].dump()));
+    }
     if (e.contains("holdover_boards")) {
       std::set<int> want, have;
       for (const json& x : e["holdover_boards"]) want.insert(x.get<int>());

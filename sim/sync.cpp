@@ -18,6 +18,7 @@ namespace {
 
 constexpr int64_t kPeriodFs = int64_t(hwdef::CLK_PERIOD_PS) * 1000;
 constexpr uint64_t kUpdateCycles = hwdef::DDMTD_N + 1;  // one servo update per DDMTD beat
+constexpr uint32_t kFastUpdateLatency = 1;              // cycles, sync.link "model"
 constexpr int64_t kExchangeGapFs = 1000000000;          // the follower answers 1 us after the Sync arrives
 constexpr int64_t kSlewWindowFs =
     int64_t(kUpdateCycles) * kPeriodFs;  // slew: offset change over >= one servo interval
@@ -150,12 +151,11 @@ struct SyncEngine::Node {
   // its boards only (256 KiB each).
   std::unique_ptr<EdgeHistory> history = std::make_unique<EdgeHistory>();
   SyncPort* port = nullptr;
-  sync::ClockSyncState servo{};
+  sync::top::Kernel kernel;       // its servo, the HLS top (one call per cycle)
   sync::ClockSyncConfig cfg;      // brought up with
   sync::ClockSyncConfig cfg_now;  // at the last servo update (the host may have changed it)
   sync::ClockSyncOut out;
-  uint64_t cycles = 0;                      // since the last servo call (PTP-only copies: since start)
-  uint64_t edges = 0, edges_at_update = 0;  // of the board's clock
+  uint64_t edges = 0;                               // of the board's clock
   int64_t last_edge_fs = 0, period_fs = kPeriodFs;  // of the board's clock
   int64_t dmtd_edge_fs = 0;                         // the next helper edge (jitter included)
   int64_t dmtd_ideal_fs = 0;                        // the same without the helper's jitter
@@ -204,6 +204,19 @@ struct SyncEngine::Node {
   std::vector<double> offsets_before_event;  // ps, from measure_from to the first declared event
   std::deque<std::pair<int64_t, uint32_t>> flag_history;
   std::vector<std::pair<int64_t, uint32_t>> flags_out;  // changes not sent yet
+  // The timing link at word level (SyncOptions::link "rtl"): the other end
+  // of this board's engine's link; the last two words its transmitter sent
+  // (a received word spans two); on the receiving side, the words on their
+  // way (arrival fs, raw word), the recovered clock's last rise and pending
+  // fall, and the recovered edges its receiver is still held in reset for
+  // (after the clock starts again: the CDR's lock, its aligner's restart).
+  int peer = -1;
+  uint32_t tx_prev2 = 0, tx_prev1 = 0;
+  std::deque<std::pair<int64_t, uint32_t>> rx_words;
+  int64_t rx_rise_fs = INT64_MIN, rx_fall_fs = INT64_MAX;
+  int rx_reset_edges = 0;
+  double bits_to_error = -1;  // bits this end receives before the next flipped one (-1: draw)
+  uint64_t bit_errors = 0;    // flipped in the words it received
 };
 
 SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boards) {
@@ -275,6 +288,33 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
   // valid it moves it slowly enough for them to track (SYNC_CTRL.SERVES).
   for (auto& n : nodes_)
     if (n->parent > 0) nodes_[size_t(n->parent)]->cfg.serves = true;
+  // The servo kernel's update: what the HLS schedule pins with the link at
+  // word level; in the fast mode its result in the next cycle, as the
+  // co-simulation ran the C model before the top was in the loop (the
+  // difference is a finding: docs/cosim.md, "The timing link").
+  for (auto& n : nodes_)
+    n->kernel = sync::top::Kernel(o.link == "rtl" ? sync::top::kUpdateLatency : kFastUpdateLatency);
+  if (o.link != "model" && o.link != "rtl")
+    throw std::invalid_argument("sync.link: must be \"model\" or \"rtl\", is \"" + o.link + "\"");
+  if (rtl_link()) {
+    // A board top has one message engine: a reference serves one follower
+    // on it. Stars of more and boundary clocks need an engine per port.
+    if (boards != 2)
+      throw std::invalid_argument(fmt::format(
+          "sync.link: \"rtl\" carries the board tops' own message engines, one per board, so it runs 2 "
+          "boards (a grandmaster and one follower), not {} (docs/cosim.md, \"The timing link\")",
+          boards));
+    if (o.exchange_rate_hz > 0)
+      throw std::invalid_argument(
+          "sync.exchange_rate_hz: the message engine sets its own rate (one exchange per DDMTD beat) with "
+          "sync.link \"rtl\"");
+    nodes_[0]->peer = 1;
+    nodes_[1]->peer = 0;
+    // The engine's fixed delay each way, calibrated exactly: the word's
+    // cycle before it leaves, the period from its first bit's arrival to
+    // its presentation, and the receiver's three-cycle pipeline.
+    nodes_[1]->cfg.cal_delay_ms_ps = nodes_[1]->cfg.cal_delay_sm_ps = int32_t(5 * hwdef::CLK_PERIOD_PS);
+  }
   add_link_changes(fc, opt_.link_changes, "sync.link_changes",
                    std::vector<double>(opt_.link_changes.size(), 0.0));
   add_cdr_relocks(fc);
@@ -399,7 +439,116 @@ int64_t SyncEngine::next_edge_fs(int b) { return nodes_[size_t(b)]->osc->next_ed
 
 bool SyncEngine::has_ddmtd(int b) const {
   const Node& n = *nodes_[size_t(b)];
-  return n.parent >= 0 && !n.baseline;
+  return (n.parent >= 0 && !n.baseline) || n.peer >= 0;  // a reference's engine refines its stamps too
+}
+
+bool SyncEngine::has_receiver(int b) const { return nodes_[size_t(b)]->peer >= 0; }
+
+int64_t SyncEngine::rx_idle_poll_fs() const {
+  double least = 1e9;  // 1 us
+  for (const auto& n : nodes_)
+    if (n->peer >= 0 && n->parent >= 0) least = std::min(least, n->fibre->mean_delay_fs() / 4);
+  return std::max<int64_t>(1000, int64_t(least));
+}
+
+bool SyncEngine::link_reference(int b) const {
+  const Node& n = *nodes_[size_t(b)];
+  return n.peer >= 0 && n.parent < 0;
+}
+
+int64_t SyncEngine::next_rx_fs(int b) const {
+  const Node& n = *nodes_[size_t(b)];
+  return std::min(n.rx_fall_fs, n.rx_words.empty() ? INT64_MAX : n.rx_words.front().first);
+}
+
+// The recovered clock at board b: its fall, or its next rise with the word
+// it presents. Its receiver is held in reset for the first edges after the
+// clock starts again (a link that came back).
+void SyncEngine::on_rx_edge(int b, int64_t t) {
+  Node& n = *nodes_[size_t(b)];
+  if (n.rx_fall_fs <= t && (n.rx_words.empty() || n.rx_fall_fs <= n.rx_words.front().first)) {
+    n.rx_fall_fs = INT64_MAX;
+    n.port->rx_fall();
+    return;
+  }
+  if (n.rx_words.empty()) return;
+  const auto [at, word] = n.rx_words.front();
+  n.rx_words.pop_front();
+  if (n.rx_fall_fs != INT64_MAX) n.port->rx_fall();  // a fall the rise overtook (jitter)
+  constexpr int kRxResetEdges = 8;
+  if (n.rx_rise_fs == INT64_MIN || at - n.rx_rise_fs > 2 * kPeriodFs) n.rx_reset_edges = kRxResetEdges;
+  n.rx_rise_fs = at;
+  n.rx_fall_fs = at + kPeriodFs / 2;
+  const bool release = n.rx_reset_edges == 0;
+  if (n.rx_reset_edges > 0) --n.rx_reset_edges;
+  n.port->rx_rise(release && !n.port->in_reset(), word);
+  if (n.parent < 0) n.port->set_link_up(true);  // the reference hears its follower
+}
+
+// The words board `from` sent, over the fibre to the other end's receiver
+// (tests/hw_sync/link_model.hpp's link, on the simulated clocks): the word
+// in the transmitter during cycle k leaves from edge k + 1, bit 0 first; the
+// receiver's CDR, locked on bit `offset`, presents raw word k (bits offset..
+// offset + 31 of words k and k + 1) at the recovered edge one period after
+// its first bit arrived: the sender's edge k + 2 one fibre later, plus the
+// offset and the CDR's jitter. No light while the link is down.
+void SyncEngine::send_words(Node& from, int64_t edge_fs) {
+  Node& to = *nodes_[size_t(from.peer)];
+  const bool forward = to.parent == from.id;
+  const Node& follower = forward ? to : from;
+  const int64_t d =
+      forward ? follower.fibre->forward_delay_fs(edge_fs) : follower.fibre->backward_delay_fs(edge_fs);
+  const int offset = forward ? slide_at(follower, edge_fs + d) : 0;
+  // (A relock's new slide is already in the fibre's forward delay:
+  // add_cdr_relocks.)
+  int64_t at = edge_fs + d + int64_t(std::llround(opt_.profile.ddmtd.cdr_jitter_fs * to.noise.normal()));
+  if (ref_ok(follower, at)) {
+    if (!to.rx_words.empty()) at = std::max(at, to.rx_words.back().first + 1);  // a fibre keeps order
+    const uint64_t pair = uint64_t(from.tx_prev2) | uint64_t(from.tx_prev1) << 32;
+    uint32_t word = uint32_t(pair >> offset);
+    // Bit errors: the gaps between flipped bits are geometric (exponential,
+    // drawn once per error, so an error-free link draws nothing).
+    constexpr double kBits = hwdef::SYNC_LINK_WORD_BITS;
+    for (double p = opt_.bit_error_rate; p > 0;) {
+      if (to.bits_to_error < 0) to.bits_to_error = std::floor(-std::log(to.noise.uniform()) / p);
+      if (to.bits_to_error >= kBits) {
+        to.bits_to_error -= kBits;
+        break;
+      }
+      word ^= 1u << unsigned(to.bits_to_error);
+      ++to.bit_errors;
+      to.bits_to_error = std::floor(-std::log(to.noise.uniform()) / p) + to.bits_to_error + 1;
+    }
+    to.rx_words.emplace_back(at, word);
+  }
+  from.tx_prev2 = from.tx_prev1;
+  from.tx_prev1 = from.port->tx_word();
+}
+
+// The level of board n's recovered clock that its DDMTD samples at t: the
+// clock as played (rise, fall half a period later; stopped low), resolved
+// at random within half the sampler's aperture of an edge. An edge the
+// sample says has come is played now, a few fs early, so the model's
+// clk_rx_i agrees with the sample.
+bool SyncEngine::rx_sample(Node& n, int64_t t) {
+  const int64_t half_ap = int64_t(opt_.profile.ddmtd.aperture_fs / 2);
+  const int64_t next = n.rx_words.empty() ? INT64_MAX : n.rx_words.front().first;
+  const bool started = n.rx_rise_fs != INT64_MIN;
+  const int64_t since = started ? t - n.rx_rise_fs : INT64_MAX;
+  const bool near = std::llabs(next - t) < half_ap ||
+                    (started && (std::llabs(since) < half_ap || std::llabs(since - kPeriodFs / 2) < half_ap));
+  bool level = near ? (n.noise.next_u64() & 1) != 0 : since < kPeriodFs / 2;
+  const bool now = n.port->rx_level();
+  if (level && !now) {
+    if (next - t < kPeriodFs / 4)
+      on_rx_edge(n.id, next);
+    else
+      level = false;
+  } else if (!level && now) {
+    n.rx_fall_fs = INT64_MAX;
+    n.port->rx_fall();
+  }
+  return level;
 }
 
 // The helper PLL runs off the board's oscillator: N/(N+1) of its frequency.
@@ -411,7 +560,6 @@ int64_t SyncEngine::next_dmtd_edge_fs(int b) {
 
 void SyncEngine::on_dmtd_edge(int b, int64_t t) {
   Node& n = *nodes_[size_t(b)];
-  const Node& p = *nodes_[size_t(n.parent)];
   // A PLL tracks the oscillator's frequency, not its edge-to-edge jitter,
   // and sits before the MMCM, so phase steps do not move the helper.
   // Its own jitter is white about that grid (profile.ddmtd.helper_jitter_fs).
@@ -441,10 +589,15 @@ void SyncEngine::on_dmtd_edge(int b, int64_t t) {
   };
   int64_t e;
   uint64_t ticks;
-  const int64_t at_parent = t - n.fibre->forward_delay_fs(t);
-  const bool ref =
-      ref_ok(n, t) && p.history->edge_before(at_parent, &e, &ticks) &&
-      level(at_parent - e, kPeriodFs, int64_t(std::llround(dp.cdr_jitter_fs * n.noise.normal())));
+  bool ref;
+  if (n.peer >= 0) {
+    ref = rx_sample(n, t);  // the recovered clock as played onto clk_rx_i
+  } else {
+    const Node& p = *nodes_[size_t(n.parent)];
+    const int64_t at_parent = t - n.fibre->forward_delay_fs(t);
+    ref = ref_ok(n, t) && p.history->edge_before(at_parent, &e, &ticks) &&
+          level(at_parent - e, kPeriodFs, int64_t(std::llround(dp.cdr_jitter_fs * n.noise.normal())));
+  }
   const bool local = n.history->edge_before(t, &e, &ticks) && level(t - e, n.period_fs, 0);
   n.port->dmtd_edge(ref, local);
 }
@@ -470,54 +623,81 @@ void SyncEngine::on_edge(int b, int64_t edge_fs, uint64_t ticks) {
     if (n.port->take_dac(&word)) n.osc->set_dac(word);
     if (const int steps = n.port->take_phase_steps()) n.osc->shift_phase(steps);
   }
-  if (n.parent >= 0) {
-    // A follower's servo runs once per DDMTD beat: on each phase its top
-    // reports (while the DDMTD is silent, a beat and a quarter after the
-    // last call), or, on a PTP-only copy, every N + 1 cycles.
-    uint32_t phase = 0;
-    ++n.cycles;
-    if (!n.baseline && n.port) {
-      if (n.port->take_ddmtd_phase(&phase)) {
-        ++n.ddmtd_phases;
-        n.cycles = 0;
-        servo_update(n, edge_fs, true, phase);
-      } else if (n.cycles >= kUpdateCycles + kUpdateCycles / 4) {
-        n.cycles = 0;
-        servo_update(n, edge_fs, false, 0);
-      }
-    } else if (n.cycles % kUpdateCycles == 0) {
-      servo_update(n, edge_fs, false, 0);
-    }
-  }
+  if (n.peer >= 0 && n.port) send_words(n, edge_fs);
+  // A follower's servo kernel: one call per cycle (the grandmaster's servo
+  // is off, SYNC_CTRL.ENABLE 0, and its kernel is not run).
+  if (n.parent >= 0 && n.port) servo_cycle(n, edge_fs);
   const uint64_t pps_ticks = uint64_t(opt_.pps_period_ps / hwdef::TICK_PS);
   if (ticks > 0 && ticks % pps_ticks == 0) record_pps(b, ticks / pps_ticks, edge_fs);
 }
 
-void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t phase) {
-  const Node& p = *nodes_[size_t(n.parent)];
-  sync::ClockSyncIn in;
-  in.cfg = n.port ? n.port->sync_config() : n.cfg;
-  n.cfg_now = in.cfg;
-  if (n.port) in.clear_errors = n.port->take_sync_clear();
-  for (ChangeRecord& c : changes_)
-    if (c.spec.board == n.id && now >= c.at_fs && !c.seen) {
-      c.seen = true;
-      c.errors_before = n.out.errors;
+// One cycle of n's servo kernel on its top's outputs, the exchange's inputs
+// from the fibre model; the update's bookkeeping when one ends.
+void SyncEngine::servo_cycle(Node& n, int64_t now) {
+  if (n.port->in_reset()) {
+    n.kernel.reset();
+    n.port->drive_kernel(sync::top::Outputs{});
+    return;
+  }
+  sync::top::Inputs in = n.port->kernel_inputs();
+  exchange_inputs(n, now, in);
+  sync::top::Outputs out;
+  n.kernel.cycle(in, out);
+  if (out.updated) {
+    n.out = out.shown;
+    // The deliberately broken servo (options): its holdover word off.
+    if (opt_.fault_holdover_ppb != 0) {
+      if (n.out.status & hwdef::SYNC_STATUS_HOLDOVER_MASK) {
+        const double lsb_ppb = 2.0 * double(n.cfg_now.dac_pull_ppb) / double(1u << hwdef::SYNC_DAC_BITS);
+        const int64_t word = int64_t(n.out.dac_word) + std::llround(opt_.fault_holdover_ppb / lsb_ppb);
+        n.out.dac_word = uint32_t(std::clamp<int64_t>(word, 0, (int64_t{1} << hwdef::SYNC_DAC_BITS) - 1));
+        out.shown.dac_word = n.out.dac_word;
+      }
+      out.dac_load = out.shown.dac_word != n.dac_loaded;
     }
-  // Local time from the clock's cycles, not board time: a coarse time step
-  // is no elapsed time.
-  in.elapsed_fs = int64_t(n.edges - n.edges_at_update) * kPeriodFs;
-  n.edges_at_update = n.edges;
+    if (out.dac_load) n.dac_loaded = out.shown.dac_word;
+    after_update(n, now);
+  }
+  n.port->drive_kernel(out);
+}
+
+// The kernel's inputs besides the top's: with the link at word level the
+// top's message engine gives them (link up, the parent's frame flags, the
+// stamps and their count, the bit slide); else the fibre model does: this
+// board's link, the parent's frame flags, the receiver's bit slide, and, in
+// a cycle in which the kernel latches its inputs, the last two-way exchange
+// (a new count when one completed).
+void SyncEngine::exchange_inputs(Node& n, int64_t now, sync::top::Inputs& in) {
+  const Node& p = *nodes_[size_t(n.parent)];
   // The board's own link, and its parent's clock quality as the parent's
   // frames say it: a boundary clock follows a parent whose time is valid
   // (locked once and kept since), so it keeps following one that
   // re-acquires or holds over; following one still acquiring would pass its
   // transient down the chain, amplified.
-  if (n.port) n.port->set_link_up(ref_ok(n, now));
-  in.ref_ok = ref_ok(n, now);
-  in.parent_flags = p.parent < 0 || !opt_.wait_for_parent_lock
-                        ? sync::kGrandmasterFlags
-                        : flags_at(p, now - n.fibre->forward_delay_fs(now));
+  const bool ref = ref_ok(n, now);
+  n.port->set_link_up(ref);
+  if (n.peer < 0) {
+    in.link_up = ref;
+    in.parent_flags = p.parent < 0 || !opt_.wait_for_parent_lock
+                          ? sync::kGrandmasterFlags
+                          : flags_at(p, now - n.fibre->forward_delay_fs(now));
+    in.rx_bitslide = opt_.bitslide_compensation ? uint32_t(slide_at(n, now)) : 0u;
+    in.exchanges = uint32_t(n.exchanges);
+  } else if (!opt_.bitslide_compensation) {
+    in.rx_bitslide = 0;  // the engine's slide, kept from the servo (a deliberate fault)
+  }
+  if (!n.kernel.starts_update(in)) return;
+  if (in.phase_valid) ++n.ddmtd_phases;
+  n.cfg_now = sync::top::config_of(in);
+  for (ChangeRecord& c : changes_)
+    if (c.spec.board == n.id && now >= c.at_fs && !c.seen) {
+      c.seen = true;
+      c.errors_before = n.out.errors;
+    }
+  if (n.peer >= 0) {  // the top's message engine gave the rest
+    n.exchanges = in.exchanges;
+    return;
+  }
   // At a set exchange rate only some updates carry an exchange; the DDMTD
   // phase comes with every beat regardless.
   bool exchange_due = true;
@@ -525,50 +705,42 @@ void SyncEngine::servo_update(Node& n, int64_t now, bool phase_valid, uint32_t p
     exchange_due = now >= n.next_exchange_fs;
     if (exchange_due) n.next_exchange_fs = now + int64_t(1e15 / opt_.exchange_rate_hz);
   }
-  if (opt_.bitslide_compensation) in.rx_bitslide_ui = uint32_t(slide_at(n, now));
   // A parent whose time is not valid is not followed: the servo ignores its
   // exchanges and phases, so none is made (nor noise drawn for one).
-  if (in.ref_ok && (in.parent_flags >> hwdef::SYNC_FLAG_TIME_VALID_BIT) & 1u) {
-    const int64_t d_fwd = n.fibre->forward_delay_fs(now), d_bwd = n.fibre->backward_delay_fs(now);
-    in.phase_valid = phase_valid;
-    in.ddmtd_phase = phase;
-    // Two-way exchange, as a board gets it: Sync at T1 (parent), arrives T2;
-    // Delay_Req leaves T3, arrives T4 (parent); the Delay_Resp carrying T4
-    // comes back over the fibre and is framed and handed over half a gap
-    // later, now. The servo's data are one and a half round trips old.
-    const int64_t T4 = now - kExchangeGapFs / 2 - d_fwd, T3 = T4 - d_bwd, T2 = T3 - kExchangeGapFs,
-                  T1 = T2 - d_fwd;
-    const bool fine = !n.baseline;
-    in.exchange_valid = exchange_due && p.history->board_time_fs(T1, fine, &in.t1_fs) &&
-                        n.history->board_time_fs(T2, fine, &in.t2_fs) &&
-                        n.history->board_time_fs(T3, fine, &in.t3_fs) &&
-                        p.history->board_time_fs(T4, fine, &in.t4_fs);
-    if (in.exchange_valid) ++n.exchanges;
-    if (fine && in.exchange_valid) {
-      // A receive timestamp is refined by the receiver's DDMTD phase, so it
-      // carries that DDMTD's noise: the helper's and the CDR's jitter.
-      const clock::DdmtdProfile& dp = opt_.profile.ddmtd;
-      const double sigma = std::hypot(dp.helper_jitter_fs, dp.cdr_jitter_fs);
-      in.t2_fs += int64_t(std::llround(sigma * n.noise.normal()));
-      in.t4_fs += int64_t(std::llround(sigma * n.noise.normal()));
-      // DDMTD-refined timestamps resolve period/N, not a femtosecond.
-      const int64_t q = kPeriodFs / int64_t(hwdef::DDMTD_N);
-      for (int64_t* t : {&in.t1_fs, &in.t2_fs, &in.t3_fs, &in.t4_fs}) *t -= *t % q;
-    }
+  if (!exchange_due || !ref || !((in.parent_flags >> hwdef::SYNC_FLAG_TIME_VALID_BIT) & 1u)) return;
+  const int64_t d_fwd = n.fibre->forward_delay_fs(now), d_bwd = n.fibre->backward_delay_fs(now);
+  // Two-way exchange, as a board gets it: Sync at T1 (parent), arrives T2;
+  // Delay_Req leaves T3, arrives T4 (parent); the Delay_Resp carrying T4
+  // comes back over the fibre and is framed and handed over half a gap
+  // later, now. The servo's data are one and a half round trips old.
+  const int64_t T4 = now - kExchangeGapFs / 2 - d_fwd, T3 = T4 - d_bwd, T2 = T3 - kExchangeGapFs,
+                T1 = T2 - d_fwd;
+  const bool fine = !n.baseline;
+  int64_t t1, t2, t3, t4;
+  if (!(p.history->board_time_fs(T1, fine, &t1) && n.history->board_time_fs(T2, fine, &t2) &&
+        n.history->board_time_fs(T3, fine, &t3) && p.history->board_time_fs(T4, fine, &t4)))
+    return;
+  if (fine) {
+    // A receive timestamp is refined by the receiver's DDMTD phase, so it
+    // carries that DDMTD's noise: the helper's and the CDR's jitter.
+    const clock::DdmtdProfile& dp = opt_.profile.ddmtd;
+    const double sigma = std::hypot(dp.helper_jitter_fs, dp.cdr_jitter_fs);
+    t2 += int64_t(std::llround(sigma * n.noise.normal()));
+    t4 += int64_t(std::llround(sigma * n.noise.normal()));
+    // DDMTD-refined timestamps resolve period/N, not a femtosecond.
+    const int64_t q = kPeriodFs / int64_t(hwdef::DDMTD_N);
+    for (int64_t* t : {&t1, &t2, &t3, &t4}) *t -= *t % q;
   }
-  sync::clock_sync_step(n.servo, in, n.out);
-  if (opt_.fault_holdover_ppb != 0 && (n.out.status & hwdef::SYNC_STATUS_HOLDOVER_MASK)) {
-    const double lsb_ppb = 2.0 * double(in.cfg.dac_pull_ppb) / double(1u << hwdef::SYNC_DAC_BITS);
-    const int64_t word = int64_t(n.out.dac_word) + std::llround(opt_.fault_holdover_ppb / lsb_ppb);
-    n.out.dac_word = uint32_t(std::clamp<int64_t>(word, 0, (int64_t{1} << hwdef::SYNC_DAC_BITS) - 1));
-  }
-  if (n.port) {
-    n.port->set_sync_status(n.out);
-    // Through the top's osc_ctrl: on_edge applies what reaches the DAC and MMCM.
-    n.port->load_actuators(n.out.dac_word, n.out.dac_word != n.dac_loaded, n.out.phase_steps,
-                           n.out.time_step_ticks);
-    n.dac_loaded = n.out.dac_word;
-  }
+  in.t1_fs = uint64_t(t1);
+  in.t2_fs = uint64_t(t2);
+  in.t3_fs = uint64_t(t3);
+  in.t4_fs = uint64_t(t4);
+  in.exchanges = uint32_t(++n.exchanges);
+}
+
+// After an update of n's servo (its results now on the top): lock, flags,
+// holdovers and the judged changes, from what the kernel shows.
+void SyncEngine::after_update(Node& n, int64_t now) {
   const bool locked = n.out.status & hwdef::SYNC_STATUS_LOCKED_MASK;
   if (locked && n.lock_us < 0) n.lock_us = double(now) * 1e-9;
   const int64_t from = std::max(n.last_update_fs, opt_.measure_from_ps * 1000);
@@ -706,6 +878,10 @@ void SyncEngine::record_pps(int b, uint64_t index, int64_t fs) {
 }
 
 void SyncEngine::partition(const std::vector<bool>& mine) {
+  if (rtl_link())
+    throw std::invalid_argument(
+        "sync.link: \"rtl\" runs in one process (the link's words do not cross processes yet); run it "
+        "without mpirun");
   windowed_ = true;
   for (auto& n : nodes_) n->mine = mine[size_t(n->id)];
   for (auto& n : nodes_)
@@ -831,6 +1007,16 @@ json SyncEngine::partial_report() const {
       entered.push_back({{"from_us", double(from) * 1e-9},
                          {"for_us", to < 0 ? json(nullptr) : json(double(to - from) * 1e-9)}});
     nodes.back()["holdovers_entered"] = entered;
+    if (n->peer >= 0 && n->port)  // the follower's engine, as its SYNC_LINK registers show it
+      nodes.back()["engine"] = {
+          {"aligned", n->port->link_aligned()},
+          {"parent_flags", n->port->kernel_inputs().parent_flags},
+          {"bitslide_ui", n->port->kernel_inputs().rx_bitslide},
+          {"bad_frames", n->port->link_bad_frames()},
+          {"bit_errors_received", n->bit_errors},
+          {"reference_bit_errors_received", nodes_[size_t(n->parent)]->bit_errors},
+          {"reference_bad_frames",
+           nodes_[size_t(n->parent)]->port ? nodes_[size_t(n->parent)]->port->link_bad_frames() : 0u}};
     if (!n->event_offsets.empty())
       nodes.back()["event_offsets"] = n->event_offsets;  // merge_reports takes it out
   }
@@ -901,6 +1087,7 @@ json SyncEngine::merge_reports(const std::vector<json>& parts) const {
   }
   json r = {
       {"topology", opt_.topology},
+      {"link", opt_.link},
       {"exchange_rate_hz",
        opt_.exchange_rate_hz > 0 ? opt_.exchange_rate_hz : 1e15 / double(int64_t(kUpdateCycles) * kPeriodFs)},
       {"measure_from_ps", opt_.measure_from_ps},

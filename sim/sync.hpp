@@ -5,13 +5,14 @@
 //
 // The DDMTD is the board top's RTL (hw/ddmtd.sv): each follower's helper
 // clock (its oscillator times N/(N+1)) samples the recovered reference (the
-// parent's clock one fibre later) and the board's own clock, and the servo
-// runs on every phase the top reports. Its DAC word and phase steps go
-// through the top's osc_ctrl (hw/osc_ctrl.sv) to a DAC and MMCM model
-// (osc_pins.hpp) that steer the oscillator. Modelled rather than RTL here
-// (docs/cosim.md): timestamps are the board time at the message's true
-// arrival, on the system clock (PTP-only baseline) or refined to the DDMTD
-// resolution.
+// parent's clock one fibre later) and the board's own clock. The servo is
+// the kernel's free-running HLS top (hls/clock_sync/clock_sync_top.hpp),
+// one call per cycle on the top's sync_* ports; its DAC word and phase
+// steps go through the top's osc_ctrl (hw/osc_ctrl.sv) to a DAC and MMCM
+// model (osc_pins.hpp) that steer the oscillator. Modelled rather than RTL
+// here (docs/cosim.md): what the message engine gives the kernel, the
+// timestamps being the board time at the message's true arrival, on the
+// system clock (PTP-only baseline) or refined to the DDMTD resolution.
 #pragma once
 
 #include <cstdint>
@@ -26,33 +27,47 @@
 #include "clock/impairment_profile.hpp"
 #include "clock/oscillator.hpp"
 #include "clock_sync/clock_sync.hpp"
+#include "clock_sync/clock_sync_top.hpp"
 #include "edge_history.hpp"
 #include "partition.hpp"
 
 namespace lightrail::sim {
 
-// Where a board's servo meets its registers: the SYNC_* settings the host
-// wrote, and the status the host reads (hw/ register file ports).
+// Where a board's servo kernel meets the board top: the kernel
+// (hls/clock_sync/clock_sync_top.hpp) runs free, one call per clk_i cycle,
+// on the top's sync_* outputs, and drives its sync_* inputs, as on the
+// board. The exchange's inputs (link, parent flags, t1..t4, bit slide) are
+// the fibre model's (SyncEngine), not the top's message engine (docs/cosim.md).
 struct SyncPort {
   virtual ~SyncPort() = default;
-  virtual sync::ClockSyncConfig sync_config() = 0;
-  virtual uint32_t take_sync_clear() = 0;  // SYNC_ERROR bits the host cleared since the last call
-  virtual void set_sync_status(const sync::ClockSyncOut& out) = 0;
+  // rst_ni is low: the kernel (ap_rst_n) is held in reset with the top.
+  virtual bool in_reset() const = 0;
+  // The top's sync_* outputs in this cycle (after its edge).
+  virtual sync::top::Inputs kernel_inputs() = 0;
+  // The kernel's outputs, onto the top's sync_* inputs for the next edge.
+  virtual void drive_kernel(const sync::top::Outputs& out) = 0;
   // One helper-clock edge of the board's DDMTD, with the levels the recovered
   // reference and the board's own clock have at it.
   virtual void dmtd_edge(bool ref_level, bool local_level) = 0;
-  // The DDMTD phase the top reported in the last cycle, if it reported one.
-  virtual bool take_ddmtd_phase(uint32_t* phase) = 0;
-  // The servo's actuators onto the top's oscillator control (loaded in the
-  // next cycle), and what reached the oscillator since the last call: a DAC
-  // word the DAC took, and MMCM fine steps done (+ delays).
-  virtual void load_actuators(uint32_t dac_word, bool load_dac, int32_t phase_steps,
-                              int64_t time_step_ticks) = 0;
+  // What reached the oscillator since the last call through the top's
+  // osc_ctrl: a DAC word the DAC took, and MMCM fine steps done (+ delays).
   virtual bool take_dac(uint32_t* word) = 0;
   virtual int take_phase_steps() = 0;
   // The fibre model's link to the board's reference: up (receiver locked)
   // or down (a reference loss), onto the top's link_up_i.
   virtual void set_link_up(bool /*up*/) {}
+  // The timing link at word level (SyncOptions::link "rtl"): the word the
+  // top's transmitter holds after this cycle's edge (link_tx_word_o), and
+  // the recovered clock's edges onto clk_rx_i: a rising edge presenting a
+  // received word (rst_rx_ni as given), its fall, and its level now.
+  virtual uint32_t tx_word() const = 0;
+  virtual void rx_rise(bool rx_reset_n, uint32_t word) = 0;
+  virtual void rx_fall() = 0;
+  virtual bool rx_level() const = 0;
+  // What the top's message engine shows: its receiver aligned, and its
+  // count of dropped frames and line errors (SYNC_LINK_BAD_FRAMES).
+  virtual bool link_aligned() const = 0;
+  virtual uint32_t link_bad_frames() const = 0;
 };
 
 struct RefLoss {
@@ -107,6 +122,15 @@ struct SyncOptions {
   // The receiver's bitslide goes to the servo (rx_bitslide_ui), which counts
   // it as receive delay, as White Rabbit does; off: the servo is never told.
   bool bitslide_compensation = true;
+  // What carries the two-way exchange to the servo: "model", timestamps
+  // taken from the fibre model at the messages' true instants; "rtl", the
+  // top's message engine (hw/sync_link.sv) at both ends of each link, its
+  // words carried over the fibre model to the other end's receiver on the
+  // recovered clock (docs/cosim.md, "The timing link").
+  std::string link = "model";
+  // With link "rtl": each bit on the fibre flips with this probability
+  // (independently, both directions).
+  double bit_error_rate = 0;
   // A deliberately broken servo, to show the holdover bound can fail: in
   // holdover its DAC word is off the learnt frequency by this much.
   double fault_holdover_ppb = 0;
@@ -133,6 +157,15 @@ class SyncEngine {
   // Whether board b runs the DDMTD (a follower that is not a PTP-only
   // copy); its next helper edge; that edge, played onto the board.
   bool has_ddmtd(int b) const;
+  // With the link at word level: whether board b receives timing-link
+  // words, the arrival of its next recovered edge (INT64_MAX: none yet), and
+  // that edge played onto the board.
+  bool has_receiver(int b) const;
+  int64_t next_rx_fs(int b) const;
+  void on_rx_edge(int b, int64_t edge_fs);
+  int64_t rx_idle_poll_fs() const;  // under the shortest fibre's delay
+  // SYNC_CTRL.REFERENCE for board b's engine (the reference end of its link).
+  bool link_reference(int b) const;
   int64_t next_dmtd_edge_fs(int b);
   void on_dmtd_edge(int b, int64_t edge_fs);
 
@@ -158,7 +191,9 @@ class SyncEngine {
 
  private:
   struct Node;
-  void servo_update(Node& n, int64_t now_fs, bool phase_valid, uint32_t phase);
+  void servo_cycle(Node& n, int64_t now_fs);
+  void exchange_inputs(Node& n, int64_t now_fs, sync::top::Inputs& in);
+  void after_update(Node& n, int64_t now_fs);
   bool ref_ok(const Node& n, int64_t now_fs) const;
   void record_pps(int b, uint64_t index, int64_t fs);
   void grandmaster_pps(uint64_t index, int64_t fs);
@@ -168,6 +203,9 @@ class SyncEngine {
                         const std::string& where, const std::vector<double>& compensated_ps);
   void add_cdr_relocks(const clock::FibreConfig& fc);
   int slide_at(const Node& n, int64_t now_fs) const;
+  bool rtl_link() const { return opt_.link == "rtl"; }
+  void send_words(Node& from, int64_t edge_fs);
+  bool rx_sample(Node& n, int64_t t_fs);
 
   SyncOptions opt_;
   int boards_;
