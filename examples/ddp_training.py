@@ -57,7 +57,7 @@ def _rank(rank, world, port, opts):
     # in several all-reduces overlapping the backward pass.
     dist._DEFAULT_FIRST_BUCKET_BYTES = int(opts["bucket_cap_mb"] * 1024 * 1024)
     model = torch.nn.parallel.DistributedDataParallel(make_model(opts["hidden"]), bucket_cap_mb=opts["bucket_cap_mb"])
-    opt = torch.optim.SGD(model.parameters(), lr=0.2, momentum=0.9)
+    opt = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
     data = batches(rank, opts["seed"])
     curve = []
     for it in range(opts["iterations"]):
@@ -139,7 +139,7 @@ def report(out, world):
                (b["reached_ns"] - starts[b["iteration"]]) / 1e6, b["boundary_ps"], lead, wait))
 
 
-def plot(out):
+def plot(out, world, observe):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -156,8 +156,12 @@ def plot(out):
     ax2.plot(its, [c["accuracy"] for c in curve], color="tab:orange", label="accuracy")
     ax2.set_ylabel("accuracy")
     ax2.set_ylim(0, 1)
-    fig.legend(loc="upper center", ncol=2, fontsize=8)
-    ax.set_title("DDP, gloo, %s: phases driven on lightraild" % os.path.basename(out.rstrip("/")), fontsize=9)
+    ax.axvline(observe, color="grey", linestyle=":", linewidth=1)
+    ax.annotate(" job submitted: phases\n driven on lightraild", (observe, ax.get_ylim()[1]), va="top", fontsize=8,
+                color="grey")
+    lines = ax.get_lines()[:1] + ax2.get_lines()
+    ax.legend(lines, [ln.get_label() for ln in lines], loc="center right", fontsize=8)
+    ax.set_title("DDP (gloo, %d CPU processes) through lightrail.torch" % world, fontsize=9)
     fig.tight_layout()
     path = os.path.join(out, "train-curve.png")
     fig.savefig(path, dpi=120)
@@ -184,5 +188,5 @@ def main(a):
     print("training: loss %.3f -> %.3f, accuracy %.2f -> %.2f over %d iterations" %
           (curve[0]["loss"], curve[-1]["loss"], curve[0]["accuracy"], curve[-1]["accuracy"], len(curve)))
     if not a.no_plot:
-        print("training curve:", plot(a.out))
+        print("training curve:", plot(a.out, a.ddp, a.observe))
     return 0

@@ -57,7 +57,10 @@ def main():
             p.error("--ddp: at least 2 processes")
         if a.iterations <= a.observe:
             p.error(f"--iterations must exceed --observe ({a.observe}): the job is submitted after those")
-        import ddp_training  # noqa: E402  (beside this file; imports torch)
+        try:
+            import ddp_training  # noqa: E402  (beside this file; imports torch)
+        except ImportError as e:
+            p.error(f"--ddp needs PyTorch for {sys.executable} (Debian: python3-torch for /usr/bin/python3): {e}")
 
         return ddp_training.main(a)
     if not a.job:
