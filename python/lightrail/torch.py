@@ -155,6 +155,8 @@ class Session:
             self.client = client if client is not None else _make_client(daemon, token_file)
         self.reporting = bool(daemon or client)
         self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)
+        self._pending = 0  # asynchronous calls not yet ended
         self.trace_path = None
         self._trace = None
         if trace_dir is not None:
@@ -263,7 +265,10 @@ class Session:
             def done(f):
                 rec["end_ns"] = _now_ns()
                 self._write(rec)
+                self._ended()
 
+            with self._lock:
+                self._pending += 1
             fut.add_done_callback(done)
             return
         rec["end_ns"] = _now_ns()
@@ -468,8 +473,11 @@ class Session:
         def done(f):
             rec["end_ns"] = _now_ns()
             self._write(rec)
+            self._ended()
             return f.value()[0]
 
+        with self._lock:
+            self._pending += 1
         return fut.then(done)
 
     def attach(self, model):
@@ -486,7 +494,15 @@ class Session:
             self.client.progress(self.job_id, accuracy)
         self._write({"type": "progress", "iteration": self.iteration, "accuracy": accuracy, "time_ns": _now_ns()})
 
+    def _ended(self):
+        with self._lock:
+            self._pending -= 1
+            self._idle.notify_all()
+
     def close(self):
+        # Calls still in flight are written when they end: wait for them.
+        with self._lock:
+            self._idle.wait_for(lambda: self._pending == 0, timeout=self.wait_timeout_s)
         self._write({"type": "end", "iteration": self.iteration, "events": self.events, "time_ns": _now_ns()})
         if self._trace is not None:
             with self._lock:

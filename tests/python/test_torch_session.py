@@ -158,6 +158,15 @@ class SessionTest(unittest.TestCase):
         for b in (r for r in trace if r["type"] == "boundary"):
             self.assertGreaterEqual(b["up_board_ps"], b["boundary_ps"])
 
+    def test_an_async_call_is_written_once_its_work_completes(self):
+        s = lt.enable(trace_dir=self.dir)
+        s.step()
+        dist.all_reduce(torch.ones(4), async_op=True).wait()
+        lt.disable()
+        rec = [r for r in read(s.trace_path) if r["type"] == "collective"]
+        self.assertEqual([(r["op"], r["bytes"], r["async"]) for r in rec], [("all_reduce", 16, True)])
+        self.assertGreaterEqual(rec[0]["end_ns"], rec[0]["start_ns"])
+
     def test_a_board_that_never_passes_its_boundary_is_named(self):
         lt.enable(client=FakeDaemon(stuck=True), trace_dir=self.dir, wait_timeout_s=0.2)
         iteration(["all_reduce"])
