@@ -150,7 +150,6 @@ class Session:
         self.keep_job = keep_job
         self.job_name = job_name
         self.client = None
-        self.daemon = daemon
         if self.rank == reporter and (daemon or client):
             self.client = client if client is not None else _make_client(daemon, token_file)
         self.reporting = bool(daemon or client)
@@ -202,11 +201,8 @@ class Session:
         self.iteration += 1
         self._starts[self.iteration] = _now_ns()
         self._write({"type": "iteration", "iteration": self.iteration, "time_ns": _now_ns()})
-        if self.reporting and self.pattern is None and self.iteration == self.observe_iterations:
+        if self.pattern is None and self.iteration == self.observe_iterations:
             self._register()
-
-    def _key(self, collective, ranks):
-        return (collective, tuple(ranks))
 
     def _planned(self, collective, ranks):
         # A group that leaves out ranks is not seen by every rank: the ranks'
@@ -224,7 +220,7 @@ class Session:
         if self.pattern is None or not self._planned(collective, ranks):
             return None
         keys = [(p["collective"], tuple(p["group"])) for p in self.pattern]
-        k = self._key(collective, ranks)
+        k = (collective, tuple(ranks))
         if self._phase is not None and keys[self._phase] == k and self._phase_iteration == self.iteration:
             return self._phase
         nxt = 0 if self._phase is None else (self._phase + 1) % len(keys)
@@ -274,7 +270,7 @@ class Session:
         rec["end_ns"] = _now_ns()
         self._write(rec)
 
-    def _call(self, op, orig, collective, nbytes, group, root, call):
+    def _call(self, op, collective, nbytes, group, root, call):
         ranks = _group_ranks(group)
         phase = self._before(collective, ranks) if nbytes is not None else None
         start = _now_ns()
@@ -349,8 +345,10 @@ class Session:
                                "(this rank: %s); no job submitted" % (derived["observed_iteration"], shape))
         self._write(dict(derived, type="pattern", time_ns=_now_ns()))
         status, job_id, why = 0, "", ""
-        if not derived["phases"]:
-            status, why = -2, "no collective the planner can put on circuits was observed"
+        if not self.reporting:
+            why = "no daemon: trace only"
+        elif not derived["phases"]:
+            why = "no collective the planner can put on circuits was observed"
         elif self.rank == self.reporter:
             job = self.job_file(derived)
             try:
@@ -358,6 +356,8 @@ class Session:
                                               wait_for_circuits=self.wait_for_circuits)
                 job_id = self.job["id"]
                 status = 1 if self.job.get("state") == "running" else 0
+                if not status:
+                    why = "the job is %s: no circuits, no phase events" % self.job.get("state")
             except Exception as e:  # the daemon's refusal, sent to every rank below
                 status, why = -1, str(e)
             self._write({"type": "job", "job": job, "reply": self.job, "error": why or None, "time_ns": _now_ns()})
@@ -368,7 +368,8 @@ class Session:
             ids = job_id.encode()[:128]
             buf[1] = len(ids)
             buf[2:2 + len(ids)] = torch.tensor(list(ids), dtype=torch.int64)
-        self._control("broadcast", buf, lambda: _ORIG["broadcast"](buf, src=self.reporter))
+        if self.reporting and derived["phases"]:
+            self._control("broadcast", buf, lambda: _ORIG["broadcast"](buf, src=self.reporter))
         status = int(buf[0])
         if status == -1:
             raise RuntimeError("lightrail.torch: lightraild refused the job (rank %d has the reason%s)" %
@@ -550,7 +551,7 @@ def _wrap(op, orig):
         if a.get("group") is not None and c10d._rank_not_in_group(a["group"]):
             return orig(*args, **kwargs)
         collective, nbytes, group, root = _describe(op, a)
-        return s._call(op, orig, collective, nbytes, group, root, lambda: orig(*args, **kwargs))
+        return s._call(op, collective, nbytes, group, root, lambda: orig(*args, **kwargs))
 
     wrapper.__name__ = op
     wrapper.__doc__ = orig.__doc__
@@ -565,7 +566,7 @@ def _wrap_broadcast_coalesced(orig):
         s = _session
         if s is None or _inside():
             return orig(process_group, tensors, buffer_size, src)
-        return s._call("_broadcast_coalesced", orig, "broadcast", _sum_bytes(tensors), process_group, src,
+        return s._call("_broadcast_coalesced", "broadcast", _sum_bytes(tensors), process_group, src,
                        lambda: orig(process_group, tensors, buffer_size, src))
 
     return wrapper
@@ -578,7 +579,7 @@ def _wrap_verify_params(orig):
         s = _session
         if s is None or _inside():
             return orig(process_group, tensors, *rest)
-        return s._call("_verify_params_across_processes", orig, "all_gather", None, process_group, None,
+        return s._call("_verify_params_across_processes", "all_gather", None, process_group, None,
                        lambda: orig(process_group, tensors, *rest))
 
     return wrapper

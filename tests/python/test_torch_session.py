@@ -158,6 +158,19 @@ class SessionTest(unittest.TestCase):
         for b in (r for r in trace if r["type"] == "boundary"):
             self.assertGreaterEqual(b["up_board_ps"], b["boundary_ps"])
 
+    def test_without_a_daemon_the_pattern_is_traced_and_nothing_reported(self):
+        s = lt.enable(trace_dir=self.dir)
+        for _ in range(3):
+            iteration(["all_reduce", "broadcast", "all_gather"])
+        lt.disable()
+        trace = read(s.trace_path)
+        pattern = [r for r in trace if r["type"] == "pattern"]
+        self.assertEqual([p["collective"] for p in pattern[0]["phases"]], ["all_reduce", "all_gather"])
+        self.assertEqual([e["collective"] for e in pattern[0]["electrical"]], ["broadcast"])
+        registered = [r for r in trace if r["type"] == "registered"]
+        self.assertEqual([(r["circuits"], r["reason"]) for r in registered], [(False, "no daemon: trace only")])
+        self.assertFalse(any(r["type"] == "boundary" for r in trace))
+
     def test_an_async_call_is_written_once_its_work_completes(self):
         s = lt.enable(trace_dir=self.dir)
         s.step()
