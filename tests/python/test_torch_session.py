@@ -8,6 +8,7 @@ when the wait gives up.
 Run by CTest (python.torch_session) with PYTHONPATH = the build's python/;
 skipped (77) where torch is not installed.
 """
+import ast
 import importlib.util
 import json
 import os
@@ -102,6 +103,18 @@ class SessionTest(unittest.TestCase):
     def tearDown(self):
         lt.disable()
         self.assertIs(dist.all_reduce, self.orig[0])
+
+    def test_the_stub_names_what_the_module_has(self):
+        stub = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python", "lightrail",
+                            "torch.pyi")
+        with open(stub) as f:
+            tree = ast.parse(f.read())
+        top = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+        top |= {n.target.id for n in tree.body if isinstance(n, ast.AnnAssign)}
+        self.assertEqual(top, set(lt.__all__))
+        cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Session")
+        methods = {n.name for n in cls.body if isinstance(n, ast.FunctionDef)}
+        self.assertEqual(methods, {n for n in vars(lt.Session) if not n.startswith("_") and callable(getattr(lt.Session, n))})
 
     def test_enable_before_init_process_group_is_refused(self):
         self.assertIn("after torch.distributed.init_process_group", self.before_init)
