@@ -30,6 +30,7 @@ import re
 import sys
 import threading
 import time
+import warnings
 import zlib
 
 import torch
@@ -138,7 +139,7 @@ class Session:
     job_id (once submitted), events (phase events taken)."""
 
     def __init__(self, daemon, token_file, trace_dir, job_name, observe_iterations, target_accuracy,
-                 wait_for_circuits, reporter, wait_timeout_s, keep_job, client):
+                 wait_for_circuits, reporter, wait_timeout_s, keep_job, client, on_error):
         self.rank = dist.get_rank()
         self.world_size = dist.get_world_size()
         self.backend = str(dist.get_backend())
@@ -148,6 +149,7 @@ class Session:
         self.wait_for_circuits = wait_for_circuits
         self.wait_timeout_s = wait_timeout_s
         self.keep_job = keep_job
+        self.on_error = on_error
         self.job_name = job_name
         self.client = None
         if self.rank == reporter and (daemon or client):
@@ -416,15 +418,23 @@ class Session:
                                "reported event %d (phase %d)" % (self.rank, self.events, index, name,
                                                                   self.reporter, int(vec[0]), int(vec[1])))
         if int(vec[2]) == -1:
-            raise RuntimeError("lightrail.torch: phase event %d (%s) failed on rank %d%s" %
-                               (self.events, name, self.reporter, ": " + error if error else ""))
+            why = "lightrail.torch: phase event %d (%s) failed on rank %d%s" % (
+                self.events, name, self.reporter, ": " + error if error else "")
+            if self.on_error == "raise":
+                raise RuntimeError(why)
+            # on_error="electrical": training goes on without circuits; every
+            # rank stops taking phase events at once (they all got -1).
+            self.circuits = False
+            if self.rank == self.reporter:
+                warnings.warn(why + "; going on without circuits (on_error=\"electrical\")", RuntimeWarning)
+            error = error or why
         opt = (lambda v: None if int(v) == -1 else int(v))
         self._write({"type": "boundary", "event": self.events, "phase": index, "name": name,
                      "iteration": self.iteration, "circuits": int(vec[2]) == 1, "reached_ns": reached,
                      "reported_ns": opt(vec[8]), "answered_ns": opt(vec[3]), "boundary_ps": opt(vec[4]),
                      "requested_board_ps": opt(vec[5]), "up_board_ps": opt(vec[6]), "up_seen_ns": opt(vec[7]),
                      "released_ns": up, "boards": boards if self.rank == self.reporter else None,
-                     "board_ps": board_ps if self.rank == self.reporter else None})
+                     "board_ps": board_ps if self.rank == self.reporter else None, "error": error or None})
 
     def _wait_boards(self, boards, boundary_ps):
         """Until every named board's time has passed boundary_ps, read
@@ -624,7 +634,7 @@ def _positive_int(name, v):
 
 def enable(daemon=None, token_file=None, trace_dir="lightrail-trace", job_name=None, observe_iterations=2,
            target_accuracy=None, wait_for_circuits=False, reporter=0, wait_timeout_s=30.0, keep_job=False,
-           client=None):
+           client=None, on_error="raise"):
     """Traces this rank's collectives and, with a daemon, drives its phases.
 
     daemon: lightraild's URL (default: LIGHTRAILD_URL; None: trace only);
@@ -633,7 +643,11 @@ def enable(daemon=None, token_file=None, trace_dir="lightrail-trace", job_name=N
     trace); job_name: the job's name at the daemon; observe_iterations: the
     iterations watched before the job is submitted (DDP rebuilds its
     gradient buckets after the first, so 2); reporter: the rank that talks
-    to the daemon; keep_job: leave the job on the daemon at close."""
+    to the daemon; keep_job: leave the job on the daemon at close;
+    on_error: a failed phase event (the daemon refused or could not be
+    reached, a board did not pass its boundary in time) raises on every rank
+    ("raise"), or ends the phase events and training goes on without
+    circuits ("electrical")."""
     global _session
     if _session is not None:
         raise RuntimeError("lightrail.torch.enable: already enabled (call disable() first)")
@@ -649,13 +663,15 @@ def enable(daemon=None, token_file=None, trace_dir="lightrail-trace", job_name=N
         raise ValueError("lightrail.torch.enable: wait_timeout_s must be a number > 0, not %r" % (wait_timeout_s,))
     if target_accuracy is not None and not (isinstance(target_accuracy, (int, float)) and 0 < target_accuracy <= 1):
         raise ValueError("lightrail.torch.enable: target_accuracy must be in (0, 1], not %r" % (target_accuracy,))
+    if on_error not in ("raise", "electrical"):
+        raise ValueError("lightrail.torch.enable: on_error must be \"raise\" or \"electrical\", not %r" % (on_error,))
     if job_name is None:
         script = os.path.splitext(os.path.basename(sys.argv[0] or "python"))[0]
         job_name = "torch-%s-%d" % (re.sub(r"[^A-Za-z0-9._-]", "_", script) or "job", dist.get_world_size())
     if not isinstance(job_name, str) or not job_name:
         raise ValueError("lightrail.torch.enable: job_name must be a non-empty string, not %r" % (job_name,))
     s = Session(daemon, token_file, trace_dir, job_name, observe_iterations, target_accuracy, wait_for_circuits,
-                reporter, float(wait_timeout_s), keep_job, client)
+                reporter, float(wait_timeout_s), keep_job, client, on_error)
     _install()
     _session = s
     atexit.register(disable)

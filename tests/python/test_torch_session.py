@@ -122,7 +122,7 @@ class SessionTest(unittest.TestCase):
     def test_bad_arguments_are_refused_naming_them_with_nothing_installed(self):
         for kwargs, field in [({"observe_iterations": 0}, "observe_iterations"), ({"reporter": 1}, "reporter"),
                               ({"wait_timeout_s": 0}, "wait_timeout_s"), ({"target_accuracy": 1.5}, "target_accuracy"),
-                              ({"job_name": ""}, "job_name"),
+                              ({"job_name": ""}, "job_name"), ({"on_error": "ignore"}, "on_error"),
                               ({"daemon": "http://127.0.0.1:1", "token_file": None}, "token_file")]:
             os.environ.pop("LIGHTRAILD_TOKEN_FILE", None)
             with self.assertRaises(ValueError, msg=field) as e:
@@ -149,6 +149,28 @@ class SessionTest(unittest.TestCase):
         with self.assertRaises(RuntimeError) as e:
             dist.all_reduce(torch.ones(8))
         self.assertIn("board b0: unreachable", str(e.exception))
+
+    def test_with_on_error_electrical_a_failed_event_ends_the_events_and_training_goes_on(self):
+        daemon = FakeDaemon(refuse_phase=LightrailError(0, "", "lightraild at 127.0.0.1:1: connection refused"))
+        daemon.attempts = 0
+        refuse = daemon.phase
+
+        def counted(job_id, phase):
+            daemon.attempts += 1
+            return refuse(job_id, phase)
+
+        daemon.phase = counted
+        s = lt.enable(client=daemon, trace_dir=self.dir, on_error="electrical")
+        iteration(["all_reduce"])
+        iteration(["all_reduce"])
+        with self.assertWarnsRegex(RuntimeWarning, "connection refused"):
+            iteration(["all_reduce"])
+        iteration(["all_reduce"])
+        lt.disable()
+        self.assertEqual(daemon.attempts, 1)
+        bounds = [r for r in read(s.trace_path) if r["type"] == "boundary"]
+        self.assertEqual([(b["event"], b["circuits"]) for b in bounds], [(1, False)])
+        self.assertIn("connection refused", bounds[0]["error"])
 
     def test_phase_events_follow_the_jobs_order_and_calls_off_it_run_without_one(self):
         daemon = FakeDaemon()
