@@ -35,8 +35,8 @@ import zlib
 
 import torch
 import torch.distributed as dist
-import torch.distributed.distributed_c10d as c10d
-from torch.nn.parallel import DistributedDataParallel
+
+from . import _torch_calls as calls
 
 __all__ = ["enable", "disable", "session", "progress", "Session", "TRACE_VERSION", "PLANNED_COLLECTIVES"]
 
@@ -49,89 +49,6 @@ TRACE_VERSION = 1
 # Modelled from that measurement, not read from the library.
 PLANNED_COLLECTIVES = {"all_reduce": "ring", "all_gather": "ring", "reduce_scatter": "ring",
                        "all_to_all": "direct"}
-
-_session = None
-_local = threading.local()  # depth: > 0 inside a traced call (its inner calls are not traced again)
-
-
-def _nbytes(t):
-    return t.numel() * t.element_size() if isinstance(t, torch.Tensor) else 0
-
-
-def _sum_bytes(ts):
-    return sum(_nbytes(t) for t in ts or [])
-
-
-# Each wrapped call: (collective, bytes of the per-rank buffer as the
-# planner's cost model takes it (NCCL's convention: all-gather the gathered
-# output, reduce-scatter the input), the group argument, the root or peer).
-# The arguments come bound to the original's parameter names.
-def _describe(op, a):
-    g = a.get("group")
-    if op in ("all_reduce",):
-        return "all_reduce", _nbytes(a["tensor"]), g, None
-    if op == "all_reduce_coalesced":
-        return "all_reduce", _sum_bytes(a["tensors"]), g, None
-    if op == "all_gather":
-        return "all_gather", _sum_bytes(a["tensor_list"]), g, None
-    if op in ("all_gather_into_tensor", "_all_gather_base"):
-        return "all_gather", _nbytes(a["output_tensor"]), g, None
-    if op == "all_gather_coalesced":
-        return "all_gather", sum(_sum_bytes(ts) for ts in a["output_tensor_lists"]), g, None
-    if op == "reduce_scatter":
-        return "reduce_scatter", _sum_bytes(a["input_list"]), g, None
-    if op in ("reduce_scatter_tensor", "_reduce_scatter_base"):
-        return "reduce_scatter", _nbytes(a["input"]), g, None
-    if op == "all_to_all":
-        return "all_to_all", _sum_bytes(a["input_tensor_list"]), g, None
-    if op == "all_to_all_single":
-        return "all_to_all", _nbytes(a["input"]), g, None
-    if op == "broadcast":
-        return "broadcast", _nbytes(a["tensor"]), g, a.get("src", 0)
-    if op == "reduce":
-        return "reduce", _nbytes(a["tensor"]), g, a.get("dst", 0)
-    if op == "gather":
-        return "gather", _nbytes(a["tensor"]), g, a.get("dst", 0)
-    if op == "scatter":
-        return "scatter", _nbytes(a["tensor"]), g, a.get("src", 0)
-    if op == "barrier":
-        return "barrier", 0, g, None
-    if op in ("send", "isend"):
-        return "send", _nbytes(a["tensor"]), g, a.get("dst")
-    if op in ("recv", "irecv"):
-        return "recv", _nbytes(a["tensor"]), g, a.get("src")
-    raise AssertionError(op)
-
-
-_WRAPPED = ["all_reduce", "all_reduce_coalesced", "all_gather", "all_gather_into_tensor", "_all_gather_base",
-            "all_gather_coalesced", "reduce_scatter", "reduce_scatter_tensor", "_reduce_scatter_base",
-            "all_to_all", "all_to_all_single", "broadcast", "reduce", "gather", "scatter", "barrier", "send",
-            "recv", "isend", "irecv"]
-
-
-def _group_ranks(group):
-    """The global ranks of a process group (None, WORLD or the default: all)."""
-    if group is None or group is c10d.GroupMember.WORLD or group is c10d._get_default_group():
-        return list(range(dist.get_world_size()))
-    return sorted(dist.get_process_group_ranks(group))
-
-
-def _now_ns():
-    return time.time_ns()
-
-
-class _Depth:
-    def __enter__(self):
-        _local.depth = getattr(_local, "depth", 0) + 1
-
-    def __exit__(self, *exc):
-        _local.depth -= 1
-        return False
-
-
-def _inside():
-    return getattr(_local, "depth", 0) > 0
-
 
 class Session:
     """What enable() set up on this rank. Attributes of interest: rank,
@@ -178,7 +95,7 @@ class Session:
         self._source = None  # who issues the calls now: ddp_init, ddp_forward (None: the script)
         self._starts = {}  # iteration -> its start (wall ns)
         self._write({"type": "start", "version": TRACE_VERSION, "rank": self.rank, "world_size": self.world_size,
-                     "backend": self.backend, "pid": os.getpid(), "time_ns": _now_ns(),
+                     "backend": self.backend, "pid": os.getpid(), "time_ns": calls.now_ns(),
                      "torch": torch.__version__, "observe_iterations": observe_iterations,
                      "daemon": daemon, "reporter": reporter})
 
@@ -201,8 +118,8 @@ class Session:
         """Starts the next iteration. DDP models call it at every forward;
         a script without DDP calls it at the top of each iteration."""
         self.iteration += 1
-        self._starts[self.iteration] = _now_ns()
-        self._write({"type": "iteration", "iteration": self.iteration, "time_ns": _now_ns()})
+        self._starts[self.iteration] = calls.now_ns()
+        self._write({"type": "iteration", "iteration": self.iteration, "time_ns": calls.now_ns()})
         if self.pattern is None and self.iteration == self.observe_iterations:
             self._register()
 
@@ -230,7 +147,7 @@ class Session:
             # Not the phase the boards wait for: it runs without a phase
             # event (the daemon takes phases only in the job's order).
             self._write({"type": "off_pattern", "iteration": self.iteration, "collective": collective,
-                         "group": list(ranks), "expected_phase": nxt, "time_ns": _now_ns()})
+                         "group": list(ranks), "expected_phase": nxt, "time_ns": calls.now_ns()})
             return None
         if self.circuits:
             self._boundary(nxt)
@@ -261,7 +178,7 @@ class Session:
                 return
 
             def done(f):
-                rec["end_ns"] = _now_ns()
+                rec["end_ns"] = calls.now_ns()
                 self._write(rec)
                 self._ended()
 
@@ -269,16 +186,16 @@ class Session:
                 self._pending += 1
             fut.add_done_callback(done)
             return
-        rec["end_ns"] = _now_ns()
+        rec["end_ns"] = calls.now_ns()
         self._write(rec)
 
     def _call(self, op, collective, nbytes, group, root, call):
-        ranks = _group_ranks(group)
+        ranks = calls.group_ranks(group)
         phase = self._before(collective, ranks) if nbytes is not None else None
-        start = _now_ns()
+        start = calls.now_ns()
         rec = self._record(op, collective, nbytes, ranks, root, self._source, start, None, phase,
                            asynchronous=False)
-        with _Depth():
+        with calls.Depth():
             result = call()
         rec["async"] = result is not None and hasattr(result, "wait")
         self._finish(rec, result)
@@ -341,11 +258,11 @@ class Session:
         shape = json.dumps([(p["collective"], p["group"], p["bytes"], p["count"]) for p in derived["phases"]])
         h = zlib.crc32(shape.encode())
         t = torch.tensor([h, -h], dtype=torch.int64)
-        self._control("all_reduce", t, lambda: _ORIG["all_reduce"](t, op=dist.ReduceOp.MAX))
+        self._control("all_reduce", t, lambda: calls.ORIG["all_reduce"](t, op=dist.ReduceOp.MAX))
         if t[0].item() != -t[1].item():
             raise RuntimeError("lightrail.torch: the ranks observed different collectives in iteration %d "
                                "(this rank: %s); no job submitted" % (derived["observed_iteration"], shape))
-        self._write(dict(derived, type="pattern", time_ns=_now_ns()))
+        self._write(dict(derived, type="pattern", time_ns=calls.now_ns()))
         status, job_id, why = 0, "", ""
         if not self.reporting:
             why = "no daemon: trace only"
@@ -362,7 +279,7 @@ class Session:
                     why = "the job is %s: no circuits, no phase events" % self.job.get("state")
             except Exception as e:  # the daemon's refusal, sent to every rank below
                 status, why = -1, str(e)
-            self._write({"type": "job", "job": job, "reply": self.job, "error": why or None, "time_ns": _now_ns()})
+            self._write({"type": "job", "job": job, "reply": self.job, "error": why or None, "time_ns": calls.now_ns()})
         # One broadcast gives every rank the outcome and the job id.
         buf = torch.zeros(2 + 128, dtype=torch.int64)
         if self.rank == self.reporter:
@@ -371,7 +288,7 @@ class Session:
             buf[1] = len(ids)
             buf[2:2 + len(ids)] = torch.tensor(list(ids), dtype=torch.int64)
         if self.reporting and derived["phases"]:
-            self._control("broadcast", buf, lambda: _ORIG["broadcast"](buf, src=self.reporter))
+            self._control("broadcast", buf, lambda: calls.ORIG["broadcast"](buf, src=self.reporter))
         status = int(buf[0])
         if status == -1:
             raise RuntimeError("lightrail.torch: lightraild refused the job (rank %d has the reason%s)" %
@@ -380,7 +297,7 @@ class Session:
         self.circuits = status == 1
         self.pattern = derived["phases"]
         self._write({"type": "registered", "job_id": self.job_id or None, "circuits": self.circuits,
-                     "reason": why or None, "time_ns": _now_ns()})
+                     "reason": why or None, "time_ns": calls.now_ns()})
         self._flush()
 
     # -- a phase boundary ---------------------------------------------------
@@ -390,16 +307,16 @@ class Session:
         until every board of the phase has passed the boundary; one
         broadcast then releases every rank with the boundary."""
         self.events += 1
-        reached = _now_ns()
+        reached = calls.now_ns()
         name = self.pattern[index]["name"]
         vec = torch.full((9,), -1, dtype=torch.int64)
         boards, board_ps, error = [], {}, ""
         if self.rank == self.reporter:
             vec[0], vec[1] = self.events, index
-            t0 = _now_ns()
+            t0 = calls.now_ns()
             try:
                 reply = self.client.phase(self.job_id, index)
-                vec[3] = _now_ns()
+                vec[3] = calls.now_ns()
                 boards = reply.get("boards") or []
                 if reply.get("circuits") and reply.get("boundary_ps") is not None:
                     vec[2] = 1
@@ -411,8 +328,8 @@ class Session:
             except Exception as e:
                 vec[2], error = -1, str(e)
             vec[8] = t0
-        self._control("broadcast", vec, lambda: _ORIG["broadcast"](vec, src=self.reporter))
-        up = _now_ns()
+        self._control("broadcast", vec, lambda: calls.ORIG["broadcast"](vec, src=self.reporter))
+        up = calls.now_ns()
         if int(vec[0]) != self.events or int(vec[1]) != index:
             raise RuntimeError("lightrail.torch: rank %d is at phase event %d (phase %d, %s) but rank %d "
                                "reported event %d (phase %d)" % (self.rank, self.events, index, name,
@@ -443,7 +360,7 @@ class Session:
         deadline = time.monotonic() + self.wait_timeout_s
         while True:
             fabric = self.client.fabric()
-            seen = _now_ns()
+            seen = calls.now_ns()
             times = {b["name"]: b.get("board_time_ps") for b in fabric["boards"] if b["name"] in boards}
             missing = [b for b in boards if times.get(b) is None]
             if missing:
@@ -457,11 +374,11 @@ class Session:
 
     def _control(self, collective, tensor, call):
         """lightrail's own collectives: traced as such, outside the pattern."""
-        start = _now_ns()
-        with _Depth():
+        start = calls.now_ns()
+        with calls.Depth():
             call()
-        self._write({"type": "control", "collective": collective, "bytes": _nbytes(tensor),
-                     "iteration": self.iteration, "start_ns": start, "end_ns": _now_ns()})
+        self._write({"type": "control", "collective": collective, "bytes": calls.nbytes(tensor),
+                     "iteration": self.iteration, "start_ns": start, "end_ns": calls.now_ns()})
 
     # -- DDP ----------------------------------------------------------------
 
@@ -470,19 +387,19 @@ class Session:
         over the group), traced and behind the phase boundary."""
         group = state
         tensor = bucket.buffer()
-        if _session is not self:  # disabled: a plain all-reduce
+        if calls.active is not self:  # disabled: a plain all-reduce
             return _plain_all_reduce(tensor, group)
-        ranks = _group_ranks(group)
+        ranks = calls.group_ranks(group)
         phase = self._before("all_reduce", ranks)
-        start = _now_ns()
-        rec = self._record("all_reduce", "all_reduce", _nbytes(tensor), ranks, None, "ddp_gradients", start, None,
+        start = calls.now_ns()
+        rec = self._record("all_reduce", "all_reduce", calls.nbytes(tensor), ranks, None, "ddp_gradients", start, None,
                            phase, asynchronous=True)
         tensor.div_(len(ranks))
-        with _Depth():
-            fut = _ORIG["all_reduce"](tensor, group=group, async_op=True).get_future()
+        with calls.Depth():
+            fut = calls.ORIG["all_reduce"](tensor, group=group, async_op=True).get_future()
 
         def done(f):
-            rec["end_ns"] = _now_ns()
+            rec["end_ns"] = calls.now_ns()
             self._write(rec)
             self._ended()
             return f.value()[0]
@@ -503,7 +420,7 @@ class Session:
         only the reporting rank sends it."""
         if self.client is not None and self.job_id:
             self.client.progress(self.job_id, accuracy)
-        self._write({"type": "progress", "iteration": self.iteration, "accuracy": accuracy, "time_ns": _now_ns()})
+        self._write({"type": "progress", "iteration": self.iteration, "accuracy": accuracy, "time_ns": calls.now_ns()})
 
     def _ended(self):
         with self._lock:
@@ -514,7 +431,7 @@ class Session:
         # Calls still in flight are written when they end: wait for them.
         with self._lock:
             self._idle.wait_for(lambda: self._pending == 0, timeout=self.wait_timeout_s)
-        self._write({"type": "end", "iteration": self.iteration, "events": self.events, "time_ns": _now_ns()})
+        self._write({"type": "end", "iteration": self.iteration, "events": self.events, "time_ns": calls.now_ns()})
         if self._trace is not None:
             with self._lock:
                 self._trace.close()
@@ -543,89 +460,6 @@ def _make_client(daemon, token_file):
     return Client(daemon, token_file=token_file)
 
 
-_ORIG = {}
-
-
-def _wrap(op, orig):
-    import inspect
-
-    sig = inspect.signature(orig)
-
-    def wrapper(*args, **kwargs):
-        s = _session
-        if s is None or _inside():
-            return orig(*args, **kwargs)
-        bound = sig.bind(*args, **kwargs)
-        bound.apply_defaults()
-        a = bound.arguments
-        if a.get("group") is not None and c10d._rank_not_in_group(a["group"]):
-            return orig(*args, **kwargs)
-        collective, nbytes, group, root = _describe(op, a)
-        return s._call(op, collective, nbytes, group, root, lambda: orig(*args, **kwargs))
-
-    wrapper.__name__ = op
-    wrapper.__doc__ = orig.__doc__
-    wrapper.__wrapped__ = orig
-    return wrapper
-
-
-def _wrap_broadcast_coalesced(orig):
-    # DDP's parameter and buffer broadcast: a C++ call that dist.broadcast
-    # never sees (issue 29: it escapes a naive wrapper).
-    def wrapper(process_group, tensors, buffer_size, src=0):
-        s = _session
-        if s is None or _inside():
-            return orig(process_group, tensors, buffer_size, src)
-        return s._call("_broadcast_coalesced", "broadcast", _sum_bytes(tensors), process_group, src,
-                       lambda: orig(process_group, tensors, buffer_size, src))
-
-    return wrapper
-
-
-def _wrap_verify_params(orig):
-    # DDP's start-up check of parameter shapes: an all-gather inside C++ whose
-    # size it does not expose (bytes null).
-    def wrapper(process_group, tensors, *rest):
-        s = _session
-        if s is None or _inside():
-            return orig(process_group, tensors, *rest)
-        return s._call("_verify_params_across_processes", "all_gather", None, process_group, None,
-                       lambda: orig(process_group, tensors, *rest))
-
-    return wrapper
-
-
-def _wrap_ddp_init(orig):
-    def __init__(self, *args, **kwargs):
-        s = _session
-        if s is None:
-            return orig(self, *args, **kwargs)
-        prev, s._source = s._source, "ddp_init"
-        try:
-            orig(self, *args, **kwargs)
-        finally:
-            s._source = prev
-        s.attach(self)
-
-    return __init__
-
-
-def _wrap_ddp_forward(orig):
-    def forward(self, *args, **kwargs):
-        s = _session
-        if s is None:
-            return orig(self, *args, **kwargs)
-        if self is s.model:
-            s.step()
-        prev, s._source = s._source, "ddp_forward"
-        try:
-            return orig(self, *args, **kwargs)
-        finally:
-            s._source = prev
-
-    return forward
-
-
 def _positive_int(name, v):
     if isinstance(v, bool) or not isinstance(v, int) or v < 1:
         raise ValueError("lightrail.torch.enable: %s must be an integer >= 1, not %r" % (name, v))
@@ -648,8 +482,7 @@ def enable(daemon=None, token_file=None, trace_dir="lightrail-trace", job_name=N
     reached, a board did not pass its boundary in time) raises on every rank
     ("raise"), or ends the phase events and training goes on without
     circuits ("electrical")."""
-    global _session
-    if _session is not None:
+    if calls.active is not None:
         raise RuntimeError("lightrail.torch.enable: already enabled (call disable() first)")
     if not dist.is_available() or not dist.is_initialized():
         raise RuntimeError("lightrail.torch.enable: call it after torch.distributed.init_process_group")
@@ -672,68 +505,29 @@ def enable(daemon=None, token_file=None, trace_dir="lightrail-trace", job_name=N
         raise ValueError("lightrail.torch.enable: job_name must be a non-empty string, not %r" % (job_name,))
     s = Session(daemon, token_file, trace_dir, job_name, observe_iterations, target_accuracy, wait_for_circuits,
                 reporter, float(wait_timeout_s), keep_job, client, on_error)
-    _install()
-    _session = s
+    calls.install()
+    calls.active = s
     atexit.register(disable)
     return s
-
-
-def _install():
-    if _ORIG:
-        return
-    for op in _WRAPPED:
-        orig = getattr(c10d, op, None)
-        if orig is None:
-            continue
-        _ORIG[op] = orig
-        w = _wrap(op, orig)
-        # Both names: torch.distributed.X for scripts, distributed_c10d.X for
-        # the library's own callers (all_gather_object calls all_gather).
-        setattr(c10d, op, w)
-        if getattr(dist, op, None) is orig:
-            setattr(dist, op, w)
-    _ORIG["_broadcast_coalesced"] = dist._broadcast_coalesced
-    dist._broadcast_coalesced = _wrap_broadcast_coalesced(dist._broadcast_coalesced)
-    _ORIG["_verify_params_across_processes"] = dist._verify_params_across_processes
-    dist._verify_params_across_processes = _wrap_verify_params(dist._verify_params_across_processes)
-    _ORIG["ddp_init"] = DistributedDataParallel.__init__
-    DistributedDataParallel.__init__ = _wrap_ddp_init(DistributedDataParallel.__init__)
-    _ORIG["ddp_forward"] = DistributedDataParallel.forward
-    DistributedDataParallel.forward = _wrap_ddp_forward(DistributedDataParallel.forward)
-
-
-def _uninstall():
-    for op in _WRAPPED:
-        if op in _ORIG:
-            if getattr(dist, op, None) is getattr(c10d, op):
-                setattr(dist, op, _ORIG[op])
-            setattr(c10d, op, _ORIG[op])
-    if _ORIG:
-        dist._broadcast_coalesced = _ORIG["_broadcast_coalesced"]
-        dist._verify_params_across_processes = _ORIG["_verify_params_across_processes"]
-        DistributedDataParallel.__init__ = _ORIG["ddp_init"]
-        DistributedDataParallel.forward = _ORIG["ddp_forward"]
-    _ORIG.clear()
 
 
 def disable():
     """Closes the trace, deletes the job (unless keep_job) and restores
     torch.distributed. A DDP model keeps its hook, which then only
     all-reduces."""
-    global _session
-    s, _session = _session, None
+    s, calls.active = calls.active, None
     if s is not None:
         s.close()
-    _uninstall()
+    calls.uninstall()
 
 
 def session():
     """The enabled Session, or None."""
-    return _session
+    return calls.active
 
 
 def progress(accuracy):
     """Reports the training's accuracy (0..1) to the daemon."""
-    if _session is None:
+    if calls.active is None:
         raise RuntimeError("lightrail.torch.progress: not enabled")
-    _session.progress(accuracy)
+    calls.active.progress(accuracy)
