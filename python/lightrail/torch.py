@@ -392,8 +392,8 @@ class Session:
         ranks = calls.group_ranks(group)
         phase = self._before("all_reduce", ranks)
         start = calls.now_ns()
-        rec = self._record("all_reduce", "all_reduce", calls.nbytes(tensor), ranks, None, "ddp_gradients", start, None,
-                           phase, asynchronous=True)
+        rec = self._record("all_reduce", "all_reduce", calls.nbytes(tensor), ranks, None, "ddp_gradients", start,
+                           None, phase, asynchronous=True)
         tensor.div_(len(ranks))
         with calls.Depth():
             fut = calls.ORIG["all_reduce"](tensor, group=group, async_op=True).get_future()
