@@ -91,6 +91,7 @@ class Session:
         self.events = 0
         self._phase = None  # index of the phase whose collectives run now
         self._phase_iteration = None
+        self._resume_at = None  # out of step with the boards: no events until this phase
         self.model = None
         self._source = None  # who issues the calls now: ddp_init, ddp_forward (None: the script)
         self._starts = {}  # iteration -> its start (wall ns)
@@ -149,7 +150,8 @@ class Session:
             self._write({"type": "off_pattern", "iteration": self.iteration, "collective": collective,
                          "group": list(ranks), "expected_phase": nxt, "time_ns": calls.now_ns()})
             return None
-        if self.circuits:
+        if self.circuits and self._resume_at in (None, nxt):
+            self._resume_at = None
             self._boundary(nxt)
         self._phase, self._phase_iteration = nxt, self.iteration
         return nxt
@@ -159,7 +161,7 @@ class Session:
         rec = {"type": "collective", "rank": self.rank, "seq": self._seq, "iteration": self.iteration, "op": op,
                "collective": collective, "bytes": nbytes, "group": list(ranks), "root": root,
                "source": source or "script", "async": asynchronous, "planned": planned, "phase": phase,
-               "event": self.events if phase is not None and self.circuits else None,
+               "event": self.events if phase is not None and self.circuits and self._resume_at is None else None,
                "start_ns": start_ns, "end_ns": end_ns}
         self._seq += 1
         if self.pattern is None and 0 <= self.iteration < self.observe_iterations:
@@ -309,7 +311,7 @@ class Session:
         self.events += 1
         reached = calls.now_ns()
         name = self.pattern[index]["name"]
-        vec = torch.full((9,), -1, dtype=torch.int64)
+        vec = torch.full((10,), -1, dtype=torch.int64)
         boards, board_ps, error = [], {}, ""
         if self.rank == self.reporter:
             vec[0], vec[1] = self.events, index
@@ -327,6 +329,14 @@ class Session:
                     vec[2] = 0
             except Exception as e:
                 vec[2], error = -1, str(e)
+                if getattr(e, "status", None) == 409:
+                    # The boards wait for another phase (the job was placed
+                    # again, FastConv moved it): resume at that phase.
+                    try:
+                        vec[9] = int(self.client.job(self.job_id)["next_phase"])
+                        vec[2] = 2
+                    except Exception as e2:
+                        error += "; reading the job's next phase: %s" % e2
             vec[8] = t0
         self._control("broadcast", vec, lambda: calls.ORIG["broadcast"](vec, src=self.reporter))
         up = calls.now_ns()
@@ -334,6 +344,9 @@ class Session:
             raise RuntimeError("lightrail.torch: rank %d is at phase event %d (phase %d, %s) but rank %d "
                                "reported event %d (phase %d)" % (self.rank, self.events, index, name,
                                                                   self.reporter, int(vec[0]), int(vec[1])))
+        if int(vec[2]) == 2:
+            self._resume_at = int(vec[9])
+            error = "out of step: the boards wait for phase %d; phase events resume there" % self._resume_at
         if int(vec[2]) == -1:
             why = "lightrail.torch: phase event %d (%s) failed on rank %d%s" % (
                 self.events, name, self.reporter, ": " + error if error else "")

@@ -34,21 +34,22 @@ class FakeDaemon:
 
     def __init__(self, refuse_job=None, refuse_phase=None, stuck=False):
         self.refuse_job, self.refuse_phase, self.stuck = refuse_job, refuse_phase, stuck
-        self.job, self.phases, self.board_ps, self.boundary_ps = None, [], 0, 0
+        self.submitted, self.phases, self.board_ps, self.boundary_ps = None, [], 0, 0
+        self.next_phase = 0
 
     def submit(self, job, target_accuracy=None, wait_for_circuits=False):
         if self.refuse_job:
             raise self.refuse_job
-        self.job = job
+        self.submitted = job
         return {"id": "j7", "state": "running", "boards": ["b0"], "plan": None}
 
     def phase(self, job_id, phase):
         if self.refuse_phase:
             raise self.refuse_phase
-        want = len(self.phases) % len(self.job["phases"])
-        if phase != want:
-            raise LightrailError(409, "phase", "the boards wait for phase %d next" % want)
+        if phase != self.next_phase:
+            raise LightrailError(409, "phase", "the boards wait for phase %d next" % self.next_phase)
         self.phases.append(phase)
+        self.next_phase = (phase + 1) % len(self.submitted["phases"])
         self.boundary_ps = self.board_ps + 100_000
         return {"circuits": True, "boundary_ps": self.boundary_ps, "requested_board_ps": self.board_ps,
                 "boards": ["b0"]}
@@ -58,6 +59,9 @@ class FakeDaemon:
         if not self.stuck:
             self.board_ps += 40_000
         return {"boards": [{"name": "b0", "board_time_ps": self.board_ps}]}
+
+    def job(self, job_id):
+        return {"id": job_id, "next_phase": self.next_phase}
 
     def progress(self, job_id, accuracy):
         return {}
@@ -173,6 +177,26 @@ class SessionTest(unittest.TestCase):
         self.assertEqual([(b["event"], b["circuits"]) for b in bounds], [(1, False)])
         self.assertIn("connection refused", bounds[0]["error"])
 
+    def test_out_of_step_with_the_boards_events_resume_at_the_phase_they_wait_for(self):
+        daemon = FakeDaemon()
+        s = lt.enable(client=daemon, trace_dir=self.dir)
+        for _ in range(3):
+            iteration(["all_reduce", "all_gather"])
+        s.step()
+        dist.all_reduce(torch.ones(8))
+        daemon.next_phase = 0  # placed again: its boards start over at phase 0
+        dist.all_gather([torch.zeros(8)], torch.ones(8))  # phase 1: refused (409), no event
+        iteration(["all_reduce", "all_gather"])
+        lt.disable()
+        self.assertEqual(daemon.phases, [0, 1, 0, 0, 1])
+        trace = read(s.trace_path)
+        bounds = [(b["event"], b["phase"], b["circuits"], b["error"] is not None) for b in trace
+                  if b["type"] == "boundary"]
+        self.assertEqual(bounds, [(1, 0, True, False), (2, 1, True, False), (3, 0, True, False),
+                                  (4, 1, False, True), (5, 0, True, False), (6, 1, True, False)])
+        events = [r["event"] for r in trace if r["type"] == "collective" and r["iteration"] >= 2 and r["planned"]]
+        self.assertEqual(events, [1, 2, 3, None, 5, 6])
+
     def test_phase_events_follow_the_jobs_order_and_calls_off_it_run_without_one(self):
         daemon = FakeDaemon()
         s = lt.enable(client=daemon, trace_dir=self.dir)
@@ -181,7 +205,7 @@ class SessionTest(unittest.TestCase):
         iteration(["all_reduce", "all_gather"])  # submitted at its start
         self.assertEqual([(p["collective"], p["count"], p["bytes"]) for p in s.pattern],
                          [("all_reduce", 2, 64), ("all_gather", 1, 32)])
-        self.assertEqual([p["collective"] for p in daemon.job["phases"]], ["all_reduce", "all_gather"])
+        self.assertEqual([p["collective"] for p in daemon.submitted["phases"]], ["all_reduce", "all_gather"])
         iteration(["all_gather"])  # no gradients this time: off the pattern
         iteration(["all_reduce", "all_reduce", "all_gather"])
         lt.disable()
