@@ -333,7 +333,8 @@ class Session:
                     # The boards wait for another phase (the job was placed
                     # again, FastConv moved it): resume at that phase.
                     try:
-                        vec[9] = int(self.client.job(self.job_id)["next_phase"])
+                        wanted = self.client.job(self.job_id)["next_phase"]  # the phase's name
+                        vec[9] = [p["name"] for p in self.pattern].index(wanted)
                         vec[2] = 2
                     except Exception as e2:
                         error += "; reading the job's next phase: %s" % e2

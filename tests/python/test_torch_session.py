@@ -61,7 +61,7 @@ class FakeDaemon:
         return {"boards": [{"name": "b0", "board_time_ps": self.board_ps}]}
 
     def job(self, job_id):
-        return {"id": job_id, "next_phase": self.next_phase}
+        return {"id": job_id, "next_phase": self.submitted["phases"][self.next_phase]["name"]}  # a name, as lightraild
 
     def progress(self, job_id, accuracy):
         return {}
