@@ -1,12 +1,23 @@
 #!/usr/bin/env python3
-"""Stands for a training loop driving lightraild (docs/lightraild.md).
+"""A training loop driving lightraild (docs/lightraild.md, docs/torch.md).
 
-Submits a job, then for each iteration reports every phase boundary (the
-phase names of the job file, in order) and, after the iteration, a rising
-accuracy; prints the boundary time the daemon answers for each phase.
+With a job file it stands for one: it submits the job, then for each
+iteration reports every phase boundary (the phase names of the job file, in
+order) and, after the iteration, a rising accuracy; it prints the boundary
+time the daemon answers for each phase.
 
     python3 examples/training_loop.py experiments/cnn-16.job.json \
         --daemon http://127.0.0.1:7001 --token-file ~/.lightraild-token --iterations 5
+
+With --ddp N it is one: it trains a small model with DistributedDataParallel
+(gloo) on N CPU processes through lightrail.torch, which observes the
+collectives, submits the job they show and drives its phases; it prints the
+detected pattern, the daemon's plan, every boundary predicted and measured,
+and draws the training curve (needs python3-torch, python3-matplotlib and
+the lightrail package, PYTHONPATH=build/python from the build tree).
+
+    PYTHONPATH=build/python python3 examples/training_loop.py --ddp 4 --iterations 40 \
+        --daemon http://127.0.0.1:7001 --token-file ~/.lightraild-token --out out/ddp
 """
 
 import argparse
@@ -14,13 +25,15 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+# Appended, not prepended: a lightrail package on PYTHONPATH (the build
+# tree's, with its extension) must win over the sources in python/.
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 from lightrail_client import Client, LightrailError  # noqa: E402
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("job", help="job file (as `lightrail plan` takes it), with its phases")
+    p.add_argument("job", nargs="?", help="job file (as `lightrail plan` takes it), with its phases")
     p.add_argument("--daemon", default=os.environ.get("LIGHTRAILD_URL"), help="http://HOST:PORT (LIGHTRAILD_URL)")
     p.add_argument("--token-file", default=os.environ.get("LIGHTRAILD_TOKEN_FILE"),
                    help="the daemon's token (LIGHTRAILD_TOKEN_FILE)")
@@ -29,7 +42,29 @@ def main():
     p.add_argument("--keep", action="store_true", help="leave the job on the daemon at the end")
     p.add_argument("--answers", help="append every phase answer to this file, one JSON line each")
     p.add_argument("--job-out", help="write the job as the daemon took it (with its plan) to this file")
+    d = p.add_argument_group("real training (--ddp)")
+    d.add_argument("--ddp", type=int, metavar="N", help="train with DDP on N CPU processes through lightrail.torch")
+    d.add_argument("--out", default="out/ddp", help="traces, curve.json and train-curve.png go here")
+    d.add_argument("--hidden", type=int, default=64, help="the model's hidden width")
+    d.add_argument("--bucket-cap-mb", type=float, default=0.01, help="DDP's gradient bucket size")
+    d.add_argument("--observe", type=int, default=2, help="iterations observed before the job is submitted")
+    d.add_argument("--no-plot", action="store_true", help="do not draw the training curve")
     a = p.parse_args()
+    if a.ddp is not None:
+        if a.job:
+            p.error("give a job file or --ddp, not both: --ddp derives the job from the training")
+        if a.ddp < 2:
+            p.error("--ddp: at least 2 processes")
+        if a.iterations <= a.observe:
+            p.error(f"--iterations must exceed --observe ({a.observe}): the job is submitted after those")
+        try:
+            import ddp_training  # noqa: E402  (beside this file; imports torch)
+        except ImportError as e:
+            p.error(f"--ddp needs PyTorch for {sys.executable} (Debian: python3-torch for /usr/bin/python3): {e}")
+
+        return ddp_training.main(a)
+    if not a.job:
+        p.error("a job file, or --ddp N")
     if not a.daemon or not a.token_file:
         p.error("--daemon and --token-file are needed (or LIGHTRAILD_URL and LIGHTRAILD_TOKEN_FILE)")
 
