@@ -58,6 +58,17 @@ void total(IterationTime& it) {
   }
 }
 
+// A phase the plan keeps on the electrical network: its bytes over `rate`,
+// `latency` per dependent round.
+void eps_phase(const OpusPlan& plan, IterationTime& it, size_t i, double rate, double latency,
+               const char* inputs) {
+  if (!plan.on_eps[i] || plan.eps[i].rounds == 0) return;
+  const int rounds = std::min(plan.dependent_rounds[i], plan.eps[i].rounds);
+  it.phases[i].comm_ps =
+      std::max(it.phases[i].comm_ps, ps(double(plan.eps[i].bytes) / rate + rounds * latency, plan, i,
+                                        "packet-switched communication", inputs));
+}
+
 // Rail traffic over a packet switch: per-port rate `rate`, `latency` per
 // dependent round.
 void packet_rails(const OpusPlan& plan, IterationTime& it, double rate, double latency, const char* inputs) {
@@ -71,6 +82,7 @@ void packet_rails(const OpusPlan& plan, IterationTime& it, double rate, double l
       it.phases[i].comm_ps = std::max(it.phases[i].comm_ps, ps(bytes / rate + rounds * latency, plan, i,
                                                                "packet-switched communication", inputs));
     }
+    eps_phase(plan, it, i, rate, latency, inputs);
   }
 }
 
@@ -89,6 +101,9 @@ IterationTime photonic_iteration(const OpusPlan& plan, bool overlap) {
   const double rate = f.link_bytes_per_ps();
   for (size_t i = 0; i < it.phases.size(); ++i) {
     PhaseTime& pt = it.phases[i];
+    // Kept electrical: the shared EPS, its core oversubscribed.
+    eps_phase(plan, it, i, f.eps_bytes_per_ps() / f.eps_oversubscription, double(f.eps_latency_ps),
+              "its bytes, fabric.eps_gbps, eps_oversubscription and eps_latency_ps");
     for (const RailPlan& rp : plan.rails) {
       const RailPhase& ph = rp.phases[i];
       if (ph.round_config.empty()) continue;
