@@ -121,9 +121,13 @@ TEST(PlannerClos, MillionGpuElectricalIterationFollowsTheClos) {
 // Per-flow ECMP hashing collides where adaptive routing spreads: PAS gains
 // more over an ECMP network (the paper's baseline) at high density.
 TEST(PlannerClos, PasGainsMoreOverEcmpThanOverAdaptiveRouting) {
-  json fabric = {{"rails", 1},          {"ocs_radix", 64},  {"link_gbps", 100},
-                 {"eps_gbps", 100},     {"reconfiguration_us", 25},
-                 {"eps_oversubscription", 2}, {"eps_switch_radix", 16}};
+  json fabric = {{"rails", 1},
+                 {"ocs_radix", 64},
+                 {"link_gbps", 100},
+                 {"eps_gbps", 100},
+                 {"reconfiguration_us", 25},
+                 {"eps_oversubscription", 2},
+                 {"eps_switch_radix", 16}};
   const double adaptive = pas_gain(fabric, 16);
   fabric["eps_routing"] = "ecmp";
   EXPECT_GT(pas_gain(fabric, 16), adaptive + 0.5);
@@ -152,4 +156,27 @@ TEST(PlannerClos, MillionGpuComparisonIsAgainstTheBestElectricalAlgorithm) {
   EXPECT_GT(row[7].get<double>(), 0) << "against the best electrical: photonic slower";
   const json slow = run(2'000'000);
   EXPECT_GT(slow[2].get<double>() - slow[6].get<double>(), ring_ms - best_ms);
+}
+
+TEST(PlannerClos, BadElectricalNetworkFieldsAreNamed) {
+  auto error = [](const json& j) {
+    try {
+      lp::fabric_from_json(j);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_NE(error({{"eps_switch_radix", 3}})
+                .find("fabric.eps_switch_radix: 3 is out of range (0 (one ideal "
+                      "switch) or 4..65536)"),
+            std::string::npos);
+  EXPECT_NE(error({{"eps_routing", "spray"}})
+                .find("fabric.eps_routing: unknown routing \"spray\" (one of: "
+                      "adaptive, ecmp)"),
+            std::string::npos);
+  EXPECT_NE(error({{"eps_hop_latency_ps", -1}}).find("fabric.eps_hop_latency_ps"), std::string::npos);
+  EXPECT_EQ(
+      lp::to_json(lp::fabric_from_json({{"eps_routing", "ecmp"}, {"eps_switch_radix", 64}}))["eps_routing"],
+      "ecmp");
 }
