@@ -136,26 +136,16 @@ TEST(PlannerClos, PasGainsMoreOverEcmpThanOverAdaptiveRouting) {
 // The 10^6-GPU comparison as a result: against the job's own ring on the
 // electrical network photonic rails look faster; against the electrical
 // network's fastest algorithm per phase (its 2 x 14 halving-doubling rounds
-// instead of the ring's 32,766) they cost more. The gap grows with the
-// switch hop latency, which only the ring's many rounds pay.
+// instead of the ring's 32,766) they cost more.
 TEST(PlannerClos, MillionGpuComparisonIsAgainstTheBestElectricalAlgorithm) {
-  auto run = [](int64_t hop_ps) {
-    return lp::run_experiment({{"kind", "opus"},
-                               {"gpus", {1 << 20}},
-                               {"reconfiguration_us", {10000}},
-                               {"fabric",
-                                {{"rails", 8},
-                                 {"ocs_radix", 256},
-                                 {"eps_switch_radix", 128},
-                                 {"eps_hop_latency_ps", hop_ps}}}})["rows"][0];
-  };
-  const json row = run(500'000);
-  const double ring_ms = row[2].get<double>(), best_ms = row[6].get<double>();
-  EXPECT_LT(best_ms, ring_ms);
+  const json row = lp::run_experiment(
+      {{"kind", "opus"},
+       {"gpus", {1 << 20}},
+       {"reconfiguration_us", {10000}},
+       {"fabric", {{"rails", 8}, {"ocs_radix", 256}, {"eps_switch_radix", 128}}}})["rows"][0];
+  EXPECT_LT(row[6].get<double>(), row[2].get<double>());
   EXPECT_LT(row[4].get<double>(), 0) << "against the ring: photonic faster";
   EXPECT_GT(row[7].get<double>(), 0) << "against the best electrical: photonic slower";
-  const json slow = run(2'000'000);
-  EXPECT_GT(slow[2].get<double>() - slow[6].get<double>(), ring_ms - best_ms);
 }
 
 TEST(PlannerClos, BadElectricalNetworkFieldsAreNamed) {
