@@ -63,12 +63,16 @@ void write_schedules(const std::vector<lp::BoardSchedule>& boards, const std::st
 // What the planner chose per phase, and why (text).
 void print_choice(const lp::ChosenPlan& c) {
   const auto& job = c.plan.job;
-  std::cout << fmt::format("{:<16}{:<12}{:<20}{:>12}{:>12}{:>8}{:>12}\n", "phase", "network", "algorithm",
-                           "compute_ms", "comm_ms", "reconf", "exposed_ms");
+  std::cout << fmt::format("{:<16}{:<16}{:<12}{:<20}{:>12}{:>12}{:>8}{:>12}\n", "phase", "pattern", "network",
+                           "algorithm", "compute_ms", "comm_ms", "reconf", "exposed_ms");
   for (size_t i = 0; i < job.phases.size(); ++i) {
     const auto& t = c.chosen.phases[i];
-    std::cout << fmt::format("{:<16}{:<12}{:<20}{:>12.3f}{:>12.3f}{:>8}{:>12.3f}\n",
-                             printable(job.phases[i].name), lp::to_string(c.phases[i].network),
+    const auto& p = c.phases[i];
+    // "64x8 nodes": 64 groups of 8 ranks across nodes; "x8 in node" inside one.
+    const std::string pattern =
+        fmt::format("{}x{} {}", p.groups, p.ranks_per_group, p.across_nodes ? "nodes" : "in node");
+    std::cout << fmt::format("{:<16}{:<16}{:<12}{:<20}{:>12.3f}{:>12.3f}{:>8}{:>12.3f}\n",
+                             printable(job.phases[i].name), pattern, lp::to_string(c.phases[i].network),
                              lp::to_string(c.phases[i].algorithm), t.compute_ps / 1e9, t.comm_ps / 1e9,
                              t.reconfigurations, t.reconfiguration_ps / 1e9);
   }
@@ -90,6 +94,10 @@ nlohmann::json choice_json(const lp::ChosenPlan& c) {
   for (size_t i = 0; i < c.phases.size(); ++i) {
     const auto& p = c.phases[i];
     out.push_back({{"phase", c.plan.job.phases[i].name},
+                   {"collective", lp::to_string(c.plan.job.phases[i].collective)},
+                   {"groups", p.groups},
+                   {"ranks_per_group", p.ranks_per_group},
+                   {"across_nodes", p.across_nodes},
                    {"network", lp::to_string(p.network)},
                    {"algorithm", lp::to_string(p.algorithm)},
                    {"best_circuits", cost(p.best_circuits)},

@@ -118,7 +118,8 @@ TEST_F(PlannerCli, PlanSaysWhatItChoseAndWarnsWhenTheDeclaredPlanLoses) {
   const std::string fabric = experiments("moe-512.fabric.json");
   CliRun r = run("plan " + job + " --fabric " + fabric);
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_HAS(r.out, "moe0_dispatch   electrical  direct");
+  // 512 GPUs, tensor 8 in a node: 64 expert groups of 8 ranks on 8 nodes.
+  EXPECT_HAS(r.out, "moe0_dispatch   64x8 nodes      electrical  direct");
   EXPECT_HAS(r.out, "moe0_dispatch: kept electrical (direct)");
   EXPECT_EQ(r.out.find("warning:"), std::string::npos) << r.out;
   r = run("plan --as-declared " + job + " --fabric " + fabric);
@@ -128,6 +129,7 @@ TEST_F(PlannerCli, PlanSaysWhatItChoseAndWarnsWhenTheDeclaredPlanLoses) {
   r = run("plan --json " + job + " --fabric " + fabric);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_HAS(r.out, "\"network\": \"electrical\"");
+  EXPECT_HAS(r.out, "\"ranks_per_group\": 8");
   EXPECT_HAS(r.out, "\"slower_than_electrical\": false");
   EXPECT_HAS(r.out, "\"why\": \"kept electrical (direct)");
 }

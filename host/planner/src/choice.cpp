@@ -347,6 +347,11 @@ ChosenPlan choose_plan(const Job& job, const Fabric& fabric) {
   // What was chosen, and why, from the kept plan's figures.
   for (size_t i = 0; i < P; ++i) {
     PhaseChoice pc;
+    for (const auto& g : job.groups_of(job.phases[i])) {
+      ++pc.groups;
+      pc.ranks_per_group = std::max(pc.ranks_per_group, int(g.size()));
+      for (int r : g) pc.across_nodes = pc.across_nodes || job.node_of(r) != job.node_of(g[0]);
+    }
     pc.algorithm = out.plan.job.phases[i].algorithm;
     pc.network = opts[i].front().network == Network::kScaleUp ? Network::kScaleUp
                  : out.plan.on_eps[i]                         ? Network::kElectrical

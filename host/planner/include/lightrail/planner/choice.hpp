@@ -30,6 +30,11 @@ struct PhaseCost {
 };
 
 struct PhaseChoice {
+  // The pattern: the phase's collective runs in `groups` groups of
+  // `ranks_per_group` ranks (the largest if they differ), across nodes or not.
+  int64_t groups = 0;
+  int ranks_per_group = 0;
+  bool across_nodes = false;
   Algorithm algorithm{};
   Network network{};
   std::optional<PhaseCost> best_circuits;    // fastest on circuits (none: scale-up)
