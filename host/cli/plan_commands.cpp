@@ -114,7 +114,7 @@ int run_plan(const std::string& job_path, const std::string& fabric_path, bool a
   // The planner's choice, and the job as declared (every phase on circuits)
   // for comparison; --as-declared plans the latter.
   const lp::ChosenPlan choice = lp::choose_plan(job, fabric);
-  const lp::OpusPlan declared = lp::plan_opus(job, fabric);
+  const lp::OpusPlan& declared = choice.declared;
   const lp::OpusPlan& plan = as_declared ? declared : choice.plan;
   const auto caps = DeviceCapabilities::reference();
   // Board schedules are limited by what boards can drive; that limits the

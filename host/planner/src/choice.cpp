@@ -305,6 +305,8 @@ ChosenPlan choose_plan(const Job& job, const Fabric& fabric) {
   for (size_t i = 0; i < P; ++i) eps_pick[i] = opts[i].size() - 1;
   const Candidate fallback = apply(job, opts, eps_pick);
   ChosenPlan out;
+  out.declared = plan_opus(job, fabric);
+  out.declared_circuits = photonic_iteration(out.declared, false);
   out.plan = plan_opus(fallback.job, fabric, all_eps);
   out.electrical = photonic_iteration(out.plan, false);
   out.chosen = out.electrical;
@@ -316,7 +318,12 @@ ChosenPlan choose_plan(const Job& job, const Fabric& fabric) {
     if (c.electrical == all_eps) continue;
     for (bool keep : {false, true}) {
       if (keep && k < 2) continue;
-      OpusPlan p = keep ? keep_in_place(c.job, fabric, c.electrical) : plan_opus(c.job, fabric, c.electrical);
+      bool as_declared = std::none_of(c.electrical.begin(), c.electrical.end(), [](bool e) { return e; });
+      for (size_t i = 0; i < P; ++i)
+        as_declared = as_declared && c.job.phases[i].algorithm == job.phases[i].algorithm;
+      OpusPlan p = keep          ? keep_in_place(c.job, fabric, c.electrical)
+                   : as_declared ? out.declared
+                                 : plan_opus(c.job, fabric, c.electrical);
       IterationTime t = photonic_iteration(p, false);
       (keep ? in_place_best : striped_best) = std::min(keep ? in_place_best : striped_best, t.total_ps());
       if (t.total_ps() == std::min(keep ? in_place_best : striped_best, t.total_ps()))
@@ -337,11 +344,6 @@ ChosenPlan choose_plan(const Job& job, const Fabric& fabric) {
         ms(double(out.in_place ? in_place_best : striped_best)), out.in_place ? "striped" : "kept in place",
         out.in_place ? striped_reconf : in_place_reconf,
         ms(double(out.in_place ? striped_best : in_place_best)));
-  }
-  {
-    const OpusPlan declared = plan_opus(job, fabric);
-    out.declared_electrical = electrical_iteration(declared);
-    out.declared_circuits = photonic_iteration(declared, false);
   }
 
   // What was chosen, and why, from the kept plan's figures.

@@ -45,13 +45,13 @@ struct PhaseChoice {
 struct ChosenPlan {
   OpusPlan plan;  // the job with the chosen algorithms; plan.on_eps the networks
   std::vector<PhaseChoice> phases;
-  IterationTime chosen;               // photonic_iteration(plan, false)
-  IterationTime electrical;           // every phase electrical, its best algorithm (the fallback)
-  IterationTime declared_electrical;  // the job's algorithms on the electrical network
-  IterationTime declared_circuits;    // the job's algorithms, every phase on circuits
-  bool in_place = false;              // circuits kept in place on the NIC's ports (in_place.hpp)
-  bool fallback = false;              // nothing on circuits pays: the plan is the electrical one
-  std::string ports_why;              // with several ports per NIC: striped or kept in place, and why
+  IterationTime chosen;             // photonic_iteration(plan, false)
+  IterationTime electrical;         // every phase electrical, its best algorithm (the fallback)
+  OpusPlan declared;                // the job as declared: its algorithms, every phase on circuits
+  IterationTime declared_circuits;  // photonic_iteration(declared, false)
+  bool in_place = false;            // circuits kept in place on the NIC's ports (in_place.hpp)
+  bool fallback = false;            // nothing on circuits pays: the plan is the electrical one
+  std::string ports_why;            // with several ports per NIC: striped or kept in place, and why
 };
 
 // Candidates per phase: every algorithm the planner implements for the
