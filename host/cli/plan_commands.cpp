@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
+#include "lightrail/planner/choice.hpp"
 #include "lightrail/planner/experiments.hpp"
 #include "lightrail/planner/fabric.hpp"
 #include "lightrail/planner/flow_model.hpp"
@@ -59,11 +60,62 @@ void write_schedules(const std::vector<lp::BoardSchedule>& boards, const std::st
   }
 }
 
+// What the planner chose per phase, and why (text).
+void print_choice(const lp::ChosenPlan& c) {
+  const auto& job = c.plan.job;
+  std::cout << fmt::format("{:<16}{:<16}{:<12}{:<20}{:>12}{:>12}{:>8}{:>12}\n", "phase", "pattern", "network",
+                           "algorithm", "compute_ms", "comm_ms", "reconf", "exposed_ms");
+  for (size_t i = 0; i < job.phases.size(); ++i) {
+    const auto& t = c.chosen.phases[i];
+    const auto& p = c.phases[i];
+    // "64x8 nodes": 64 groups of 8 ranks across nodes; "x8 in node" inside one.
+    const std::string pattern =
+        fmt::format("{}x{} {}", p.groups, p.ranks_per_group, p.across_nodes ? "nodes" : "in node");
+    std::cout << fmt::format("{:<16}{:<16}{:<12}{:<20}{:>12.3f}{:>12.3f}{:>8}{:>12.3f}\n",
+                             printable(job.phases[i].name), pattern, lp::to_string(c.phases[i].network),
+                             lp::to_string(c.phases[i].algorithm), t.compute_ps / 1e9, t.comm_ps / 1e9,
+                             t.reconfigurations, t.reconfiguration_ps / 1e9);
+  }
+  std::cout << "why:\n";
+  for (size_t i = 0; i < job.phases.size(); ++i)
+    std::cout << fmt::format("  {}: {}\n", printable(job.phases[i].name), c.phases[i].why);
+  if (!c.ports_why.empty()) std::cout << fmt::format("ports: {}\n", c.ports_why);
+}
+
+nlohmann::json choice_json(const lp::ChosenPlan& c) {
+  nlohmann::json out = nlohmann::json::array();
+  auto cost = [](const std::optional<lp::PhaseCost>& x) -> nlohmann::json {
+    if (!x) return nullptr;
+    return {{"algorithm", lp::to_string(x->algorithm)},
+            {"comm_ps", x->comm_ps},
+            {"reconfigurations", x->reconfigurations},
+            {"total_ps", x->total_ps}};
+  };
+  for (size_t i = 0; i < c.phases.size(); ++i) {
+    const auto& p = c.phases[i];
+    out.push_back({{"phase", c.plan.job.phases[i].name},
+                   {"collective", lp::to_string(c.plan.job.phases[i].collective)},
+                   {"groups", p.groups},
+                   {"ranks_per_group", p.ranks_per_group},
+                   {"across_nodes", p.across_nodes},
+                   {"network", lp::to_string(p.network)},
+                   {"algorithm", lp::to_string(p.algorithm)},
+                   {"best_circuits", cost(p.best_circuits)},
+                   {"best_electrical", cost(p.best_electrical)},
+                   {"why", p.why}});
+  }
+  return out;
+}
+
 int run_plan(const std::string& job_path, const std::string& fabric_path, bool as_json, bool with_schedules,
-             const std::string& out_dir) {
+             const std::string& out_dir, bool as_declared) {
   const lp::Job job = lp::job_from_json(read_json(job_path, "job"));
   const lp::Fabric fabric = lp::fabric_from_json(read_json(fabric_path, "fabric"));
-  const lp::OpusPlan plan = lp::plan_opus(job, fabric);
+  // The planner's choice, and the job as declared (every phase on circuits)
+  // for comparison; --as-declared plans the latter.
+  const lp::ChosenPlan choice = lp::choose_plan(job, fabric);
+  const lp::OpusPlan& declared = choice.declared;
+  const lp::OpusPlan& plan = as_declared ? declared : choice.plan;
   const auto caps = DeviceCapabilities::reference();
   // Board schedules are limited by what boards can drive; that limits the
   // plan only when the schedules are asked for.
@@ -88,13 +140,21 @@ int run_plan(const std::string& job_path, const std::string& fabric_path, bool a
   if (!out_dir.empty() && invalid == 0) write_schedules(boards, out_dir);
   if (!out_dir.empty() && invalid != 0)
     std::cerr << fmt::format("--out {}: nothing written, {} schedules fail validation\n", out_dir, invalid);
-  const auto el = lp::electrical_iteration(plan);
+  const auto el = lp::electrical_iteration(declared);
   const auto no = lp::photonic_iteration(plan, false);
   const auto ov = lp::photonic_iteration(plan, true);
+  // The electrical fallback: every phase on the electrical network with its
+  // best algorithm. A plan slower than it says so.
+  const int64_t fallback = choice.electrical.total_ps();
+  const bool slower = no.total_ps() > fallback;
   if (as_json) {
     nlohmann::json out;
-    out["job"] = lp::to_json(job);
+    out["job"] = lp::to_json(plan.job);
     out["fabric"] = lp::to_json(fabric);
+    out["as_declared"] = as_declared;
+    out["choice"] = choice_json(choice);
+    out["circuits_kept_in_place"] = !as_declared && choice.in_place;
+    if (!choice.ports_why.empty()) out["ports_why"] = choice.ports_why;
     for (const auto& rp : plan.rails) {
       nlohmann::json r{{"rail", rp.rail},
                        {"ports", rp.ports},
@@ -102,14 +162,18 @@ int run_plan(const std::string& job_path, const std::string& fabric_path, bool a
                        {"reconfigurations_per_iteration", rp.reconfigurations_per_iteration()}};
       for (size_t i = 0; i < rp.phases.size(); ++i) {
         r["phases"].push_back({{"phase", job.phases[i].name},
+                               {"electrical", bool(plan.on_eps[i])},
                                {"round_configs", rp.phases[i].round_config},
                                {"boundary_reconfiguration", rp.phases[i].boundary_reconfiguration}});
       }
       out["rails"].push_back(r);
     }
-    out["iteration_ps"] = {{"electrical", el.total_ps()},
-                           {"photonic_no_overlap", no.total_ps()},
-                           {"photonic_overlap", ov.total_ps()}};
+    out["iteration_ps"] = {
+        {"electrical", el.total_ps()},          {"electrical_fallback", fallback},
+        {"photonic_no_overlap", no.total_ps()}, {"photonic_overlap", ov.total_ps()},
+        {"chosen", choice.chosen.total_ps()},   {"declared_circuits", choice.declared_circuits.total_ps()}};
+    out["reconfigurations_per_iteration"] = no.reconfigurations;
+    out["slower_than_electrical"] = slower;
     out["boards"] = boards.size();
     out["boards_invalid"] = invalid;
     if (!no_boards.empty()) out["boards_not_made"] = no_boards;
@@ -123,18 +187,47 @@ int run_plan(const std::string& job_path, const std::string& fabric_path, bool a
   } else {
     std::cout << fmt::format("job {}: {} GPUs on {} nodes; fabric {}: {} rails\n", printable(job.name),
                              job.gpus, job.nodes(), printable(fabric.name), fabric.rails);
-    std::cout << fmt::format("{:<14}{:>14}{:>12}{:>12}{:>14}\n", "phase", "compute_ms", "comm_ms", "reconf",
-                             "exposed_ms");
-    for (size_t i = 0; i < job.phases.size(); ++i) {
-      const auto& p = no.phases[i];
-      std::cout << fmt::format("{:<14}{:>14.3f}{:>12.3f}{:>12}{:>14.3f}\n", printable(job.phases[i].name),
-                               p.compute_ps / 1e9, p.comm_ps / 1e9, p.reconfigurations,
-                               p.reconfiguration_ps / 1e9);
+    if (as_declared) {
+      std::cout << fmt::format("{:<14}{:>14}{:>12}{:>12}{:>14}\n", "phase", "compute_ms", "comm_ms", "reconf",
+                               "exposed_ms");
+      for (size_t i = 0; i < job.phases.size(); ++i) {
+        const auto& p = no.phases[i];
+        std::cout << fmt::format("{:<14}{:>14.3f}{:>12.3f}{:>12}{:>14.3f}\n", printable(job.phases[i].name),
+                                 p.compute_ps / 1e9, p.comm_ps / 1e9, p.reconfigurations,
+                                 p.reconfiguration_ps / 1e9);
+      }
+    } else {
+      print_choice(choice);
     }
     std::cout << fmt::format(
-        "iteration: electrical {:.3f} ms, photonic {:.3f} ms ({}), with overlap {:.3f} ms ({})\n",
+        "iteration: electrical {:.3f} ms (ideal rails), photonic {:.3f} ms ({}), with overlap {:.3f} ms "
+        "({}); {} "
+        "reconfigurations\n",
         el.total_ps() / 1e9, no.total_ps() / 1e9, percent_over(no.total_ps(), el.total_ps()),
-        ov.total_ps() / 1e9, percent_over(ov.total_ps(), el.total_ps()));
+        ov.total_ps() / 1e9, percent_over(ov.total_ps(), el.total_ps()), no.reconfigurations);
+    std::cout << fmt::format(
+        "electrical fallback: {:.3f} ms (the fabric's shared EPS, every phase electrical with its best "
+        "algorithm)\n",
+        fallback / 1e9);
+    if (as_declared) {
+      std::cout << fmt::format("the planner's choice (without --as-declared): {:.3f} ms ({})\n",
+                               choice.chosen.total_ps() / 1e9,
+                               percent_over(choice.chosen.total_ps(), el.total_ps()));
+    } else {
+      std::cout << fmt::format(
+          "as declared, every phase on circuits: {:.3f} ms ({}); --as-declared plans it\n",
+          choice.declared_circuits.total_ps() / 1e9,
+          percent_over(choice.declared_circuits.total_ps(), el.total_ps()));
+    }
+    if (!as_declared && choice.fallback)
+      std::cout << "circuits pay for no phase: every phase stays on the electrical network\n";
+    if (slower) {
+      std::cout << fmt::format(
+          "warning: this plan is {} against the electrical fallback ({:.3f} ms, every phase electrical with "
+          "its best algorithm){}\n",
+          percent_over(no.total_ps(), fallback), fallback / 1e9,
+          as_declared ? "; plan without --as-declared to let the planner keep phases electrical" : "");
+    }
     if (no_boards.empty()) {
       std::cout << fmt::format("schedules: {} boards, {} fail validation\n", boards.size(), invalid);
     } else {
@@ -207,7 +300,7 @@ int guarded(const std::function<int()>& f) {
 void add_planner_commands(CLI::App& app, Action& action) {
   struct Options {
     std::string job, fabric, experiment, out, plot;
-    bool json = false, schedules = false;
+    bool json = false, schedules = false, as_declared = false;
   };
   auto o = std::make_shared<Options>();
   CLI::App* plan =
@@ -215,12 +308,15 @@ void add_planner_commands(CLI::App& app, Action& action) {
   plan->add_option("job", o->job, "job JSON (see docs/control-plane.md)")->required();
   plan->add_option("--fabric", o->fabric, "fabric JSON")->required();
   plan->add_flag("--json", o->json, "machine-readable output");
+  plan->add_flag("--as-declared", o->as_declared,
+                 "plan the job's own algorithms, every phase on circuits, instead of the planner's choice");
   plan->add_flag("--schedules", o->schedules, "include every board's schedule in the JSON");
   plan->add_option("--out", o->out,
                    "write every board's schedule to DIR/rail<r>-<role>-<i>.json, ready to upload");
   plan->callback([o, &action] {
     action = [o] {
-      return guarded([o] { return run_plan(o->job, o->fabric, o->json, o->schedules, o->out); });
+      return guarded(
+          [o] { return run_plan(o->job, o->fabric, o->json, o->schedules, o->out, o->as_declared); });
     };
   });
   CLI::App* eval = app.add_subcommand("eval", "Run an experiment (experiments/*.json)");

@@ -136,8 +136,9 @@ TEST(Cli, BadCommitAtIsInvalidInput) {
 }
 
 TEST(Cli, PlanWritesUploadableSchedulesOrNamesTheBadOutDir) {
-  const std::string plan = std::string("plan ") + LIGHTRAIL_EXPERIMENTS + "/cnn-16.job.json --fabric " +
-                           LIGHTRAIL_EXPERIMENTS + "/pas-64.fabric.json --out ";
+  const std::string plan = std::string("plan --as-declared ") + LIGHTRAIL_EXPERIMENTS +
+                           "/cnn-16.job.json --fabric " + LIGHTRAIL_EXPERIMENTS +
+                           "/pas-64.fabric.json --out ";
   char dir[] = "/tmp/lightrail-plan-XXXXXX";
   ASSERT_NE(mkdtemp(dir), nullptr);
   const CliRun r = lightrail(plan + dir + "/out");
@@ -149,8 +150,9 @@ TEST(Cli, PlanWritesUploadableSchedulesOrNamesTheBadOutDir) {
 
   // Every board of a big plan gets its own file (indices restart per rail
   // and role).
-  const CliRun big = lightrail(std::string("plan ") + LIGHTRAIL_EXPERIMENTS + "/gpt-2048.job.json --fabric " +
-                               LIGHTRAIL_EXPERIMENTS + "/rails-2048.fabric.json --out " + dir + "/gpt");
+  const CliRun big =
+      lightrail(std::string("plan --as-declared ") + LIGHTRAIL_EXPERIMENTS + "/gpt-2048.job.json --fabric " +
+                LIGHTRAIL_EXPERIMENTS + "/rails-2048.fabric.json --out " + dir + "/gpt");
   EXPECT_EQ(big.code, 0) << big.err;
   size_t files = 0;
   for ([[maybe_unused]] const auto& f : std::filesystem::directory_iterator(std::string(dir) + "/gpt"))

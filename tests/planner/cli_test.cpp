@@ -109,3 +109,27 @@ TEST_F(PlannerCli, NamesFromTheInputCannotDriveTheTerminal) {
   EXPECT_HAS(r.out, "j\\u001b[2J");
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
 }
+
+// `plan` says what it chose and why; --as-declared plans the job's own
+// algorithms on circuits and, when that is slower than the electrical
+// fallback, says so and names the way out.
+TEST_F(PlannerCli, PlanSaysWhatItChoseAndWarnsWhenTheDeclaredPlanLoses) {
+  const std::string job = experiments("moe-512.job.json");
+  const std::string fabric = experiments("moe-512.fabric.json");
+  CliRun r = run("plan " + job + " --fabric " + fabric);
+  EXPECT_EQ(r.code, 0) << r.err;
+  // 512 GPUs, tensor 8 in a node: 64 expert groups of 8 ranks on 8 nodes.
+  EXPECT_HAS(r.out, "moe0_dispatch   64x8 nodes      electrical  direct");
+  EXPECT_HAS(r.out, "moe0_dispatch: kept electrical (direct)");
+  EXPECT_EQ(r.out.find("warning:"), std::string::npos) << r.out;
+  r = run("plan --as-declared " + job + " --fabric " + fabric);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_HAS(r.out, "warning: this plan is +");
+  EXPECT_HAS(r.out, "plan without --as-declared to let the planner keep phases electrical");
+  r = run("plan --json " + job + " --fabric " + fabric);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_HAS(r.out, "\"network\": \"electrical\"");
+  EXPECT_HAS(r.out, "\"ranks_per_group\": 8");
+  EXPECT_HAS(r.out, "\"slower_than_electrical\": false");
+  EXPECT_HAS(r.out, "\"why\": \"kept electrical (direct)");
+}

@@ -57,8 +57,8 @@ TEST(PlannerInput, IntegersMustFitExactly) {
   EXPECT_HAS(fabric_error(R"({"rails": 8.5})"), "fabric.rails: must be an integer, not 8.5");
   EXPECT_HAS(fabric_error(R"({"ocs_radix": 4294967552})"), "fabric.ocs_radix: 4294967552 is out of range");
   EXPECT_HAS(
-      experiment_error({{"kind", "fastconv"}, {"ocs_slots", 1.5}, {"jobs", json::array({json::object()})}}),
-      "experiment.ocs_slots: must be an integer, not 1.5");
+      experiment_error({{"kind", "fastconv"}, {"ocs_ports", 1.5}, {"jobs", json::array({json::object()})}}),
+      "experiment.ocs_ports: must be an integer, not 1.5");
 }
 
 TEST(PlannerInput, UnknownFieldsAreRefusedNamingThem) {

@@ -9,7 +9,7 @@ set -euo pipefail
 cosim=$1 cli=$2 src=$3
 source "$(dirname "$0")/cli_lib.sh"
 
-"$cli" plan "$src/experiments/cnn-16.job.json" --fabric "$src/experiments/pas-64.fabric.json" --out "$work/plan"
+"$cli" plan --as-declared "$src/experiments/cnn-16.job.json" --fabric "$src/experiments/pas-64.fabric.json" --out "$work/plan"
 files=("$work"/plan/*.json)
 boards=${#files[@]}
 [ -e "${files[0]}" ] || fail "the plan wrote no schedule"

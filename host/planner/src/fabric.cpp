@@ -43,6 +43,11 @@ void validate(const Fabric& f) {
                                                    {"eps_latency_ps", f.eps_latency_ps}};
   for (const auto& [name, v] : times)
     check(name, v >= 0 && v <= kMaxPs, fmt::format("0..{} ps", kMaxPs), std::to_string(v));
+  check("eps_switch_radix",
+        f.eps_switch_radix == 0 || (f.eps_switch_radix >= 4 && f.eps_switch_radix <= 65536),
+        "0 (one ideal switch) or 4..65536", std::to_string(f.eps_switch_radix));
+  check("eps_hop_latency_ps", f.eps_hop_latency_ps >= 0 && f.eps_hop_latency_ps <= kMaxPs,
+        fmt::format("0..{} ps", kMaxPs), std::to_string(f.eps_hop_latency_ps));
   check("eps_queue_bytes", f.eps_queue_bytes >= 0 && f.eps_queue_bytes <= kMaxBytes,
         fmt::format("0..{}", kMaxBytes), std::to_string(f.eps_queue_bytes));
   if (!problems.empty()) throw std::invalid_argument(to_string(problems));
@@ -54,7 +59,7 @@ Fabric parse_fabric(Input& in, const nlohmann::json& j, const std::string& path)
   in.known(j, path,
            {"name", "mode", "rails", "ocs_radix", "ports_per_nic", "link_gbps", "reconfiguration_us",
             "reconfiguration_ps", "circuit_latency_ps", "scale_up_gbps", "eps_gbps", "eps_oversubscription",
-            "eps_latency_ps", "eps_queue_bytes"});
+            "eps_latency_ps", "eps_queue_bytes", "eps_switch_radix", "eps_hop_latency_ps", "eps_routing"});
   in.read_string(j, "name", path, f.name);
   std::string mode = "ocs";
   in.read_string(j, "mode", path, mode);
@@ -87,6 +92,16 @@ Fabric parse_fabric(Input& in, const nlohmann::json& j, const std::string& path)
   in.read_number(j, "eps_oversubscription", path, f.eps_oversubscription, 1, kMaxOversubscription);
   in.read_integer(j, "eps_latency_ps", path, f.eps_latency_ps, 0, kMaxPs);
   in.read_integer(j, "eps_queue_bytes", path, f.eps_queue_bytes, 0, kMaxBytes);
+  in.read_integer(j, "eps_switch_radix", path, f.eps_switch_radix, 0, 65536);
+  in.read_integer(j, "eps_hop_latency_ps", path, f.eps_hop_latency_ps, 0, kMaxPs);
+  std::string routing = "adaptive";
+  in.read_string(j, "eps_routing", path, routing);
+  if (routing == "ecmp" || routing == "adaptive") {
+    f.eps_ecmp = routing == "ecmp";
+  } else {
+    in.fail(Input::path_of(path, "eps_routing"),
+            fmt::format("unknown routing \"{}\" (one of: adaptive, ecmp)", printable(routing)));
+  }
   return f;
 }
 
@@ -111,7 +126,10 @@ nlohmann::json to_json(const Fabric& f) {
           {"eps_gbps", f.eps_gbps.value_or(f.link_gbps)},
           {"eps_oversubscription", f.eps_oversubscription},
           {"eps_latency_ps", f.eps_latency_ps},
-          {"eps_queue_bytes", f.eps_queue_bytes}};
+          {"eps_queue_bytes", f.eps_queue_bytes},
+          {"eps_switch_radix", f.eps_switch_radix},
+          {"eps_hop_latency_ps", f.eps_hop_latency_ps},
+          {"eps_routing", f.eps_ecmp ? "ecmp" : "adaptive"}};
 }
 
 void check_fits(const Fabric& f, const Job& job) {

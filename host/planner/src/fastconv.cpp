@@ -17,7 +17,9 @@ namespace {
 bool finite_positive(double x) { return x > 0 && std::isfinite(x); }
 
 void check(const std::vector<LearningJob>& jobs, const FastConvConfig& cfg) {
-  if (cfg.ocs_slots < 0) fail("ocs_slots", fmt::format("must not be negative, is {}", cfg.ocs_slots));
+  if (cfg.ocs_ports < 0) fail("ocs_ports", fmt::format("must not be negative, is {}", cfg.ocs_ports));
+  if (!(cfg.move_s >= 0 && std::isfinite(cfg.move_s)))
+    fail("move_s", fmt::format("must be finite and not negative, is {}", cfg.move_s));
   if (!(cfg.release_fraction >= 0 && cfg.release_fraction <= 1))
     fail("release_fraction", fmt::format("{} is out of range (0..1)", cfg.release_fraction));
   if (!finite_positive(cfg.epoch_s)) fail("epoch_s", fmt::format("must be positive, is {}", cfg.epoch_s));
@@ -27,6 +29,7 @@ void check(const std::vector<LearningJob>& jobs, const FastConvConfig& cfg) {
     if (!(j.arrival_s >= 0 && std::isfinite(j.arrival_s)))
       fail(w + ".arrival_s", fmt::format("must be finite and not negative, is {}", j.arrival_s));
     if (j.iterations <= 0) fail(w + ".iterations", fmt::format("must be positive, is {}", j.iterations));
+    if (j.ports < 1) fail(w + ".ports", fmt::format("must be positive, is {}", j.ports));
     if (!finite_positive(j.iteration_ocs_s))
       fail(w + ".iteration_ocs_s", fmt::format("an iteration must take time, takes {} s", j.iteration_ocs_s));
     if (!finite_positive(j.iteration_eps_s))
@@ -63,6 +66,29 @@ double LearningJob::peak_accuracy() const {
   return curve.empty() ? peak : *std::max_element(curve.begin(), curve.end());
 }
 
+double estimated_progress(const std::vector<std::pair<double, double>>& reports) {
+  if (reports.size() < 3) return 0;
+  const double first = reports.front().first, last = reports.back().first;
+  if (!(last > first)) return 0;
+  // The metric at iteration x, linear between reports.
+  auto at = [&](double x) {
+    auto it = std::lower_bound(reports.begin(), reports.end(), x,
+                               [](const std::pair<double, double>& r, double v) { return r.first < v; });
+    if (it == reports.begin()) return it->second;
+    if (it == reports.end()) return reports.back().second;
+    const auto& [x1, y1] = *it;
+    const auto& [x0, y0] = *(it - 1);
+    return x1 > x0 ? y0 + (x - x0) / (x1 - x0) * (y1 - y0) : y1;
+  };
+  const double step = (last - first) / 3;
+  const double m0 = reports.front().second, a = at(first + step), b = at(first + 2 * step), c = at(last);
+  // Saturating: the later difference smaller than the earlier, same sign.
+  const double d1 = b - a, d2 = c - b, span = c - m0;
+  if (span == 0 || d1 == 0 || d2 / d1 <= 0 || d2 / d1 >= 1) return 0;
+  const double limit = c - d2 * d2 / (d2 - d1);  // Aitken: c + d2 q / (1 - q), q = d2 / d1
+  return std::clamp(span / (limit - m0), 0.0, 1.0);
+}
+
 std::vector<JobOutcome> simulate(const std::vector<LearningJob>& jobs, const FastConvConfig& cfg,
                                  Policy policy) {
   check(jobs, cfg);
@@ -80,7 +106,9 @@ std::vector<JobOutcome> simulate(const std::vector<LearningJob>& jobs, const Fas
     const LearningJob& j = jobs[i];
     const double slowest = std::max(
         j.iteration_ocs_s, j.iteration_eps_s * (1.0 + j.eps_slowdown_per_job * double(n > 0 ? n - 1 : 0)));
-    const double end = j.arrival_s + double(j.iterations) * slowest;
+    // A job may stall move_s in every epoch (refused below unless shorter).
+    const double stall = cfg.move_s < cfg.epoch_s ? 1 - cfg.move_s / cfg.epoch_s : 1;
+    const double end = (j.arrival_s + double(j.iterations) * slowest) / stall + 2 * cfg.epoch_s;
     if (end > horizon) {
       horizon = end;
       longest = i;
@@ -95,6 +123,11 @@ std::vector<JobOutcome> simulate(const std::vector<LearningJob>& jobs, const Fas
                      "jobs, iterations or later arrivals)",
                      dt, horizon, longest, steps, n, kMaxSimulationJobSteps));
   }
+  if (!(cfg.move_s < cfg.epoch_s)) {
+    fail("epoch_s", fmt::format("{} s is not longer than a circuit move ({} s, the reconfiguration): a job "
+                                "moved every epoch would never run",
+                                cfg.epoch_s, cfg.move_s));
+  }
   auto active = [&](size_t i, double t) { return t >= jobs[i].arrival_s && !finished[i]; };
   // First come, first served (stable for equal arrivals).
   std::vector<size_t> order(n);
@@ -105,30 +138,50 @@ std::vector<JobOutcome> simulate(const std::vector<LearningJob>& jobs, const Fas
       cfg.progress_points > 0 ? std::max<int64_t>(1, int64_t(steps) / cfg.progress_points) : 0;
   double next_epoch = 0;
   double t = 0;
+  // What each job reported (iteration, accuracy), once an epoch: all the
+  // policies know of its convergence.
+  std::vector<std::vector<std::pair<double, double>>> reports(n);
+  std::vector<double> stalled_until(n, 0);
+  std::vector<bool> before(n, false);
   for (int64_t step = 0; step < int64_t(steps); ++step, t += dt) {
     if (std::all_of(finished.begin(), finished.end(), [](bool f) { return f; })) break;
     for (size_t i = 0; i < n; ++i)
       if (!active(i, t)) ocs[i] = false;
+    const bool epoch = t >= next_epoch;
+    if (epoch) {
+      next_epoch += cfg.epoch_s;
+      for (size_t i = 0; i < n; ++i)
+        if (active(i, t)) reports[i].emplace_back(done[i], jobs[i].accuracy(done[i]));
+    }
+    before = ocs;
     if (policy == Policy::kPas) {
       // A job keeps its circuits until it leaves.
-      int used = int(std::count(ocs.begin(), ocs.end(), true));
+      int64_t used = 0;
+      for (size_t i = 0; i < n; ++i) used += ocs[i] ? jobs[i].ports : 0;
       for (size_t i : order)
-        if (used < cfg.ocs_slots && active(i, t) && !ocs[i]) {
+        if (active(i, t) && !ocs[i] && used + jobs[i].ports <= cfg.ocs_ports) {
           ocs[i] = true;
-          ++used;
+          used += jobs[i].ports;
         }
-    } else if (policy == Policy::kFastConv && t >= next_epoch) {
-      next_epoch += cfg.epoch_s;
+    } else if (policy == Policy::kFastConv && epoch) {
       std::vector<std::pair<double, size_t>> want;
       for (size_t i = 0; i < n; ++i) {
         ocs[i] = false;
         if (!active(i, t)) continue;
-        const double progress = jobs[i].accuracy(done[i]) / jobs[i].peak_accuracy();
+        const double progress = estimated_progress(reports[i]);
         if (progress < cfg.release_fraction) want.push_back({progress, i});
       }
       std::sort(want.begin(), want.end());
-      for (size_t k = 0; k < want.size() && int64_t(k) < cfg.ocs_slots; ++k) ocs[want[k].second] = true;
+      int64_t used = 0;
+      for (const auto& [progress, i] : want) {
+        if (used + jobs[i].ports > cfg.ocs_ports) continue;
+        ocs[i] = true;
+        used += jobs[i].ports;
+      }
     }
+    // Circuits set up or taken down: the job's traffic waits for them.
+    for (size_t i = 0; i < n; ++i)
+      if (active(i, t) && ocs[i] != before[i]) stalled_until[i] = t + cfg.move_s;
     int on_eps = 0;
     for (size_t i = 0; i < n; ++i) on_eps += active(i, t) && !ocs[i];
     for (size_t i = 0; i < n; ++i) {
@@ -139,7 +192,9 @@ std::vector<JobOutcome> simulate(const std::vector<LearningJob>& jobs, const Fas
                  : j.iteration_eps_s * (1.0 + j.eps_slowdown_per_job * std::max(0, on_eps - 1));
       if (sample_every && out[i].progress.empty())  // where it starts, at its arrival
         out[i].progress.emplace_back(t, j.accuracy(done[i]) / j.peak_accuracy());
-      done[i] += dt / iter_s;
+      // The part of the step not spent waiting for a circuit move.
+      const double runs = std::clamp(t + dt - stalled_until[i], 0.0, dt);
+      done[i] += runs / iter_s;
       if (!out[i].time_to_90_s && j.accuracy(done[i]) >= 0.9 * j.peak_accuracy()) {
         out[i].time_to_90_s = t + dt - j.arrival_s;
       }

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 #include "lightrail/json_text.hpp"
+#include "lightrail/planner/clos.hpp"
 #include "lightrail/planner/limits.hpp"
 
 namespace lightrail::planner {
@@ -58,6 +60,17 @@ void total(IterationTime& it) {
   }
 }
 
+// A phase the plan keeps on the electrical network: its bytes over `rate`,
+// `latency` per dependent round.
+void eps_phase(const OpusPlan& plan, IterationTime& it, size_t i, double rate, double latency,
+               const char* inputs) {
+  if (!plan.on_eps[i] || plan.eps[i].rounds == 0) return;
+  const int rounds = std::min(plan.dependent_rounds[i], plan.eps[i].rounds);
+  it.phases[i].comm_ps =
+      std::max(it.phases[i].comm_ps, ps(double(plan.eps[i].bytes) / rate + rounds * latency, plan, i,
+                                        "packet-switched communication", inputs));
+}
+
 // Rail traffic over a packet switch: per-port rate `rate`, `latency` per
 // dependent round.
 void packet_rails(const OpusPlan& plan, IterationTime& it, double rate, double latency, const char* inputs) {
@@ -70,6 +83,55 @@ void packet_rails(const OpusPlan& plan, IterationTime& it, double rate, double l
       const int rounds = std::min<int>(plan.dependent_rounds[i], int(ph.round_bytes.size()));
       it.phases[i].comm_ps = std::max(it.phases[i].comm_ps, ps(bytes / rate + rounds * latency, plan, i,
                                                                "packet-switched communication", inputs));
+    }
+    eps_phase(plan, it, i, rate, latency, inputs);
+  }
+}
+
+// Rail traffic over Clos rails (fabric.eps_switch_radix > 0): each round's
+// circuits become flows between hosts. `copies` jobs alike share each rail's
+// Clos, scattered (our port p is host p x copies, the j-th other job's is
+// p x copies + j, present `duty` of the time).
+void clos_rails(const OpusPlan& plan, IterationTime& it, int copies, double duty) {
+  const Fabric& f = plan.fabric;
+  for (const RailPlan& rp : plan.rails) {
+    std::map<std::vector<int>, ClosRound> seen;  // by the set of configurations at once
+    auto round_of = [&](const std::vector<int>& configs) {
+      auto [at, fresh] = seen.try_emplace(configs);
+      if (!fresh) return at->second;
+      std::vector<ClosFlow> flows;
+      for (int c : configs) {
+        const Matching& m = rp.configs[c];
+        for (int p = 0; p < m.ports(); ++p) {
+          if (m.dest[p] == kIdle) continue;
+          for (int j = 0; j < copies; ++j)
+            flows.push_back({int64_t(p) * copies + j, int64_t(m.dest[p]) * copies + j, j == 0 ? 1.0 : duty});
+        }
+      }
+      at->second = clos_round(f, int64_t(rp.ports) * copies, flows);
+      return at->second;
+    };
+    for (size_t i = 0; i < it.phases.size(); ++i) {
+      const RailPhase& ph = rp.phases[i];
+      if (ph.round_bytes.empty()) continue;
+      double t = 0;
+      if (plan.dependent_rounds[i] < int(ph.round_bytes.size())) {
+        // Rounds at once (direct all-to-all): every flow together, each host
+        // sending one per round.
+        std::vector<int> configs = ph.round_config;
+        std::sort(configs.begin(), configs.end());
+        configs.erase(std::unique(configs.begin(), configs.end()), configs.end());
+        const int64_t most = *std::max_element(ph.round_bytes.begin(), ph.round_bytes.end());
+        t = clos_round_ps(f, round_of(configs), double(most), double(ph.round_bytes.size()));
+      } else {
+        for (size_t r = 0; r < ph.round_bytes.size(); ++r)
+          t += clos_round_ps(f, round_of({ph.round_config[r]}), double(ph.round_bytes[r]));
+      }
+      it.phases[i].comm_ps = std::max(
+          it.phases[i].comm_ps,
+          ps(t, plan, i, "packet-switched communication",
+             "its bytes and fabric.eps_gbps, eps_switch_radix, eps_oversubscription, eps_latency_ps, "
+             "eps_hop_latency_ps, eps_queue_bytes"));
     }
   }
 }
@@ -89,6 +151,9 @@ IterationTime photonic_iteration(const OpusPlan& plan, bool overlap) {
   const double rate = f.link_bytes_per_ps();
   for (size_t i = 0; i < it.phases.size(); ++i) {
     PhaseTime& pt = it.phases[i];
+    // Kept electrical: the shared EPS, its core oversubscribed.
+    eps_phase(plan, it, i, f.eps_bytes_per_ps() / f.eps_oversubscription, double(f.eps_latency_ps),
+              "its bytes, fabric.eps_gbps, eps_oversubscription and eps_latency_ps");
     for (const RailPlan& rp : plan.rails) {
       const RailPhase& ph = rp.phases[i];
       if (ph.round_config.empty()) continue;
@@ -113,6 +178,14 @@ IterationTime photonic_iteration(const OpusPlan& plan, bool overlap) {
 
 IterationTime electrical_iteration(const OpusPlan& plan) {
   IterationTime it = skeleton(plan);
+  if (plan.fabric.eps_switch_radix > 0) {
+    clos_rails(plan, it, 1, 1.0);
+    for (size_t i = 0; i < it.phases.size(); ++i)
+      eps_phase(plan, it, i, plan.fabric.eps_bytes_per_ps(), double(plan.fabric.eps_latency_ps),
+                "its bytes, fabric.eps_gbps and fabric.eps_latency_ps");
+    total(it);
+    return it;
+  }
   packet_rails(plan, it, plan.fabric.eps_bytes_per_ps(), double(plan.fabric.eps_latency_ps),
                "its bytes, fabric.eps_gbps and fabric.eps_latency_ps");
   total(it);
@@ -126,6 +199,14 @@ IterationTime shared_eps_iteration(const OpusPlan& plan, const EpsLoad& load) {
   }
   IterationTime it = skeleton(plan);
   const Fabric& f = plan.fabric;
+  if (f.eps_switch_radix > 0) {
+    clos_rails(plan, it, load.jobs, load.duty);
+    for (size_t i = 0; i < it.phases.size(); ++i)
+      eps_phase(plan, it, i, f.eps_bytes_per_ps() / f.eps_oversubscription, double(f.eps_latency_ps),
+                "its bytes, fabric.eps_gbps, eps_oversubscription and eps_latency_ps");
+    total(it);
+    return it;
+  }
   const double others = (load.jobs - 1) * load.duty;
   const double rate = f.eps_bytes_per_ps() / (f.eps_oversubscription * (1.0 + others));
   const double queueing = others * f.eps_queue_bytes / f.eps_bytes_per_ps();

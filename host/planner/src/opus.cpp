@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "lightrail/json_text.hpp"
+#include "lightrail/planner/in_place.hpp"
 #include "lightrail/planner/limits.hpp"
 
 namespace lightrail::planner {
@@ -54,10 +55,16 @@ int RailPlan::reconfigurations_per_iteration() const {
   return c;
 }
 
-OpusPlan plan_opus(const Job& job, const Fabric& fabric) {
+OpusPlan plan_opus(const Job& job, const Fabric& fabric, const std::vector<bool>& electrical) {
   validate(job);
   check_fits(fabric, job);
-  OpusPlan plan{job, fabric, {}, {}, {}};
+  if (!electrical.empty() && electrical.size() != job.phases.size()) {
+    throw std::invalid_argument(
+        fmt::format("plan_opus: {} electrical flags for {} phases", electrical.size(), job.phases.size()));
+  }
+  OpusPlan plan{job, fabric, {}, {}, {}, {}, {}};
+  plan.on_eps = electrical.empty() ? std::vector<bool>(job.phases.size(), false) : electrical;
+  plan.eps.resize(job.phases.size());
   const int ppr = fabric.ports_per_nic;
   const int ports = job.nodes() * ppr;  // at most fabric.ocs_radix (check_fits)
   std::map<int, size_t> rail_index;
@@ -119,6 +126,14 @@ OpusPlan plan_opus(const Job& job, const Fabric& fabric) {
         for (const Round& rd : cp.rounds) f += rd.fraction;
         plan.scale_up[pi].bytes = std::max(plan.scale_up[pi].bytes, static_cast<int64_t>(f * phase.bytes));
         plan.scale_up[pi].rounds = std::max(plan.scale_up[pi].rounds, int(cp.rounds.size()));
+        continue;
+      }
+      if (plan.on_eps[pi]) {
+        // Over a packet switch: every round's bytes through the NIC's ports.
+        double f = 0;
+        for (const Round& rd : cp.rounds) f += rd.fraction;
+        plan.eps[pi].bytes = std::max(plan.eps[pi].bytes, static_cast<int64_t>(f * phase.bytes + 0.5));
+        plan.eps[pi].rounds = std::max(plan.eps[pi].rounds, int(cp.rounds.size()));
         continue;
       }
       std::vector<int> sorted = nodes;
@@ -222,19 +237,21 @@ OpusPlan plan_opus(const Job& job, const Fabric& fabric) {
     }
     budget.release(held);  // the phase's collective plans go with `plans`
   }
-  // Boundary reconfigurations: against the last configuration the rail held,
-  // wrapping around the iteration (iterations repeat).
-  for (RailPlan& rp : plan.rails) {
-    int last = -1;
-    for (int pass = 0; pass < 2; ++pass) {
-      for (RailPhase& ph : rp.phases) {
-        if (ph.round_config.empty()) continue;
-        if (pass == 1) ph.boundary_reconfiguration = last != -1 && ph.round_config.front() != last;
-        last = ph.round_config.back();
-      }
+  for (RailPlan& rp : plan.rails) mark_boundaries(rp);
+  return plan;
+}
+
+void mark_boundaries(RailPlan& rp) {
+  // Against the last configuration the rail held, wrapping around the
+  // iteration (iterations repeat).
+  int last = -1;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (RailPhase& ph : rp.phases) {
+      if (ph.round_config.empty()) continue;
+      if (pass == 1) ph.boundary_reconfiguration = last != -1 && ph.round_config.front() != last;
+      last = ph.round_config.back();
     }
   }
-  return plan;
 }
 
 }  // namespace lightrail::planner

@@ -12,7 +12,7 @@ here=$(dirname "$0")
 source "$here/mpi_lib.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$cli" plan "$src/experiments/gpt-2048.job.json" --fabric "$src/experiments/rails-2048.fabric.json" \
+"$cli" plan --as-declared "$src/experiments/gpt-2048.job.json" --fabric "$src/experiments/rails-2048.fabric.json" \
   --out "$work/plan" > /dev/null 2>&1
 python3 "$src/scripts/rail_scenario.py" "$work/plan" --rail 0 --out "$work/rail" --lightrail "$cli"
 "$mpirun" -np 2 "$cosim" run "$work/rail/rail0.json" --report "$work/report.json" > "$work/log" 2>&1 ||

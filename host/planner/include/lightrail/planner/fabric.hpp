@@ -34,6 +34,15 @@ struct Fabric {
   // Bytes a competing flow keeps queued at a shared switch port (queueing
   // delay each round = competitors * this / eps rate).
   int64_t eps_queue_bytes = 1'000'000;
+  // The electrical network's structure (clos.hpp). 0: one ideal switch of
+  // any radix (a flat network); else a leaf-spine Clos of switches of this
+  // many ports, leaves split down:up by eps_oversubscription, ECMP over the
+  // uplinks, eps_hop_latency_ps per switch a packet crosses.
+  int eps_switch_radix = 0;
+  int64_t eps_hop_latency_ps = 500'000;
+  // How a leaf spreads its flows over its uplinks: adaptive routing (packet
+  // spraying: the load spreads evenly) or per-flow ECMP hashing (collisions).
+  bool eps_ecmp = false;
 
   double link_bytes_per_ps() const { return link_gbps / 8e3; }
   double eps_bytes_per_ps() const { return eps_gbps.value_or(link_gbps) / 8e3; }

@@ -22,16 +22,28 @@ struct LearningJob {
   std::vector<double> curve;
   double peak = 0.9;
   double tau = 1000;
+  int64_t ports = 1;  // OCS ports its circuits take (nodes x ports per NIC)
+  // The truth the job's reports are drawn from; the policies never read it.
   double accuracy(double iteration) const;
   double peak_accuracy() const;
 };
 
+// How far a job is from convergence, from what it reported: `reports` are
+// (iteration, metric) in order, the metric an accuracy that rises or a loss
+// that falls towards an unknown limit. The limit is extrapolated by Aitken's
+// delta-squared over the metric at iterations i/3, 2i/3 and i (i the last
+// report; linear between reports), exact for m(i) = L + (m0 - L) q^i. The
+// estimate is (m(i) - m(0)) / (limit - m(0)) in 0..1: 0 with fewer than 3
+// reports or no sign of saturation yet (the differences not shrinking).
+double estimated_progress(const std::vector<std::pair<double, double>>& reports);
+
 enum class Policy { kEpsOnly, kPas, kFastConv };
 
 struct FastConvConfig {
-  int ocs_slots = 1;               // jobs that can hold circuits at once
-  double release_fraction = 0.85;  // FastConv: give up circuits at this share of peak
-  double epoch_s = 1.0;            // allocation interval
+  int64_t ocs_ports = 4;           // OCS ports the jobs' circuits share
+  double release_fraction = 0.85;  // FastConv: give up circuits at this estimated progress
+  double epoch_s = 1.0;            // allocation and report interval
+  double move_s = 0;               // a job gaining or losing circuits stalls this long (reconfiguration)
   // Keep each job's progress (accuracy / peak) at about this many instants
   // over the run, for a time-to-accuracy picture; 0: none.
   int progress_points = 0;
@@ -51,9 +63,12 @@ struct JobOutcome {
 inline constexpr int64_t kMaxSimulationJobSteps = 100'000'000;
 
 // Discrete-time simulation (steps of epoch_s / 10) until every job has
-// finished. PAS: circuits first come first served, held until the job
-// leaves. FastConv: every epoch the slots go to the jobs with the lowest
-// accuracy / peak among those under release_fraction.
+// finished. Every job reports its accuracy each epoch. PAS: circuits first
+// come first served while ports remain, held until the job leaves.
+// FastConv: every epoch the ports go to the jobs with the lowest
+// estimated_progress of their reports among those under release_fraction
+// (a job that does not fit the ports left is passed over). A job whose
+// circuits are set up or taken away stalls move_s.
 // Throws std::invalid_argument naming the field ("epoch_s",
 // "jobs[2].iteration_eps_s", ...) for values outside their range (times
 // positive and finite, fractions in 0..1, a curve in 0..1 that rises above

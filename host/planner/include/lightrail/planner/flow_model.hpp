@@ -30,16 +30,23 @@ struct IterationTime {
 // previous collective ends, so the phase's compute gap hides it; without, it
 // starts when the collective is issued. Reconfigurations between rounds of
 // one collective are always exposed (no circuit may move while data flows).
+// Phases the plan keeps electrical (plan.on_eps) run on the shared EPS at
+// eps_gbps / eps_oversubscription, eps_latency_ps a dependent round.
 IterationTime photonic_iteration(const OpusPlan& plan, bool overlap);
 
-// Ideal electrical rails: every rail an EPS of fabric.eps_gbps per port (by
+// Electrical rails: every rail an EPS of fabric.eps_gbps per port (by
 // default link_gbps, the same bandwidth), any-to-any, never reconfigured;
 // rounds that do not depend on each other (direct all-to-all) run at once.
+// With fabric.eps_switch_radix 0 each rail is one ideal switch; else a Clos
+// of such switches (clos.hpp): a round's flows share links by ECMP and
+// cross 2 x tiers - 1 switches when they leave their leaf.
 IterationTime electrical_iteration(const OpusPlan& plan);
 
 // A shared EPS: `jobs` jobs (this one included) contend for the core, each
 // communicating `duty` of the time. A flow gets eps rate / (oversubscription
 // x contenders) and waits behind the competitors' queued bytes each round.
+// With fabric.eps_switch_radix > 0 the jobs are placed scattered on a Clos
+// instead (clos.hpp) and what a flow gets follows from the links it shares.
 // jobs >= 1 and duty in 0..1, else std::invalid_argument.
 struct EpsLoad {
   int jobs = 1;

@@ -42,13 +42,20 @@ struct OpusPlan {
   std::vector<RailPlan> rails;         // rails the job uses
   std::vector<ScaleUpPhase> scale_up;  // per phase
   std::vector<int> dependent_rounds;   // per phase, for a packet switch
+  // Per phase: traffic between nodes kept on the electrical network (the
+  // rails stay idle and hold their circuits); bytes on the busiest port
+  // summed over the rounds. Zero bytes and rounds for phases on circuits.
+  std::vector<bool> on_eps;
+  std::vector<ScaleUpPhase> eps;
 };
 
 // Throws std::invalid_argument naming the job or fabric field when the job
 // does not fit the fabric or a group cannot run on rails (a group with
 // several ranks on one node that also spans nodes, or spanning rails), and
 // naming the phase when the plan would hold more than kMaxPlanEntries
-// configuration entries (checked before they are built).
-OpusPlan plan_opus(const Job& job, const Fabric& fabric);
+// configuration entries (checked before they are built). Phases i with
+// `electrical[i]` (empty: none) keep their traffic between nodes on the
+// electrical network; their rails hold the previous circuits.
+OpusPlan plan_opus(const Job& job, const Fabric& fabric, const std::vector<bool>& electrical = {});
 
 }  // namespace lightrail::planner
