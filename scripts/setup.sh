@@ -9,7 +9,9 @@ cd "$(dirname "$0")/.."
 # python3 plays a silent listener in a server test and runs the daemon's Python
 # client test; libboost-dev has Boost.Beast (the daemon's HTTP, header-only).
 # dpkg-dev (dpkg-shlibdeps) and file let `cpack -G DEB` work out the
-# package's run-time dependencies (test install.deb_package).
+# package's run-time dependencies (test install.deb_package); lintian checks
+# the packages there, and man-db (man) renders the man pages in
+# install.cli_docs (docs/packaging.md).
 # python3-dev, pybind11-dev and python3-pytest build and test the Python
 # binding (docs/python.md). python3-matplotlib draws the pictures
 # (lightrail-plot, `--plot`: docs/plots.md) under Debian's /usr/bin/python3.
@@ -21,7 +23,7 @@ cd "$(dirname "$0")/.."
 packages=(cmake make g++ pkg-config verilator libsystemc-dev libboost-dev iverilog yosys
           nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libgtest-dev libbenchmark-dev
           clang libclang-rt-dev python3 python3-dev pybind11-dev python3-pytest python3-matplotlib
-          dpkg-dev file tcl libopenmpi-dev openmpi-bin z3 lcov python3-torch python3-jsonschema)
+          dpkg-dev file lintian man-db tcl libopenmpi-dev openmpi-bin z3 lcov python3-torch python3-jsonschema)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

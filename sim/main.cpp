@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "bench.hpp"
+#include "cli_doc.hpp"
 #include "cosim.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/schedule_json.hpp"
@@ -417,6 +418,17 @@ int sc_main(int argc, char** argv) {
       ->check(CLI::Range(1, 3600000));
   st->add_option("--token-file", stop_token_file, "send AUTH with the token in this file first");
 
+  // Last: the man page and completion read every command defined above.
+  lightrail::clidoc::add_doc_option(
+      app, {"lightrail-cosim",
+            LIGHTRAIL_VERSION_STRING,
+            {{kPass, "pass", "every check held (serve, run); the command did what it was asked"},
+             {kFail, "fail", "a check failed: the summary line and the report say which"},
+             {kRefused, "refused", "bad command line or input; nothing ran"},
+             {kNoServer, "no server", "stop: no board server answered in time, or it refused"},
+             {kOutput, "output", "an output file could not be written; the verdict is still on stdout"},
+             {kError, "error", "any other error: the run did not complete"}},
+            {"lightrail(1)", "lightraild(1)"}});
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -6,7 +6,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "cli_doc.hpp"
 #include "commands.hpp"
+#include "exit_codes.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/version.hpp"
@@ -46,6 +48,10 @@ int main(int argc, char** argv) {
     cli::add_fabric_commands(app, action);
     cli::add_job_commands(app, action);
     cli::add_lab_commands(app, action);
+    // Last: the man page and completion read every command defined above.
+    lightrail::clidoc::add_doc_option(
+        app,
+        {"lightrail", LIGHTRAIL_VERSION_STRING, cli::exit_codes(), {"lightraild(1)", "lightrail-cosim(1)"}});
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -26,6 +26,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cli_doc.hpp"
 #include "http_server.hpp"
 #include "journal.hpp"
 #include "lightrail/errors.hpp"
@@ -243,6 +244,18 @@ int main(int argc, char** argv) {
                  "FastConv: a job at this share of its target accuracy gives its circuits up")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
+  // Last: the man page reads every option defined above.
+  lightrail::clidoc::add_doc_option(
+      app,
+      {"lightraild",
+       LIGHTRAIL_VERSION_STRING,
+       {{kOk, "stopped", "by SIGTERM or SIGINT"},
+        {kInvalidInput, "invalid input", "the fabric, model or token file"},
+        {kUsage, "usage", "bad command line"},
+        {kCannotRun, "cannot run",
+         "the state directory, the journal (unreadable, or in use by another lightraild), the lease token "
+         "file, the address to listen on, or recovery"}},
+       {"lightrail(1)", "lightrail-cosim(1)"}});
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -96,8 +96,22 @@ echo "pkg-config --cflags --libs lightrail: $flags"
 # shellcheck disable=SC2086  # the flags are words
 "$cxx" -std=c++17 "$src/tests/install/consumer/consumer.cpp" $flags -o "$work/consumer" ||
   fail "the one-file program did not build with pkg-config's flags"
-libdir=$(pkg-config --variable=libdir lightrail)
-LD_LIBRARY_PATH=$libdir "$work/consumer" || fail "the one-file program failed"
+# Issue 31, item 2: it runs without LD_LIBRARY_PATH (lightrail.pc's RPATH
+# names the prefix's libdir).
+env -u LD_LIBRARY_PATH "$work/consumer" || fail "the one-file program failed without LD_LIBRARY_PATH"
+[[ "$(ldd "$work/consumer")" == *"liblightrail_driver.so.$soversion => $prefix/"* ]] ||
+  fail "the one-file program does not load the prefix's library: $(ldd "$work/consumer")"
+# The README's own two lines, with /opt/lightrail the scratch prefix and
+# my_program.cpp the one-file program; its a.out runs as it is.
+line="$(grep -m1 '^export PKG_CONFIG_PATH=/opt/lightrail/' "$src/README.md"); $(grep -m1 'pkg-config --cflags --libs lightrail)$' "$src/README.md")"
+[[ "$line" == export*c++* ]] || fail "README.md has no pkg-config lines: $line"
+line=${line//\/opt\/lightrail/$prefix}
+line=${line//my_program.cpp/$src/tests/install/consumer/consumer.cpp}
+mkdir "$work/readme"
+(cd "$work/readme" && env -u PKG_CONFIG_PATH -u LD_LIBRARY_PATH bash -c "$line") > "$work/readme.log" 2>&1 ||
+  fail "the README's pkg-config line: $line: $(cat "$work/readme.log")"
+env -u LD_LIBRARY_PATH "$work/readme/a.out" || fail "the README's program does not run without LD_LIBRARY_PATH"
+echo "the README's pkg-config line builds a program that runs without LD_LIBRARY_PATH"
 
 # The installed CLI draws with the installed lightrail-plot, beside it in bin/.
 [ -x "$prefix/bin/lightrail-plot" ] || fail "lightrail-plot is not installed"
