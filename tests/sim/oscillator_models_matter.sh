@@ -8,9 +8,13 @@
 #   - a DAC bow of 400 LSB (INL) moves the settled word by the bow's
 #     difference between the grandmaster's word (mid-scale) and the
 #     follower's, within 40%;
-#   - a tuning port settling with a 50 us time constant slows the lock (at
-#     least 1.05x: since issue 26 the frequency is learnt from the DDMTD's
-#     beat at a quarter per beat, which a slow port delays less) but locks;
+#   - a tuning port settling with a 50 us time constant changes the lock
+#     (its time differs from none's: the same noise, so only the settling
+#     can move it) but locks. Whether it slows the lock depends on the
+#     noise realisation since issue 26 (the frequency is learnt from the
+#     DDMTD's beat at a quarter per beat, which a slow port delays less):
+#     1.05x slower with the servo's C model called at the update, 0.99x
+#     with its HLS top in the loop (issue 28);
 #     at 400 us (24 servo intervals) the loop no longer holds its lock: the
 #     documented limit (docs/impairments.md; 200-300 us is marginal);
 #   - an asymmetry calibration error of 100 ps rms leaves the follower
@@ -68,7 +72,7 @@ check "abs($d2 - $d0) > 1000 and $l2 == 1" "the tuning curve did not move the DA
 u=$(python3 -c "print($d0 / 65535)")
 check "abs(($d3 - $d0) - 400 * (1 - 4 * $u * (1 - $u))) <= 0.4 * 400 * (1 - 4 * $u * (1 - $u)) and $l3 == 1" \
   "the DAC bow did not move the word by its difference ($d3 vs $d0)"
-check "$l4 == 1 and $t4 >= 1.05 * $t0" "50 us of settling did not slow the lock ($t4 vs $t0 us)"
+check "$l4 == 1 and abs($t4 - $t0) >= 1" "50 us of settling did not change the lock ($t4 vs $t0 us)"
 check "$l5 == 0" "400 us of settling locked: the documented limit moved, update docs/impairments.md"
 check "$l6 == 1 and abs($m6 - $c6) <= 3 and abs($c6) > 5" "the calibration error is not half its draw ($m6 vs $c6 ps)"
 echo "PASS"
