@@ -20,6 +20,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "idempotency.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/token_file.hpp"
@@ -46,7 +47,8 @@ struct Reply {
   std::string body;
   std::string content_type = kJsonType;
   std::vector<std::pair<http::field, std::string>> headers;
-  bool close = false;    // close the connection after it
+  std::vector<std::pair<std::string, std::string>> extra;  // headers Beast has no field for
+  bool close = false;                                      // close the connection after it
   bool metrics = false;  // body is the Service's metrics: the HTTP layer's go first
 };
 
@@ -242,6 +244,14 @@ struct HttpServer::Impl {
 
   Service& service;
   const HttpOptions opt;
+  // The tokens in force: read by the I/O thread per request, replaced whole
+  // by set_tokens() from any thread.
+  mutable std::mutex tokens_mutex;
+  std::shared_ptr<const std::vector<NamedToken>> token_set;
+  std::shared_ptr<const std::vector<NamedToken>> tokens() const {
+    std::lock_guard<std::mutex> lock(tokens_mutex);
+    return token_set;
+  }
   size_t max_connections = opt.max_connections;  // lowered by the descriptor limit at construction
   bool loopback = true;
   asio::io_context ioc;
@@ -282,7 +292,7 @@ struct HttpServer::Impl {
   bool evict_a_stranger();
   void refuse_connection(tcp::socket socket);
   void keepalive();
-  Reply invoke(Call call, const std::string& id, const json& body);
+  Reply invoke(Call call, const std::string& id, const json& body, const Caller& caller);
   std::string http_metrics();
   void count(const std::string& route, const std::string& method, int status, double seconds) {
     ++requests_by[{route, method, status}];
@@ -345,6 +355,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     route_ = "unparsed";
     method_ = "other";
     target_.clear();
+    caller_ = Caller{};
     // One deadline for the whole request, from the first byte awaited: an
     // idle connection and a client that sends slowly are both closed by it.
     // A stranger's (no token yet) is the shorter one.
@@ -436,10 +447,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
       } else {
         const std::string_view value = trim(sv(req[http::field::authorization]));
         const auto space = value.find(' ');
-        if (space == std::string_view::npos || lower(value.substr(0, space)) != "bearer")
+        if (space == std::string_view::npos || lower(value.substr(0, space)) != "bearer") {
           why = "Authorization must be Bearer <token>";
-        else if (!same_token(srv_.opt.token, trim(value.substr(space + 1))))
+        } else if (auto t = find_token(*srv_.tokens(), trim(value.substr(space + 1)))) {
+          caller_.name = t->name;
+          caller_.role = t->role;
+        } else {
           why = "wrong token";
+        }
       }
       trusted_ |= why.empty();
       if (!why.empty() && changes_state(*call)) {
@@ -447,6 +462,21 @@ class Connection : public std::enable_shared_from_this<Connection> {
         r.headers.emplace_back(http::field::www_authenticate, "Bearer realm=\"lightraild\"");
         return send(std::move(r), more);
       }
+      if (changes_state(*call) && caller_.role == Role::kReader)
+        return send(error_reply(403, "Authorization",
+                                fmt::format("token {} is a reader: it may change nothing; nothing was done",
+                                            caller_.name)),
+                    more);
+    }
+    if (*call == Call::kSubmit && req.count("Idempotency-Key") > 0) {
+      if (req.count("Idempotency-Key") > 1)
+        return send(error_reply(400, "Idempotency-Key", "more than one Idempotency-Key header"), more);
+      std::string_view key = trim(sv(req["Idempotency-Key"]));
+      // The IETF draft's form is a quoted string; a bare one is taken too.
+      if (key.size() >= 2 && key.front() == '"' && key.back() == '"') key = key.substr(1, key.size() - 2);
+      if (const std::string why = idempotency_key_problem(key); !why.empty())
+        return send(error_reply(400, "Idempotency-Key", why), more);
+      caller_.idempotency_key = std::string(key);
     }
     if (takes_body(*call)) {
       const std::string type =
@@ -496,18 +526,17 @@ class Connection : public std::enable_shared_from_this<Connection> {
     busy_ = true;
     auto self = shared_from_this();
     HttpServer::Impl* srv = &srv_;
-    const bool queued =
-        srv_.worker.push({[self, srv, call = call_, id = id_, body = std::move(body)]() mutable {
-                            Reply r = srv->invoke(call, id, body);
-                            asio::post(srv->ioc, [self = std::move(self), r = std::move(r)]() mutable {
-                              self->answer(std::move(r));
-                            });
-                          },
-                          [self, srv]() mutable {
-                            asio::post(srv->ioc, [self = std::move(self)] {
-                              self->answer(error_reply(503, "", "the daemon is stopping; nothing was done"));
-                            });
-                          }});
+    const bool queued = srv_.worker.push(
+        {[self, srv, call = call_, id = id_, caller = caller_, body = std::move(body)]() mutable {
+           Reply r = srv->invoke(call, id, body, caller);
+           asio::post(srv->ioc,
+                      [self = std::move(self), r = std::move(r)]() mutable { self->answer(std::move(r)); });
+         },
+         [self, srv]() mutable {
+           asio::post(srv->ioc, [self = std::move(self)] {
+             self->answer(error_reply(503, "", "the daemon is stopping; nothing was done"));
+           });
+         }});
     if (!queued) {
       busy_ = false;
       send(error_reply(503, "",
@@ -534,6 +563,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     res_->set(http::field::content_type, r.content_type);
     res_->set(http::field::cache_control, "no-store");
     for (auto& [f, v] : r.headers) res_->set(f, v);
+    for (auto& [f, v] : r.extra) res_->set(f, v);
     res_->body() = r.metrics ? srv_.http_metrics() + r.body : std::move(r.body);
     const bool keep = keep_alive_ && !close_after && !r.close && !srv_.stopping;
     res_->keep_alive(keep);
@@ -574,6 +604,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool closed_ = false;
   bool writing_ = false;
   bool trusted_ = false;  // has sent a request with the right bearer token
+  Caller caller_;         // the request's token name and role, its Idempotency-Key
   uint64_t seq_ = 0;
 };
 
@@ -670,20 +701,24 @@ void HttpServer::Impl::keepalive() {
   }
 }
 
-Reply HttpServer::Impl::invoke(Call call, const std::string& id, const json& body) {
+Reply HttpServer::Impl::invoke(Call call, const std::string& id, const json& body, const Caller& caller) {
   try {
     json out;
     int status = 200;
+    bool replayed = false;
     switch (call) {
-      case Call::kSubmit:
-        out = service.submit(body);
-        status = 201;
+      case Call::kSubmit: {
+        Submitted s = service.submit(body, caller);
+        out = std::move(s.job);
+        replayed = s.replayed;
+        status = 201;  // a replay answers as the first request was answered
         break;
+      }
       case Call::kPhase:
-        out = service.phase(id, body);
+        out = service.phase(id, body, caller);
         break;
       case Call::kProgress:
-        out = service.progress(id, body);
+        out = service.progress(id, body, caller);
         break;
       case Call::kList:
         out = service.list();
@@ -692,7 +727,7 @@ Reply HttpServer::Impl::invoke(Call call, const std::string& id, const json& bod
         out = service.get(id);
         break;
       case Call::kRemove:
-        out = service.remove(id);
+        out = service.remove(id, caller);
         break;
       case Call::kFabric:
         out = service.fabric_state();
@@ -716,6 +751,7 @@ Reply HttpServer::Impl::invoke(Call call, const std::string& id, const json& bod
     if (call == Call::kSubmit && out.is_object() && out.contains("id") && out["id"].is_string() &&
         job_id_problem(out["id"].get<std::string>()).empty())
       r.headers.emplace_back(http::field::location, "/v1/jobs/" + out["id"].get<std::string>());
+    if (replayed) r.extra.emplace_back("Idempotent-Replayed", "true");
     return r;
   } catch (const ApiError& e) {
     const int status = e.status >= 400 && e.status <= 599 ? e.status : 500;
@@ -805,8 +841,9 @@ bool is_loopback_address(const std::string& address) {
 HttpServer::HttpServer(Service& service, HttpOptions options)
     : impl_(std::make_unique<Impl>(service, std::move(options))) {
   const HttpOptions& o = impl_->opt;
-  if (const std::string why = token_problem(o.token); !why.empty())
-    throw std::invalid_argument("the bearer token: " + why);
+  std::vector<NamedToken> tokens = o.tokens;
+  if (!o.token.empty()) tokens.push_back({"admin", Role::kAdmin, o.token});
+  set_tokens(std::move(tokens));
   if (o.body_limit == 0 || o.header_limit < 256 || o.max_connections == 0 || o.queue_limit == 0 ||
       o.timeout.count() <= 0 || o.stranger_timeout.count() <= 0 || o.keepalive_interval.count() <= 0)
     throw std::invalid_argument(
@@ -879,6 +916,16 @@ void HttpServer::stop() {
   impl->worker.stop();  // every reply it owes is posted when this returns
   impl->guard.reset();
   impl->io_thread.join();
+}
+
+void HttpServer::set_tokens(std::vector<NamedToken> tokens) {
+  if (tokens.empty()) throw std::invalid_argument("no bearer token: nobody could change anything");
+  for (const NamedToken& t : tokens)
+    if (const std::string why = token_problem(t.token); !why.empty())
+      throw std::invalid_argument(fmt::format("the bearer token {}: {}", t.name, why));
+  auto set = std::make_shared<const std::vector<NamedToken>>(std::move(tokens));
+  std::lock_guard<std::mutex> lock(impl_->tokens_mutex);
+  impl_->token_set = std::move(set);
 }
 
 HttpStats HttpServer::stats() const {

@@ -10,16 +10,20 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "service.hpp"
+#include "tokens.hpp"
 
 namespace lightrail::daemon {
 
 struct HttpOptions {
   std::string bind = "127.0.0.1";  // an IP address literal
   uint16_t port = 0;               // 0: the kernel picks one (port() says which)
-  // The bearer token every POST and DELETE must carry (token_problem()
-  // must accept it).
+  // The bearer tokens, by name and role (tokens.hpp); a POST or DELETE
+  // needs one of a manager or an admin. `token` alone: one admin token
+  // named "admin" (token_problem() must accept each).
+  std::vector<NamedToken> tokens;
   std::string token;
   size_t body_limit = 64 * 1024;   // bytes; a larger body is refused (413) before it is read
   size_t header_limit = 8 * 1024;  // bytes of request line and headers (431)
@@ -72,6 +76,10 @@ class HttpServer {
   // have ended.
   void stop();
   HttpStats stats() const;
+  // Replaces the tokens (a reload, e.g. on SIGHUP): requests read after it
+  // returns are checked against the new set. Throws std::invalid_argument,
+  // keeping the old set, when one is not a token or the set is empty.
+  void set_tokens(std::vector<NamedToken> tokens);
 
   struct Impl;
 

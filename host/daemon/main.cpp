@@ -4,7 +4,8 @@
 //
 // Exit codes:
 //   0  stopped by SIGTERM or SIGINT (the running request answered first)
-//   1  invalid input: the fabric file, the model file or the token file
+//   1  invalid input: the fabric file, the model file, the token file or the
+//      tokens file
 //   2  bad command line
 //   3  cannot run: the state directory, the journal (unreadable, or in use
 //      by another lightraild), the lease token file, the address to listen
@@ -36,6 +37,7 @@
 #include "lightrail/version.hpp"
 #include "state_files.hpp"
 #include "strategy.hpp"
+#include "tokens.hpp"
 
 namespace {
 
@@ -67,7 +69,7 @@ void log(const char* level, const std::string& message) {
 }
 
 struct Options {
-  std::string fabric, model, token_file, state_dir, port_file, bind = "127.0.0.1";
+  std::string fabric, model, token_file, tokens_file, state_dir, port_file, bind = "127.0.0.1";
   uint16_t port = 0;
   bool allow_unlocked = false;
   size_t body_limit = 64 * 1024, header_limit = 8 * 1024, max_connections = 256, queue_limit = 64;
@@ -76,6 +78,20 @@ struct Options {
   int phase_wait_ms = 2000;
   double release_fraction = 0.85;
 };
+
+// The bearer tokens: --tokens' list, or --token-file's one token as an
+// admin named "admin". Read at start and again on SIGHUP.
+std::vector<d::NamedToken> read_tokens(const Options& o) {
+  if (!o.tokens_file.empty()) return d::read_tokens_file(o.tokens_file);
+  return {{"admin", d::Role::kAdmin, lightrail::read_token_file(o.token_file)}};
+}
+
+std::string describe(const std::vector<d::NamedToken>& tokens) {
+  std::string out;
+  for (const auto& t : tokens)
+    out += fmt::format("{}{} ({})", out.empty() ? "" : ", ", t.name, d::role_name(t.role));
+  return out;
+}
 
 // Runs `step`; what it throws becomes a Failure with `code`, prefixed by `what`.
 template <typename F>
@@ -96,11 +112,12 @@ int serve(const Options& o) {
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGTERM);
   sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGHUP);  // reload the tokens
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
 
-  const std::string token =
-      step(kInvalidInput, "--token-file", [&] { return lightrail::read_token_file(o.token_file); });
+  const std::vector<d::NamedToken> tokens = step(
+      kInvalidInput, o.tokens_file.empty() ? "--token-file" : "--tokens", [&] { return read_tokens(o); });
   lightrail::FabricSpec spec =
       step(kInvalidInput, "--fabric", [&] { return lightrail::read_fabric_file(o.fabric); });
   d::StrategyOptions so;
@@ -148,7 +165,7 @@ int serve(const Options& o) {
   d::HttpOptions h;
   h.bind = o.bind;
   h.port = o.port;
-  h.token = token;
+  h.tokens = tokens;
   h.body_limit = o.body_limit;
   h.header_limit = o.header_limit;
   h.timeout = std::chrono::milliseconds(o.timeout_ms);
@@ -180,9 +197,21 @@ int serve(const Options& o) {
     step(kCannotRun, "--port-file",
          [&] { d::write_file_atomically(o.port_file, std::to_string(server->port()) + "\n", 0644); });
   log("info", "listening on " + url);
+  log("info", "tokens: " + describe(tokens));
 
   int signal = 0;
-  while (sigwait(&stop_signals, &signal) != 0) {
+  for (;;) {
+    if (sigwait(&stop_signals, &signal) != 0) continue;
+    if (signal != SIGHUP) break;
+    // A bad file changes nothing: the tokens in force stay.
+    try {
+      std::vector<d::NamedToken> fresh = read_tokens(o);
+      const std::string names = describe(fresh);
+      server->set_tokens(std::move(fresh));
+      log("info", "SIGHUP: tokens reloaded: " + names);
+    } catch (const std::exception& e) {
+      log("error", fmt::format("SIGHUP: the tokens were not reloaded, the old ones stay: {}", e.what()));
+    }
   }
   log("info", fmt::format("{}: stopping", signal == SIGTERM ? "SIGTERM" : "SIGINT"));
   server->stop();
@@ -202,9 +231,16 @@ int main(int argc, char** argv) {
       "--model", o.model,
       "the planner's fabric model (link rate, reconfiguration time, EPS; as `lightrail plan` takes "
       "it); default: the planner's defaults");
-  app.add_option("--token-file", o.token_file,
-                 "file holding the bearer token every POST and DELETE must carry (mode 0600, this user's)")
-      ->required();
+  auto* token_file = app.add_option(
+      "--token-file", o.token_file,
+      "file holding the one bearer token (an admin's) every POST and DELETE must carry (mode 0600, this "
+      "user's)");
+  auto* tokens_file = app.add_option(
+      "--tokens", o.tokens_file,
+      "JSON list of named tokens with roles (admin, manager, reader), each in its own token file; reread "
+      "on SIGHUP");
+  token_file->excludes(tokens_file);
+  tokens_file->excludes(token_file);
   app.add_option("--state-dir", o.state_dir,
                  "directory of the journal (journal.jsonl) and the board lease token (lease-token)")
       ->required();
@@ -245,6 +281,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 1.0));
   try {
     app.parse(argc, argv);
+    if (o.token_file.empty() && o.tokens_file.empty()) throw CLI::RequiredError("--token-file or --tokens");
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? kOk : kUsage;
