@@ -9,17 +9,20 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <cmath>
 #include <condition_variable>
 #include <deque>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <stdexcept>
 #include <thread>
 #include <tuple>
 #include <unordered_set>
 #include <utility>
 
+#include "histogram.hpp"
 #include "idempotency.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
@@ -77,25 +80,6 @@ std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
 }
-
-// Latency buckets (seconds), Prometheus histogram style.
-constexpr std::array<double, 14> kBuckets = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
-                                             0.1,    0.25,  0.5,    1,     2.5,  5,     10};
-
-struct Histogram {
-  std::array<uint64_t, kBuckets.size()> counts{};  // not cumulative
-  double sum = 0;
-  uint64_t count = 0;
-  void add(double seconds) {
-    for (size_t i = 0; i < kBuckets.size(); ++i)
-      if (seconds <= kBuckets[i]) {
-        ++counts[i];
-        break;
-      }
-    sum += seconds;
-    ++count;
-  }
-};
 
 // Host header values that name this daemon when it listens on loopback
 // only: anything else is a browser sent here by a rebound DNS name.
@@ -279,20 +263,28 @@ struct HttpServer::Impl {
   std::atomic<uint64_t> keepalives{0};
   std::atomic<uint64_t> keepalive_errors{0};
 
-  void log(std::string line) {
-    if (opt.log) opt.log(line);
+  void log(std::string line, LogLevel level = LogLevel::kInfo, json fields = json::object()) {
+    if (opt.log) opt.log({level, std::move(line), std::move(fields)});
   }
-  // From the worker: logged on the I/O thread, like every other line.
-  void log_from_worker(std::string line) {
-    if (opt.log) asio::post(ioc, [this, line = std::move(line)] { opt.log(line); });
+  // From the worker: logged on the I/O thread, like every other line, with
+  // the request id of the call it is part of.
+  void log_from_worker(std::string line, LogLevel level = LogLevel::kWarn) {
+    json fields = json::object();
+    if (!current_request_id().empty()) fields["request_id"] = current_request_id();
+    if (opt.log)
+      asio::post(ioc, [this, e = LogEvent{level, std::move(line), std::move(fields)}] { opt.log(e); });
   }
+  // A request id of the daemon's: 16 hex digits, random per process.
+  std::mt19937_64 id_random{std::random_device{}()};  // I/O thread only
+  std::string new_request_id() { return fmt::format("{:016x}", id_random()); }
 
   void accept();
   Reply at_once(Call call);
   bool evict_a_stranger();
   void refuse_connection(tcp::socket socket);
   void keepalive();
-  Reply invoke(Call call, const std::string& id, const json& body, const Caller& caller);
+  Reply invoke(Call call, const std::string& id, const json& body, const Caller& caller,
+               const std::string& request_id);
   std::string http_metrics();
   void count(const std::string& route, const std::string& method, int status, double seconds) {
     ++requests_by[{route, method, status}];
@@ -356,6 +348,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     method_ = "other";
     target_.clear();
     caller_ = Caller{};
+    request_id_.clear();
     // One deadline for the whole request, from the first byte awaited: an
     // idle connection and a client that sends slowly are both closed by it.
     // A stranger's (no token yet) is the shorter one.
@@ -403,6 +396,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
     started_ = Clock::now();
     if (failed(ec)) return;
     const auto& req = parser_->get();
+    // The client's id when it is one we can log as is (and only one), else ours.
+    const std::string_view given = sv(req["X-Request-Id"]);
+    request_id_ = req.count("X-Request-Id") == 1 && acceptable_request_id(given) ? std::string(given)
+                                                                                 : srv_.new_request_id();
     target_ = std::string(req.target());
     const std::string_view method = sv(req.method_string());
     method_ = method == "GET" || method == "POST" || method == "DELETE" ? std::string(method) : "other";
@@ -526,17 +523,19 @@ class Connection : public std::enable_shared_from_this<Connection> {
     busy_ = true;
     auto self = shared_from_this();
     HttpServer::Impl* srv = &srv_;
-    const bool queued = srv_.worker.push(
-        {[self, srv, call = call_, id = id_, caller = caller_, body = std::move(body)]() mutable {
-           Reply r = srv->invoke(call, id, body, caller);
-           asio::post(srv->ioc,
-                      [self = std::move(self), r = std::move(r)]() mutable { self->answer(std::move(r)); });
-         },
-         [self, srv]() mutable {
-           asio::post(srv->ioc, [self = std::move(self)] {
-             self->answer(error_reply(503, "", "the daemon is stopping; nothing was done"));
-           });
-         }});
+    const bool queued =
+        srv_.worker.push({[self, srv, call = call_, id = id_, caller = caller_, request_id = request_id_,
+                           body = std::move(body)]() mutable {
+                            Reply r = srv->invoke(call, id, body, caller, request_id);
+                            asio::post(srv->ioc, [self = std::move(self), r = std::move(r)]() mutable {
+                              self->answer(std::move(r));
+                            });
+                          },
+                          [self, srv]() mutable {
+                            asio::post(srv->ioc, [self = std::move(self)] {
+                              self->answer(error_reply(503, "", "the daemon is stopping; nothing was done"));
+                            });
+                          }});
     if (!queued) {
       busy_ = false;
       send(error_reply(503, "",
@@ -564,6 +563,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     res_->set(http::field::cache_control, "no-store");
     for (auto& [f, v] : r.headers) res_->set(f, v);
     for (auto& [f, v] : r.extra) res_->set(f, v);
+    if (!request_id_.empty()) res_->set("X-Request-Id", request_id_);
     res_->body() = r.metrics ? srv_.http_metrics() + r.body : std::move(r.body);
     const bool keep = keep_alive_ && !close_after && !r.close && !srv_.stopping;
     res_->keep_alive(keep);
@@ -580,9 +580,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void on_written(beast::error_code ec, bool keep) {
     const double seconds = std::chrono::duration<double>(Clock::now() - started_).count();
     srv_.count(route_, method_, status_, seconds);
-    srv_.log(fmt::format("{} {} {} {} {:.2f} ms{}", peer_, method_ == "other" ? "?" : method_,
-                         printable(target_.substr(0, 200)), status_, seconds * 1e3,
-                         ec ? " (write failed)" : ""));
+    json fields = {{"peer", peer_},
+                   {"method", method_ == "other" ? "?" : method_},
+                   {"target", target_.substr(0, 200)},
+                   {"status", status_},
+                   {"duration_ms", std::round(seconds * 1e5) / 100}};
+    if (!request_id_.empty()) fields["request_id"] = request_id_;
+    srv_.log(
+        fmt::format("{} {} {} {} {:.2f} ms{}", peer_, method_ == "other" ? "?" : method_,
+                    printable(target_.substr(0, 200)), status_, seconds * 1e3, ec ? " (write failed)" : ""),
+        ec ? LogLevel::kWarn : LogLevel::kInfo, std::move(fields));
     if (ec == beast::error::timeout) ++srv_.timeouts;
     if (ec || !keep || srv_.stopping) return close();
     read_header();
@@ -603,8 +610,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool busy_ = false;
   bool closed_ = false;
   bool writing_ = false;
-  bool trusted_ = false;  // has sent a request with the right bearer token
-  Caller caller_;         // the request's token name and role, its Idempotency-Key
+  bool trusted_ = false;    // has sent a request with the right bearer token
+  Caller caller_;           // the request's token name and role, its Idempotency-Key
+  std::string request_id_;  // X-Request-Id: the client's, or one of ours
   uint64_t seq_ = 0;
 };
 
@@ -697,11 +705,32 @@ void HttpServer::Impl::keepalive() {
     ++keepalives;
   } catch (const std::exception& e) {
     ++keepalive_errors;
-    log_from_worker(std::string("keepalive failed: ") + e.what());
+    log_from_worker(std::string("keepalive failed: ") + e.what(), LogLevel::kWarn);
   }
 }
 
-Reply HttpServer::Impl::invoke(Call call, const std::string& id, const json& body, const Caller& caller) {
+namespace {
+thread_local std::string current_request;
+}  // namespace
+
+const std::string& current_request_id() { return current_request; }
+
+bool acceptable_request_id(std::string_view id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (char c : id)
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+          c == '_' || c == '.' || c == ':'))
+      return false;
+  return true;
+}
+
+Reply HttpServer::Impl::invoke(Call call, const std::string& id, const json& body, const Caller& caller,
+                               const std::string& request_id) {
+  // What the Service logs during the call carries the request's id.
+  current_request = request_id;
+  struct Clear {
+    ~Clear() { current_request.clear(); }
+  } clear;
   try {
     json out;
     int status = 200;
@@ -771,7 +800,7 @@ Reply HttpServer::Impl::invoke(Call call, const std::string& id, const json& bod
   } catch (const std::invalid_argument& e) {
     return error_reply(400, "", e.what());
   } catch (const std::exception& e) {
-    log_from_worker(std::string("internal error: ") + e.what());
+    log_from_worker(std::string("internal error: ") + e.what(), LogLevel::kError);
     return error_reply(500, "", std::string("internal error: ") + e.what());
   }
 }
@@ -786,6 +815,12 @@ std::string HttpServer::Impl::http_metrics() {
     return out;
   };
   std::string m;
+  const VersionInfo& v = version();
+  m += fmt::format(
+      "# HELP lightraild_build_info The daemon's build: version, source hash, register map version.\n"
+      "# TYPE lightraild_build_info gauge\n"
+      "lightraild_build_info{{version=\"{}\",source=\"{}\",regmap_version=\"{}\"}} 1\n",
+      label(std::string(v.version)), label(std::string(v.source_hash)), v.regmap_version);
   m += "# HELP lightraild_http_requests_total Replies sent, by route pattern, method and status.\n";
   m += "# TYPE lightraild_http_requests_total counter\n";
   for (const auto& [k, n] : requests_by)
@@ -793,20 +828,8 @@ std::string HttpServer::Impl::http_metrics() {
                      label(std::get<0>(k)), std::get<1>(k), std::get<2>(k), n);
   m += "# HELP lightraild_http_request_duration_seconds From a request's header read to its reply written.\n";
   m += "# TYPE lightraild_http_request_duration_seconds histogram\n";
-  for (const auto& [route, h] : latency) {
-    uint64_t cumulative = 0;
-    for (size_t i = 0; i < kBuckets.size(); ++i) {
-      cumulative += h.counts[i];
-      m += fmt::format("lightraild_http_request_duration_seconds_bucket{{route=\"{}\",le=\"{}\"}} {}\n",
-                       label(route), kBuckets[i], cumulative);
-    }
-    m += fmt::format("lightraild_http_request_duration_seconds_bucket{{route=\"{}\",le=\"+Inf\"}} {}\n",
-                     label(route), h.count);
-    m +=
-        fmt::format("lightraild_http_request_duration_seconds_sum{{route=\"{}\"}} {}\n", label(route), h.sum);
-    m += fmt::format("lightraild_http_request_duration_seconds_count{{route=\"{}\"}} {}\n", label(route),
-                     h.count);
-  }
+  for (const auto& [route, h] : latency)
+    m += h.lines("lightraild_http_request_duration_seconds", fmt::format("route=\"{}\"", label(route)));
   auto one = [&](const char* name, const char* type, const char* help, double v) {
     m += fmt::format("# HELP {} {}\n# TYPE {} {}\n{} {}\n", name, help, name, type, name, v);
   };

@@ -10,8 +10,10 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "log.hpp"
 #include "service.hpp"
 #include "tokens.hpp"
 
@@ -43,8 +45,10 @@ struct HttpOptions {
   size_t max_connections = 256;
   size_t queue_limit = 64;  // requests waiting for the worker; beyond: 503, nothing done
   std::chrono::milliseconds keepalive_interval{1000};
-  // One line per request and per notable event (from the I/O thread); empty: silent.
-  std::function<void(const std::string&)> log;
+  // One event per request (its fields: request_id, peer, method, target,
+  // status, duration_ms) and per notable event, from the I/O thread; empty:
+  // silent.
+  LogSink log;
 };
 
 // A snapshot of the server's own gauges, safe to read from any thread.
@@ -86,6 +90,15 @@ class HttpServer {
  private:
   std::unique_ptr<Impl> impl_;
 };
+
+// The id of the request whose Service call runs on this thread ("" when
+// none does): the worker sets it around each call, so that what the Service
+// logs during the call can carry it.
+const std::string& current_request_id();
+
+// Whether an X-Request-Id a client sent is taken as the request's id (1..64
+// characters of A-Z a-z 0-9 - _ . :); another gets an id of the daemon's.
+bool acceptable_request_id(std::string_view id);
 
 // Whether a bind address is a loopback one (127.0.0.0/8, ::1).
 bool is_loopback_address(const std::string& address);

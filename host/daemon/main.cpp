@@ -18,10 +18,8 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
-#include <ctime>
 #include <exception>
 #include <iostream>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -35,6 +33,7 @@
 #include "lightrail/planner/fabric.hpp"
 #include "lightrail/token_file.hpp"
 #include "lightrail/version.hpp"
+#include "log.hpp"
 #include "state_files.hpp"
 #include "strategy.hpp"
 #include "tokens.hpp"
@@ -51,25 +50,22 @@ struct Failure : std::runtime_error {
   int code;
 };
 
-std::mutex log_mutex;
+// The daemon's log on stderr (--log-format), made once the command line
+// is read.
+std::optional<d::Log> logger;
 
-// One line on stderr: time, level, message (control characters escaped).
-void log(const char* level, const std::string& message) {
-  const auto now = std::chrono::system_clock::now();
-  const std::time_t t = std::chrono::system_clock::to_time_t(now);
-  const auto ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
-  std::tm tm{};
-  ::gmtime_r(&t, &tm);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
-  std::lock_guard<std::mutex> lock(log_mutex);
-  std::cerr << fmt::format("{}.{:03}Z {} {}\n", stamp, ms, level, lightrail::printable(message))
-            << std::flush;
+// One event; what the Service logs during a request's call carries the
+// request's id.
+void log(d::LogLevel level, const std::string& message) {
+  nlohmann::json fields = nlohmann::json::object();
+  if (!d::current_request_id().empty()) fields["request_id"] = d::current_request_id();
+  if (!logger) logger.emplace(d::LogFormat::kText);
+  (*logger)({level, message, std::move(fields)});
 }
 
 struct Options {
   std::string fabric, model, token_file, tokens_file, state_dir, port_file, bind = "127.0.0.1";
+  std::string log_format = "text";
   uint16_t port = 0;
   bool allow_unlocked = false;
   size_t body_limit = 64 * 1024, header_limit = 8 * 1024, max_connections = 256, queue_limit = 64;
@@ -139,16 +135,16 @@ int serve(const Options& o) {
   const uint32_t lease = step(kCannotRun, "lease token",
                               [&] { return d::load_or_create_lease_token(o.state_dir + "/lease-token"); });
   so.lease_token = lease;
-  so.log = [](const std::string& line) { log("warn", line); };
-  log("info", fmt::format("journal {} ({} records), lease token 0x{:08x}", journal->path(),
-                          journal->records().size(), lease));
+  so.log = [](const std::string& line) { log(d::LogLevel::kWarn, line); };
+  log(d::LogLevel::kInfo, fmt::format("journal {} ({} records), lease token 0x{:08x}", journal->path(),
+                                      journal->records().size(), lease));
 
   lightrail::Fabric fabric =
       step(kCannotRun, "fabric", [&] { return lightrail::Fabric::open(std::move(spec)); });
   fabric.set_lease_token(lease);
   for (const auto& b : step(kCannotRun, "fabric status", [&] { return fabric.status(); }))
     if (!b.reachable)
-      log("warn",
+      log(d::LogLevel::kWarn,
           fmt::format("board {} is not reachable: {}", fabric.spec().boards.at(b.board).name, b.error));
 
   std::optional<d::Strategy> strategy;
@@ -172,7 +168,7 @@ int serve(const Options& o) {
   h.stranger_timeout = std::chrono::milliseconds(o.stranger_timeout_ms);
   h.max_connections = o.max_connections;
   h.queue_limit = o.queue_limit;
-  h.log = [](const std::string& line) { log("info", line); };
+  h.log = [](const d::LogEvent& e) { (*logger)(e); };
   std::optional<d::HttpServer> server;
   try {
     server.emplace(*strategy, h);
@@ -182,22 +178,22 @@ int serve(const Options& o) {
     throw Failure(kCannotRun, e.what());
   }
   if (!d::is_loopback_address(o.bind))
-    log("warn",
+    log(d::LogLevel::kWarn,
         fmt::format("listening on {}, not loopback: anyone who reaches it may read jobs and the fabric "
                     "(GETs need no token), and the token crosses the network unencrypted",
                     o.bind));
   // Bound before recovery (a port in use fails before any board is
   // touched); served after it.
   const nlohmann::json recovered = step(kCannotRun, "recovery", [&] { return strategy->recover(); });
-  log("info", "recovered: " + recovered.dump());
+  log(d::LogLevel::kInfo, "recovered: " + recovered.dump());
   server->start();
   const std::string url = fmt::format(
       o.bind.find(':') == std::string::npos ? "http://{}:{}" : "http://[{}]:{}", o.bind, server->port());
   if (!o.port_file.empty())
     step(kCannotRun, "--port-file",
          [&] { d::write_file_atomically(o.port_file, std::to_string(server->port()) + "\n", 0644); });
-  log("info", "listening on " + url);
-  log("info", "tokens: " + describe(tokens));
+  log(d::LogLevel::kInfo, "listening on " + url);
+  log(d::LogLevel::kInfo, "tokens: " + describe(tokens));
 
   int signal = 0;
   for (;;) {
@@ -208,14 +204,15 @@ int serve(const Options& o) {
       std::vector<d::NamedToken> fresh = read_tokens(o);
       const std::string names = describe(fresh);
       server->set_tokens(std::move(fresh));
-      log("info", "SIGHUP: tokens reloaded: " + names);
+      log(d::LogLevel::kInfo, "SIGHUP: tokens reloaded: " + names);
     } catch (const std::exception& e) {
-      log("error", fmt::format("SIGHUP: the tokens were not reloaded, the old ones stay: {}", e.what()));
+      log(d::LogLevel::kError,
+          fmt::format("SIGHUP: the tokens were not reloaded, the old ones stay: {}", e.what()));
     }
   }
-  log("info", fmt::format("{}: stopping", signal == SIGTERM ? "SIGTERM" : "SIGINT"));
+  log(d::LogLevel::kInfo, fmt::format("{}: stopping", signal == SIGTERM ? "SIGTERM" : "SIGINT"));
   server->stop();
-  log("info", "stopped");
+  log(d::LogLevel::kInfo, "stopped");
   return kOk;
 }
 
@@ -244,6 +241,9 @@ int main(int argc, char** argv) {
   app.add_option("--state-dir", o.state_dir,
                  "directory of the journal (journal.jsonl) and the board lease token (lease-token)")
       ->required();
+  app.add_option("--log-format", o.log_format, "text (one line per event) or json (one object per line)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"text", "json"}));
   app.add_option("--bind", o.bind, "IP address to listen on (not loopback: a warning, see docs)")
       ->capture_default_str();
   app.add_option("--port", o.port, "TCP port; 0: one the kernel picks (see --port-file)")
@@ -286,13 +286,14 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? kOk : kUsage;
   }
+  logger.emplace(*d::log_format_from_name(o.log_format));
   try {
     return serve(o);
   } catch (const Failure& f) {
-    log("error", f.what());
+    log(d::LogLevel::kError, f.what());
     return f.code;
   } catch (const std::exception& e) {
-    log("error", e.what());
+    log(d::LogLevel::kError, e.what());
     return kCannotRun;
   }
 }

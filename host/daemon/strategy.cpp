@@ -674,6 +674,22 @@ struct Strategy::Impl {
         "with the same key made.\n# TYPE lightraild_idempotent_replays_total counter\n"
         "lightraild_idempotent_replays_total {}\n",
         keys.size(), replays);
+    // Every board in every state, 1 for the one it is in (Prometheus'
+    // enum shape), so a dashboard can alert on "blocked" by board.
+    m += "# HELP lightraild_board_state The use of each board: free, job, blocked or unreachable.\n"
+         "# TYPE lightraild_board_state gauge\n";
+    for (size_t b = 0; b < owner.size(); ++b) {
+      const char* now = !unreachable[b].empty() ? "unreachable"
+                        : !blocked[b].empty()   ? "blocked"
+                        : !owner[b].empty()     ? "job"
+                                                : "free";
+      for (const char* st : {"free", "job", "blocked", "unreachable"})
+        m += fmt::format("lightraild_board_state{{board=\"{}\",state=\"{}\"}} {}\n", name(b), st,
+                         std::string(st) == now ? 1 : 0);
+    }
+    m += "# HELP lightraild_journal_fsync_seconds How long each journal record's fsync took.\n"
+         "# TYPE lightraild_journal_fsync_seconds histogram\n";
+    m += journal.fsync_latency().lines("lightraild_journal_fsync_seconds");
     return m;
   }
 

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "http_server.hpp"
 #include "service.hpp"
 
 namespace lightrail::test {
@@ -36,6 +37,10 @@ class FakeService : public daemon::Service {
   daemon::Submitted submit(const json& body, const daemon::Caller& caller) override {
     ++submits;
     seen(caller);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      submit_request_id_ = daemon::current_request_id();
+    }
     if (!body.is_object() || !body.contains("job"))
       throw daemon::ApiError(400, "job", "the body must be {\"job\": {...}}");
     if (body["job"].is_object() && body["job"].value("name", "") == "conflict")
@@ -135,6 +140,12 @@ class FakeService : public daemon::Service {
     return last_caller_;
   }
 
+  // The request id the last submit() ran under (current_request_id()).
+  std::string submit_request_id() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return submit_request_id_;
+  }
+
   // The whole state, for before/after comparisons.
   json snapshot() {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -155,6 +166,7 @@ class FakeService : public daemon::Service {
 
   std::mutex mutex_;  // the tests read snapshot() from their own thread
   daemon::Caller last_caller_;
+  std::string submit_request_id_;
   std::map<std::string, json> jobs_;
   uint64_t next_id_ = 0;
   int64_t boundary_ps_ = 0;

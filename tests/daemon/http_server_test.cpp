@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <future>
@@ -265,6 +266,47 @@ TEST_F(HttpServerTest, TokensReplacedWhileServingTakeEffectAtTheNextRequest) {
                  {"Authorization: Bearer new-token-0123456789abcdef", kJson})
                 .status,
             200);
+}
+
+TEST_F(HttpServerTest, EveryReplyCarriesTheRequestIdItsLogLinesCarry) {
+  std::mutex m;
+  std::vector<lightrail::daemon::LogEvent> events;
+  HttpOptions o;
+  o.log = [&](const lightrail::daemon::LogEvent& e) {
+    std::lock_guard<std::mutex> lock(m);
+    events.push_back(e);
+  };
+  start(o);
+  auto logged = [&](const std::string& id) {
+    std::lock_guard<std::mutex> lock(m);
+    for (const auto& e : events)
+      if (e.fields.value("request_id", "") == id) return true;
+    return false;
+  };
+  // The client's id, if sane: echoed, logged, and current during the call.
+  HttpReply r = post("/v1/jobs", R"({"job": {"name": "a"}})", {kAuth, kJson, "X-Request-Id: slurm-42.a:b_c"});
+  EXPECT_EQ(r.status, 201);
+  EXPECT_EQ(r.header("x-request-id"), "slurm-42.a:b_c");
+  EXPECT_EQ(fake_.submit_request_id(), "slurm-42.a:b_c");
+  EXPECT_TRUE(eventually([&] { return logged("slurm-42.a:b_c"); }));
+  // Errors too; an id that is not sane is replaced by one of ours, new per request.
+  std::vector<std::string> ours;
+  for (const std::string& bad : {std::string("X-Request-Id: a b"), "X-Request-Id: " + std::string(65, 'x'),
+                                 std::string("X-Request-Id: \"quoted\"")}) {
+    r = call(http_request("GET", "/v1/jobs/nope", "", {bad}));
+    EXPECT_EQ(r.status, 404);
+    const std::string id = r.header("x-request-id");
+    EXPECT_EQ(id.size(), 16u) << bad << ": " << id;
+    EXPECT_TRUE(eventually([&] { return logged(id); })) << id;
+    ours.push_back(id);
+  }
+  r = get("/healthz");
+  EXPECT_EQ(r.header("x-request-id").size(), 16u);
+  ours.push_back(r.header("x-request-id"));
+  std::sort(ours.begin(), ours.end());
+  EXPECT_EQ(std::unique(ours.begin(), ours.end()), ours.end()) << "one id per request";
+  EXPECT_EQ(fake_.submit_request_id(), "slurm-42.a:b_c");
+  server_.reset();  // its log writes to this test's locals
 }
 
 TEST_F(HttpServerTest, OversizedBodyIs413BeforeItIsSent) {

@@ -86,8 +86,9 @@ class Harness:
         self.dump_logs()
         fail("%s did not appear" % name)
 
-    def start_daemon(self, env_extra=None, nofile=None, tokens=None):
-        """tokens: a tokens file (--tokens) instead of the one token file."""
+    def start_daemon(self, env_extra=None, nofile=None, tokens=None, args=()):
+        """tokens: a tokens file (--tokens) instead of the one token file;
+        args: more options."""
         try:
             os.unlink(self.path("daemon.port"))
         except FileNotFoundError:
@@ -99,7 +100,7 @@ class Harness:
              os.path.join(self.src, "examples/daemon/model.json")] +
             (["--tokens", tokens] if tokens else ["--token-file", self.path("token")]) + [
              "--state-dir", self.path("state"), "--port", "0", "--port-file", self.path("daemon.port")] +
-            ([] if self.sync else ["--allow-unlocked"]),
+            ([] if self.sync else ["--allow-unlocked"]) + list(args),
             stdout=open(self.path("daemon.log"), "a"), stderr=subprocess.STDOUT, env=env,
             preexec_fn=nofile_limit(nofile))
         port = int(self.wait_file("daemon.port"))
