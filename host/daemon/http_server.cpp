@@ -960,6 +960,7 @@ HttpStats HttpServer::stats() const {
   s.evicted = impl_->evicted.load();
   s.max_connections = impl_->max_connections;
   s.keepalives = impl_->keepalives.load();
+  s.keepalive_errors = impl_->keepalive_errors.load();
   s.stopping = impl_->stopping.load();
   return s;
 }

@@ -55,12 +55,13 @@ struct HttpOptions {
 struct HttpStats {
   size_t open_connections = 0;
   size_t queue_depth = 0;
-  uint64_t requests = 0;       // replies sent, errors included
-  uint64_t timeouts = 0;       // connections closed by their deadline
-  uint64_t evicted = 0;        // strangers closed to admit a new connection at the cap
-  size_t max_connections = 0;  // the cap in force (HttpOptions', or what the descriptor limit leaves)
-  uint64_t keepalives = 0;
-  bool stopping = false;  // stop() has begun: no call starts any more
+  uint64_t requests = 0;          // replies sent, errors included
+  uint64_t timeouts = 0;          // connections closed by their deadline
+  uint64_t evicted = 0;           // strangers closed to admit a new connection at the cap
+  size_t max_connections = 0;     // the cap in force (HttpOptions', or what the descriptor limit leaves)
+  uint64_t keepalives = 0;        // keepalive() calls that returned
+  uint64_t keepalive_errors = 0;  // ... and that threw: the worker is alive either way
+  bool stopping = false;          // stop() has begun: no call starts any more
 };
 
 class HttpServer {

@@ -18,6 +18,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <ctime>
 #include <exception>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -34,6 +35,7 @@
 #include "lightrail/token_file.hpp"
 #include "lightrail/version.hpp"
 #include "log.hpp"
+#include "notify.hpp"
 #include "state_files.hpp"
 #include "strategy.hpp"
 #include "tokens.hpp"
@@ -194,11 +196,34 @@ int serve(const Options& o) {
          [&] { d::write_file_atomically(o.port_file, std::to_string(server->port()) + "\n", 0644); });
   log(d::LogLevel::kInfo, "listening on " + url);
   log(d::LogLevel::kInfo, "tokens: " + describe(tokens));
+  d::notify("READY=1\nSTATUS=serving on " + url);
 
+  // The watchdog is pinged at half its interval, and only while the
+  // worker's keepalive ticks advance: a worker stuck in one call for the
+  // whole interval gets the daemon restarted.
+  const auto watchdog = d::watchdog_interval();
+  if (watchdog)
+    log(d::LogLevel::kInfo,
+        fmt::format("watchdog: pinged every {} ms while the worker runs", watchdog->count() / 2000));
+  uint64_t ticks_pinged = 0;
   int signal = 0;
   for (;;) {
-    if (sigwait(&stop_signals, &signal) != 0) continue;
+    if (watchdog) {
+      const auto half = *watchdog / 2;
+      const timespec wait{time_t(half.count() / 1000000), long(half.count() % 1000000) * 1000};
+      signal = sigtimedwait(&stop_signals, nullptr, &wait);
+      const d::HttpStats st = server->stats();
+      const uint64_t ticks = st.keepalives + st.keepalive_errors;
+      if (ticks != ticks_pinged) {
+        d::notify("WATCHDOG=1");
+        ticks_pinged = ticks;
+      }
+      if (signal < 0) continue;  // the timeout (or EINTR)
+    } else if (sigwait(&stop_signals, &signal) != 0) {
+      continue;
+    }
     if (signal != SIGHUP) break;
+    d::notify("RELOADING=1");
     // A bad file changes nothing: the tokens in force stay.
     try {
       std::vector<d::NamedToken> fresh = read_tokens(o);
@@ -209,7 +234,9 @@ int serve(const Options& o) {
       log(d::LogLevel::kError,
           fmt::format("SIGHUP: the tokens were not reloaded, the old ones stay: {}", e.what()));
     }
+    d::notify("READY=1");
   }
+  d::notify("STOPPING=1");
   log(d::LogLevel::kInfo, fmt::format("{}: stopping", signal == SIGTERM ? "SIGTERM" : "SIGINT"));
   server->stop();
   log(d::LogLevel::kInfo, "stopped");
@@ -221,6 +248,11 @@ int serve(const Options& o) {
 int main(int argc, char** argv) {
   CLI::App app{"lightraild: the strategy daemon: jobs on an optical fabric over HTTP (docs/lightraild.md)"};
   app.set_version_flag("--version", lightrail::version_line("lightraild"));
+  // Every option may come from a file instead, "name = value" per line
+  // (TOML: strings quoted); the command line wins over it; an unknown
+  // name is an error naming it.
+  app.set_config("--config", "", "read options from this file (docs/lightraild.md, \"Config file\")");
+  app.allow_config_extras(false);
   Options o;
   app.add_option("--fabric", o.fabric, "the driver's fabric file: boards, rails, cabling (docs/fabric.md)")
       ->required();
