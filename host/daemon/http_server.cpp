@@ -3,14 +3,19 @@
 #include <dirent.h>
 #include <fmt/format.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <array>
 #include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <cerrno>
 #include <cmath>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -238,6 +243,9 @@ struct HttpServer::Impl {
   }
   size_t max_connections = opt.max_connections;  // lowered by the descriptor limit at construction
   bool loopback = true;
+  // TLS (--tls-cert, --tls-key): every connection's; reads need a token too.
+  std::unique_ptr<asio::ssl::context> tls;
+  std::atomic<uint64_t> tls_failures{0};
   asio::io_context ioc;
   tcp::acceptor acceptor;
   Worker worker;
@@ -301,19 +309,36 @@ namespace {
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
   Connection(tcp::socket socket, HttpServer::Impl& srv, uint64_t seq)
-      : srv_(srv),
-        stream_(std::move(socket)),
-        buffer_(srv.opt.header_limit + srv.opt.body_limit + 65536),
-        seq_(seq) {
+      : srv_(srv), buffer_(srv.opt.header_limit + srv.opt.body_limit + 65536), seq_(seq) {
+    if (srv.tls)
+      tls_.emplace(std::move(socket), *srv.tls);
+    else
+      plain_.emplace(std::move(socket));
     beast::error_code ec;
-    const auto peer = stream_.socket().remote_endpoint(ec);
+    const auto peer = socket_layer().socket().remote_endpoint(ec);
     peer_ = ec ? "?" : fmt::format("{}:{}", peer.address().to_string(), peer.port());
   }
 
   void start() {
     srv_.connections.insert(this);
     ++srv_.open;
-    read_header();
+    if (!tls_) return read_header();
+    // The handshake is a stranger's first bytes: its deadline is theirs.
+    socket_layer().expires_after(std::min(srv_.opt.timeout, srv_.opt.stranger_timeout));
+    tls_->async_handshake(asio::ssl::stream_base::server, [self = shared_from_this()](beast::error_code ec) {
+      if (self->closed_) return;
+      if (ec) {
+        // Plain HTTP, a client that does not trust the certificate, a
+        // scanner: nothing to answer over a channel that is not there.
+        ++self->srv_.tls_failures;
+        if (self->srv_.tls_failures % 100 == 1)
+          self->srv_.log(fmt::format("{}: TLS handshake failed: {}; {} so far", self->peer_, ec.message(),
+                                     self->srv_.tls_failures.load()),
+                         LogLevel::kWarn, {{"peer", self->peer_}});
+        return self->close();
+      }
+      self->read_header();
+    });
   }
 
   bool busy() const { return busy_; }
@@ -327,8 +352,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (closed_) return;
     closed_ = true;
     beast::error_code ec;
-    stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
-    stream_.close();
+    socket_layer().socket().shutdown(tcp::socket::shutdown_both, ec);
+    socket_layer().close();
     srv_.connections.erase(this);
     --srv_.open;
   }
@@ -352,11 +377,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
     // One deadline for the whole request, from the first byte awaited: an
     // idle connection and a client that sends slowly are both closed by it.
     // A stranger's (no token yet) is the shorter one.
-    stream_.expires_after(trusted_ ? srv_.opt.timeout
-                                   : std::min(srv_.opt.timeout, srv_.opt.stranger_timeout));
-    http::async_read_header(
-        stream_, buffer_, *parser_,
-        [self = shared_from_this()](beast::error_code ec, size_t) { self->on_header(ec); });
+    socket_layer().expires_after(trusted_ ? srv_.opt.timeout : std::min(srv_.opt.timeout, srv_.opt.stranger_timeout));
+    on_stream([&](auto& stream) {
+      http::async_read_header(
+          stream, buffer_, *parser_,
+          [self = shared_from_this()](beast::error_code ec, size_t) { self->on_header(ec); });
+    });
   }
 
   // Read errors: true when the connection was closed or answered.
@@ -434,11 +460,17 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
     // The token is checked on any request that carries one (a GET with it
     // makes its connection trusted too) and needed on those that change state.
-    if (changes_state(*call) || req.count(http::field::authorization) > 0) {
+    // With TLS (the daemon reachable beyond loopback) reads need it too,
+    // but for the liveness and readiness probes.
+    const bool needs_token =
+        changes_state(*call) || (srv_.tls && *call != Call::kHealthz && *call != Call::kReadyz);
+    if (needs_token || req.count(http::field::authorization) > 0) {
       std::string why;
       const auto n = req.count(http::field::authorization);
       if (n == 0) {
-        why = "this request changes state: it needs Authorization: Bearer <token>";
+        why = changes_state(*call)
+                  ? "this request changes state: it needs Authorization: Bearer <token>"
+                  : "over TLS every request but the probes needs Authorization: Bearer <token>";
       } else if (n > 1) {
         why = "more than one Authorization header";
       } else {
@@ -454,7 +486,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
         }
       }
       trusted_ |= why.empty();
-      if (!why.empty() && changes_state(*call)) {
+      if (!why.empty() && needs_token) {
         Reply r = error_reply(401, "Authorization", why + "; nothing was done");
         r.headers.emplace_back(http::field::www_authenticate, "Bearer realm=\"lightraild\"");
         return send(std::move(r), more);
@@ -492,9 +524,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (!more) return on_body({});
     if (beast::iequals(req[http::field::expect], "100-continue")) {
       continue_.emplace(http::status::continue_, req.version());
-      http::async_write(stream_, *continue_, [self = shared_from_this()](beast::error_code ec, size_t) {
-        if (ec) return self->close();
-        self->read_body();
+      on_stream([&](auto& stream) {
+        http::async_write(stream, *continue_, [self = shared_from_this()](beast::error_code ec, size_t) {
+          if (ec) return self->close();
+          self->read_body();
+        });
       });
       return;
     }
@@ -502,8 +536,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
   void read_body() {
-    http::async_read(stream_, buffer_, *parser_,
-                     [self = shared_from_this()](beast::error_code ec, size_t) { self->on_body(ec); });
+    on_stream([&](auto& stream) {
+      http::async_read(stream, buffer_, *parser_,
+                       [self = shared_from_this()](beast::error_code ec, size_t) { self->on_body(ec); });
+    });
   }
 
   void on_body(beast::error_code ec) {
@@ -569,11 +605,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
     res_->keep_alive(keep);
     res_->prepare_payload();
     status_ = r.status;
-    stream_.expires_after(srv_.opt.timeout);
+    socket_layer().expires_after(srv_.opt.timeout);
     writing_ = true;
-    http::async_write(stream_, *res_, [self = shared_from_this(), keep](beast::error_code ec, size_t) {
-      self->writing_ = false;
-      self->on_written(ec, keep);
+    on_stream([&](auto& stream) {
+      http::async_write(stream, *res_, [self = shared_from_this(), keep](beast::error_code ec, size_t) {
+        self->writing_ = false;
+        self->on_written(ec, keep);
+      });
     });
   }
 
@@ -595,8 +633,19 @@ class Connection : public std::enable_shared_from_this<Connection> {
     read_header();
   }
 
+  // The bytes: plain TCP, or TLS over it (--tls-cert).
+  beast::tcp_stream& socket_layer() { return tls_ ? beast::get_lowest_layer(*tls_) : *plain_; }
+  template <typename F>
+  void on_stream(F&& f) {
+    if (tls_)
+      f(*tls_);
+    else
+      f(*plain_);
+  }
+
   HttpServer::Impl& srv_;
-  beast::tcp_stream stream_;
+  std::optional<beast::tcp_stream> plain_;
+  std::optional<beast::ssl_stream<beast::tcp_stream>> tls_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::optional<http::response<http::empty_body>> continue_;
@@ -855,6 +904,40 @@ std::string HttpServer::Impl::http_metrics() {
   return m;
 }
 
+namespace {
+
+// The server's TLS: TLS 1.2 and later, the certificate chain and its key
+// from PEM files. The key is a secret: it must be a regular file of this
+// user's that no one else may use (as a token file). Throws FormatError
+// naming the option and the file.
+std::unique_ptr<asio::ssl::context> tls_context(const std::string& cert, const std::string& key) {
+  struct stat st {};
+  if (::stat(key.c_str(), &st) != 0)
+    throw FormatError(fmt::format("--tls-key {}: cannot stat ({})", key, std::strerror(errno)));
+  if (!S_ISREG(st.st_mode)) throw FormatError(fmt::format("--tls-key {}: not a regular file", key));
+  if (st.st_uid != ::geteuid())
+    throw FormatError(
+        fmt::format("--tls-key {}: owned by uid {}, not by this user (uid {})", key, st.st_uid, ::geteuid()));
+  if (st.st_mode & (S_IRWXG | S_IRWXO))
+    throw FormatError(fmt::format("--tls-key {}: group or others may use it (mode {:04o}): chmod 600 {}", key,
+                                  st.st_mode & 07777, key));
+  auto ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
+  ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                   asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                   asio::ssl::context::no_tlsv1_1 | asio::ssl::context::single_dh_use);
+  beast::error_code ec;
+  ctx->use_certificate_chain_file(cert, ec);
+  if (ec)
+    throw FormatError(fmt::format("--tls-cert {}: not a PEM certificate chain ({})", cert, ec.message()));
+  ctx->use_private_key_file(key, asio::ssl::context::pem, ec);
+  if (ec) throw FormatError(fmt::format("--tls-key {}: not a PEM private key ({})", key, ec.message()));
+  if (SSL_CTX_check_private_key(ctx->native_handle()) != 1)
+    throw FormatError(fmt::format("--tls-key {}: not the key of the certificate in {}", key, cert));
+  return ctx;
+}
+
+}  // namespace
+
 bool is_loopback_address(const std::string& address) {
   beast::error_code ec;
   const auto a = asio::ip::make_address(address, ec);
@@ -877,6 +960,14 @@ HttpServer::HttpServer(Service& service, HttpOptions options)
   const auto address = asio::ip::make_address(o.bind, ec);
   if (ec) throw std::invalid_argument(fmt::format("--bind {}: not an IP address", printable(o.bind)));
   impl_->loopback = address.is_loopback();
+  if (o.tls_cert.empty() != o.tls_key.empty())
+    throw std::invalid_argument("--tls-cert and --tls-key go together: give both or neither");
+  if (!impl_->loopback && o.tls_cert.empty())
+    throw std::invalid_argument(fmt::format(
+        "--bind {} is not a loopback address: give --tls-cert and --tls-key (the bearer token must not cross "
+        "the network in the clear)",
+        printable(o.bind)));
+  if (!o.tls_cert.empty()) impl_->tls = tls_context(o.tls_cert, o.tls_key);
   impl_->max_connections = descriptor_cap(o.max_connections);
   if (impl_->max_connections < o.max_connections)
     impl_->log(fmt::format("at most {} connections, not {}: the descriptor limit (ulimit -n) leaves no more",

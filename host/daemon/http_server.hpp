@@ -44,6 +44,10 @@ struct HttpOptions {
   // less those open at start and a reserve for the journal and the boards).
   size_t max_connections = 256;
   size_t queue_limit = 64;  // requests waiting for the worker; beyond: 503, nothing done
+  // TLS: PEM files of the certificate chain and its private key (a file of
+  // this user's alone). Required when `bind` is not loopback; with it every
+  // request but /healthz and /readyz needs a token, reads included.
+  std::string tls_cert, tls_key;
   std::chrono::milliseconds keepalive_interval{1000};
   // One event per request (its fields: request_id, peer, method, target,
   // status, duration_ms) and per notable event, from the I/O thread; empty:
@@ -67,7 +71,9 @@ struct HttpStats {
 class HttpServer {
  public:
   // Binds and listens at once (throws std::runtime_error naming the address
-  // on failure, std::invalid_argument for bad options); start() serves.
+  // on failure, std::invalid_argument for bad options, among them a bind
+  // beyond loopback without TLS, FormatError for a bad certificate or key);
+  // start() serves.
   HttpServer(Service& service, HttpOptions options);
   ~HttpServer();  // stop()
   HttpServer(const HttpServer&) = delete;

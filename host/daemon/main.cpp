@@ -68,6 +68,7 @@ void log(d::LogLevel level, const std::string& message) {
 struct Options {
   std::string fabric, model, token_file, tokens_file, state_dir, port_file, bind = "127.0.0.1";
   std::string log_format = "text";
+  std::string tls_cert, tls_key;
   uint16_t port = 0;
   bool allow_unlocked = false;
   size_t body_limit = 64 * 1024, header_limit = 8 * 1024, max_connections = 256, queue_limit = 64;
@@ -114,6 +115,12 @@ int serve(const Options& o) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
 
+  // Beyond loopback the token must not cross the network in the clear:
+  // refused before anything is opened.
+  if (!d::is_loopback_address(o.bind) && o.tls_cert.empty())
+    throw Failure(kUsage, fmt::format("--bind {}: not a loopback address, so --tls-cert and --tls-key are "
+                                      "required (the bearer token must not cross the network in the clear)",
+                                      lightrail::printable(o.bind)));
   const std::vector<d::NamedToken> tokens = step(
       kInvalidInput, o.tokens_file.empty() ? "--token-file" : "--tokens", [&] { return read_tokens(o); });
   lightrail::FabricSpec spec =
@@ -170,27 +177,27 @@ int serve(const Options& o) {
   h.stranger_timeout = std::chrono::milliseconds(o.stranger_timeout_ms);
   h.max_connections = o.max_connections;
   h.queue_limit = o.queue_limit;
+  h.tls_cert = o.tls_cert;
+  h.tls_key = o.tls_key;
   h.log = [](const d::LogEvent& e) { (*logger)(e); };
   std::optional<d::HttpServer> server;
   try {
     server.emplace(*strategy, h);
   } catch (const std::invalid_argument& e) {
     throw Failure(kUsage, e.what());
+  } catch (const lightrail::FormatError& e) {
+    throw Failure(kInvalidInput, e.what());
   } catch (const std::exception& e) {
     throw Failure(kCannotRun, e.what());
   }
-  if (!d::is_loopback_address(o.bind))
-    log(d::LogLevel::kWarn,
-        fmt::format("listening on {}, not loopback: anyone who reaches it may read jobs and the fabric "
-                    "(GETs need no token), and the token crosses the network unencrypted",
-                    o.bind));
   // Bound before recovery (a port in use fails before any board is
   // touched); served after it.
   const nlohmann::json recovered = step(kCannotRun, "recovery", [&] { return strategy->recover(); });
   log(d::LogLevel::kInfo, "recovered: " + recovered.dump());
   server->start();
-  const std::string url = fmt::format(
-      o.bind.find(':') == std::string::npos ? "http://{}:{}" : "http://[{}]:{}", o.bind, server->port());
+  const std::string scheme = o.tls_cert.empty() ? "http" : "https";
+  const std::string url = fmt::format(o.bind.find(':') == std::string::npos ? "{}://{}:{}" : "{}://[{}]:{}",
+                                      scheme, o.bind, server->port());
   if (!o.port_file.empty())
     step(kCannotRun, "--port-file",
          [&] { d::write_file_atomically(o.port_file, std::to_string(server->port()) + "\n", 0644); });
@@ -276,8 +283,16 @@ int main(int argc, char** argv) {
   app.add_option("--log-format", o.log_format, "text (one line per event) or json (one object per line)")
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "json"}));
-  app.add_option("--bind", o.bind, "IP address to listen on (not loopback: a warning, see docs)")
+  app.add_option("--bind", o.bind, "IP address to listen on (not loopback: --tls-cert and --tls-key needed)")
       ->capture_default_str();
+  auto* cert =
+      app.add_option("--tls-cert", o.tls_cert,
+                     "PEM certificate chain: serve HTTPS (required beyond loopback; then every request "
+                     "but /healthz and /readyz needs a token)");
+  auto* key =
+      app.add_option("--tls-key", o.tls_key, "PEM private key of --tls-cert (mode 0600, this user's)");
+  cert->needs(key);
+  key->needs(cert);
   app.add_option("--port", o.port, "TCP port; 0: one the kernel picks (see --port-file)")
       ->capture_default_str();
   app.add_option("--port-file", o.port_file, "write the port here (atomically) once listening");
