@@ -377,7 +377,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     // One deadline for the whole request, from the first byte awaited: an
     // idle connection and a client that sends slowly are both closed by it.
     // A stranger's (no token yet) is the shorter one.
-    socket_layer().expires_after(trusted_ ? srv_.opt.timeout : std::min(srv_.opt.timeout, srv_.opt.stranger_timeout));
+    socket_layer().expires_after(trusted_ ? srv_.opt.timeout
+                                          : std::min(srv_.opt.timeout, srv_.opt.stranger_timeout));
     on_stream([&](auto& stream) {
       http::async_read_header(
           stream, buffer_, *parser_,
@@ -618,16 +619,18 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void on_written(beast::error_code ec, bool keep) {
     const double seconds = std::chrono::duration<double>(Clock::now() - started_).count();
     srv_.count(route_, method_, status_, seconds);
-    json fields = {{"peer", peer_},
-                   {"method", method_ == "other" ? "?" : method_},
-                   {"target", target_.substr(0, 200)},
-                   {"status", status_},
-                   {"duration_ms", std::round(seconds * 1e5) / 100}};
-    if (!request_id_.empty()) fields["request_id"] = request_id_;
-    srv_.log(
-        fmt::format("{} {} {} {} {:.2f} ms{}", peer_, method_ == "other" ? "?" : method_,
-                    printable(target_.substr(0, 200)), status_, seconds * 1e3, ec ? " (write failed)" : ""),
-        ec ? LogLevel::kWarn : LogLevel::kInfo, std::move(fields));
+    if (srv_.opt.log) {  // the access line, built only when someone reads it
+      json fields = {{"peer", peer_},
+                     {"method", method_ == "other" ? "?" : method_},
+                     {"target", target_.substr(0, 200)},
+                     {"status", status_},
+                     {"duration_ms", std::round(seconds * 1e5) / 100}};
+      if (!request_id_.empty()) fields["request_id"] = request_id_;
+      srv_.log(
+          fmt::format("{} {} {} {} {:.2f} ms{}", peer_, method_ == "other" ? "?" : method_,
+                      printable(target_.substr(0, 200)), status_, seconds * 1e3, ec ? " (write failed)" : ""),
+          ec ? LogLevel::kWarn : LogLevel::kInfo, std::move(fields));
+    }
     if (ec == beast::error::timeout) ++srv_.timeouts;
     if (ec || !keep || srv_.stopping) return close();
     read_header();
