@@ -83,8 +83,9 @@ class Client:
         self._timeout = timeout
 
     # One connection per request: the daemon closes idle ones anyway.
-    def _request(self, method, path, body=None):
+    def _request(self, method, path, body=None, extra_headers=None):
         headers = {"Accept": "application/json"}
+        headers.update(extra_headers or {})
         data = None
         if body is not None:
             data = json.dumps(body).encode()
@@ -119,13 +120,17 @@ class Client:
             raise LightrailError(0, "id", f"{job_id!r} is not a job id (A-Z a-z 0-9 - . _ ~)")
         return job_id
 
-    def submit(self, job, target_accuracy=None, wait_for_circuits=False):
+    def submit(self, job, target_accuracy=None, wait_for_circuits=False, idempotency_key=None):
+        """idempotency_key: sent as Idempotency-Key, so that submit() called
+        again with the same key and job after a lost reply returns the job
+        the first call made instead of making a second one."""
         body = {"job": job}
         if target_accuracy is not None:
             body["target_accuracy"] = target_accuracy
         if wait_for_circuits:
             body["wait_for_circuits"] = True
-        return self._request("POST", "/v1/jobs", body)
+        extra = {"Idempotency-Key": idempotency_key} if idempotency_key is not None else None
+        return self._request("POST", "/v1/jobs", body, extra)
 
     def phase(self, job_id, phase):
         """phase: the name of a phase in the job file, or its index."""

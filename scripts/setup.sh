@@ -23,7 +23,8 @@ cd "$(dirname "$0")/.."
 packages=(cmake make g++ pkg-config verilator libsystemc-dev libboost-dev iverilog yosys
           nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libgtest-dev libbenchmark-dev
           clang libclang-rt-dev python3 python3-dev pybind11-dev python3-pytest python3-matplotlib
-          dpkg-dev file lintian man-db tcl libopenmpi-dev openmpi-bin z3 lcov python3-torch python3-jsonschema)
+          dpkg-dev file lintian man-db tcl libopenmpi-dev openmpi-bin z3 lcov python3-torch python3-jsonschema
+          libsystemd-dev libssl-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -3,23 +3,32 @@
 #include <dirent.h>
 #include <fmt/format.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <array>
 #include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <cerrno>
+#include <cmath>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <stdexcept>
 #include <thread>
 #include <tuple>
 #include <unordered_set>
 #include <utility>
 
+#include "histogram.hpp"
+#include "idempotency.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/token_file.hpp"
@@ -46,7 +55,8 @@ struct Reply {
   std::string body;
   std::string content_type = kJsonType;
   std::vector<std::pair<http::field, std::string>> headers;
-  bool close = false;    // close the connection after it
+  std::vector<std::pair<std::string, std::string>> extra;  // headers Beast has no field for
+  bool close = false;                                      // close the connection after it
   bool metrics = false;  // body is the Service's metrics: the HTTP layer's go first
 };
 
@@ -75,25 +85,6 @@ std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
 }
-
-// Latency buckets (seconds), Prometheus histogram style.
-constexpr std::array<double, 14> kBuckets = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
-                                             0.1,    0.25,  0.5,    1,     2.5,  5,     10};
-
-struct Histogram {
-  std::array<uint64_t, kBuckets.size()> counts{};  // not cumulative
-  double sum = 0;
-  uint64_t count = 0;
-  void add(double seconds) {
-    for (size_t i = 0; i < kBuckets.size(); ++i)
-      if (seconds <= kBuckets[i]) {
-        ++counts[i];
-        break;
-      }
-    sum += seconds;
-    ++count;
-  }
-};
 
 // Host header values that name this daemon when it listens on loopback
 // only: anything else is a browser sent here by a rebound DNS name.
@@ -242,8 +233,19 @@ struct HttpServer::Impl {
 
   Service& service;
   const HttpOptions opt;
+  // The tokens in force: read by the I/O thread per request, replaced whole
+  // by set_tokens() from any thread.
+  mutable std::mutex tokens_mutex;
+  std::shared_ptr<const std::vector<NamedToken>> token_set;
+  std::shared_ptr<const std::vector<NamedToken>> tokens() const {
+    std::lock_guard<std::mutex> lock(tokens_mutex);
+    return token_set;
+  }
   size_t max_connections = opt.max_connections;  // lowered by the descriptor limit at construction
   bool loopback = true;
+  // TLS (--tls-cert, --tls-key): every connection's; reads need a token too.
+  std::unique_ptr<asio::ssl::context> tls;
+  std::atomic<uint64_t> tls_failures{0};
   asio::io_context ioc;
   tcp::acceptor acceptor;
   Worker worker;
@@ -269,20 +271,28 @@ struct HttpServer::Impl {
   std::atomic<uint64_t> keepalives{0};
   std::atomic<uint64_t> keepalive_errors{0};
 
-  void log(std::string line) {
-    if (opt.log) opt.log(line);
+  void log(std::string line, LogLevel level = LogLevel::kInfo, json fields = json::object()) {
+    if (opt.log) opt.log({level, std::move(line), std::move(fields)});
   }
-  // From the worker: logged on the I/O thread, like every other line.
-  void log_from_worker(std::string line) {
-    if (opt.log) asio::post(ioc, [this, line = std::move(line)] { opt.log(line); });
+  // From the worker: logged on the I/O thread, like every other line, with
+  // the request id of the call it is part of.
+  void log_from_worker(std::string line, LogLevel level = LogLevel::kWarn) {
+    json fields = json::object();
+    if (!current_request_id().empty()) fields["request_id"] = current_request_id();
+    if (opt.log)
+      asio::post(ioc, [this, e = LogEvent{level, std::move(line), std::move(fields)}] { opt.log(e); });
   }
+  // A request id of the daemon's: 16 hex digits, random per process.
+  std::mt19937_64 id_random{std::random_device{}()};  // I/O thread only
+  std::string new_request_id() { return fmt::format("{:016x}", id_random()); }
 
   void accept();
   Reply at_once(Call call);
   bool evict_a_stranger();
   void refuse_connection(tcp::socket socket);
   void keepalive();
-  Reply invoke(Call call, const std::string& id, const json& body);
+  Reply invoke(Call call, const std::string& id, const json& body, const Caller& caller,
+               const std::string& request_id);
   std::string http_metrics();
   void count(const std::string& route, const std::string& method, int status, double seconds) {
     ++requests_by[{route, method, status}];
@@ -299,19 +309,36 @@ namespace {
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
   Connection(tcp::socket socket, HttpServer::Impl& srv, uint64_t seq)
-      : srv_(srv),
-        stream_(std::move(socket)),
-        buffer_(srv.opt.header_limit + srv.opt.body_limit + 65536),
-        seq_(seq) {
+      : srv_(srv), buffer_(srv.opt.header_limit + srv.opt.body_limit + 65536), seq_(seq) {
+    if (srv.tls)
+      tls_.emplace(std::move(socket), *srv.tls);
+    else
+      plain_.emplace(std::move(socket));
     beast::error_code ec;
-    const auto peer = stream_.socket().remote_endpoint(ec);
+    const auto peer = socket_layer().socket().remote_endpoint(ec);
     peer_ = ec ? "?" : fmt::format("{}:{}", peer.address().to_string(), peer.port());
   }
 
   void start() {
     srv_.connections.insert(this);
     ++srv_.open;
-    read_header();
+    if (!tls_) return read_header();
+    // The handshake is a stranger's first bytes: its deadline is theirs.
+    socket_layer().expires_after(std::min(srv_.opt.timeout, srv_.opt.stranger_timeout));
+    tls_->async_handshake(asio::ssl::stream_base::server, [self = shared_from_this()](beast::error_code ec) {
+      if (self->closed_) return;
+      if (ec) {
+        // Plain HTTP, a client that does not trust the certificate, a
+        // scanner: nothing to answer over a channel that is not there.
+        ++self->srv_.tls_failures;
+        if (self->srv_.tls_failures % 100 == 1)
+          self->srv_.log(fmt::format("{}: TLS handshake failed: {}; {} so far", self->peer_, ec.message(),
+                                     self->srv_.tls_failures.load()),
+                         LogLevel::kWarn, {{"peer", self->peer_}});
+        return self->close();
+      }
+      self->read_header();
+    });
   }
 
   bool busy() const { return busy_; }
@@ -325,8 +352,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (closed_) return;
     closed_ = true;
     beast::error_code ec;
-    stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
-    stream_.close();
+    socket_layer().socket().shutdown(tcp::socket::shutdown_both, ec);
+    socket_layer().close();
     srv_.connections.erase(this);
     --srv_.open;
   }
@@ -345,14 +372,18 @@ class Connection : public std::enable_shared_from_this<Connection> {
     route_ = "unparsed";
     method_ = "other";
     target_.clear();
+    caller_ = Caller{};
+    request_id_.clear();
     // One deadline for the whole request, from the first byte awaited: an
     // idle connection and a client that sends slowly are both closed by it.
     // A stranger's (no token yet) is the shorter one.
-    stream_.expires_after(trusted_ ? srv_.opt.timeout
-                                   : std::min(srv_.opt.timeout, srv_.opt.stranger_timeout));
-    http::async_read_header(
-        stream_, buffer_, *parser_,
-        [self = shared_from_this()](beast::error_code ec, size_t) { self->on_header(ec); });
+    socket_layer().expires_after(trusted_ ? srv_.opt.timeout
+                                          : std::min(srv_.opt.timeout, srv_.opt.stranger_timeout));
+    on_stream([&](auto& stream) {
+      http::async_read_header(
+          stream, buffer_, *parser_,
+          [self = shared_from_this()](beast::error_code ec, size_t) { self->on_header(ec); });
+    });
   }
 
   // Read errors: true when the connection was closed or answered.
@@ -392,6 +423,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
     started_ = Clock::now();
     if (failed(ec)) return;
     const auto& req = parser_->get();
+    // The client's id when it is one we can log as is (and only one), else ours.
+    const std::string_view given = sv(req["X-Request-Id"]);
+    request_id_ = req.count("X-Request-Id") == 1 && acceptable_request_id(given) ? std::string(given)
+                                                                                 : srv_.new_request_id();
     target_ = std::string(req.target());
     const std::string_view method = sv(req.method_string());
     method_ = method == "GET" || method == "POST" || method == "DELETE" ? std::string(method) : "other";
@@ -426,27 +461,52 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
     // The token is checked on any request that carries one (a GET with it
     // makes its connection trusted too) and needed on those that change state.
-    if (changes_state(*call) || req.count(http::field::authorization) > 0) {
+    // With TLS (the daemon reachable beyond loopback) reads need it too,
+    // but for the liveness and readiness probes.
+    const bool needs_token =
+        changes_state(*call) || (srv_.tls && *call != Call::kHealthz && *call != Call::kReadyz);
+    if (needs_token || req.count(http::field::authorization) > 0) {
       std::string why;
       const auto n = req.count(http::field::authorization);
       if (n == 0) {
-        why = "this request changes state: it needs Authorization: Bearer <token>";
+        why = changes_state(*call)
+                  ? "this request changes state: it needs Authorization: Bearer <token>"
+                  : "over TLS every request but the probes needs Authorization: Bearer <token>";
       } else if (n > 1) {
         why = "more than one Authorization header";
       } else {
         const std::string_view value = trim(sv(req[http::field::authorization]));
         const auto space = value.find(' ');
-        if (space == std::string_view::npos || lower(value.substr(0, space)) != "bearer")
+        if (space == std::string_view::npos || lower(value.substr(0, space)) != "bearer") {
           why = "Authorization must be Bearer <token>";
-        else if (!same_token(srv_.opt.token, trim(value.substr(space + 1))))
+        } else if (auto t = find_token(*srv_.tokens(), trim(value.substr(space + 1)))) {
+          caller_.name = t->name;
+          caller_.role = t->role;
+        } else {
           why = "wrong token";
+        }
       }
       trusted_ |= why.empty();
-      if (!why.empty() && changes_state(*call)) {
+      if (!why.empty() && needs_token) {
         Reply r = error_reply(401, "Authorization", why + "; nothing was done");
         r.headers.emplace_back(http::field::www_authenticate, "Bearer realm=\"lightraild\"");
         return send(std::move(r), more);
       }
+      if (changes_state(*call) && caller_.role == Role::kReader)
+        return send(error_reply(403, "Authorization",
+                                fmt::format("token {} is a reader: it may change nothing; nothing was done",
+                                            caller_.name)),
+                    more);
+    }
+    if (*call == Call::kSubmit && req.count("Idempotency-Key") > 0) {
+      if (req.count("Idempotency-Key") > 1)
+        return send(error_reply(400, "Idempotency-Key", "more than one Idempotency-Key header"), more);
+      std::string_view key = trim(sv(req["Idempotency-Key"]));
+      // The IETF draft's form is a quoted string; a bare one is taken too.
+      if (key.size() >= 2 && key.front() == '"' && key.back() == '"') key = key.substr(1, key.size() - 2);
+      if (const std::string why = idempotency_key_problem(key); !why.empty())
+        return send(error_reply(400, "Idempotency-Key", why), more);
+      caller_.idempotency_key = std::string(key);
     }
     if (takes_body(*call)) {
       const std::string type =
@@ -465,9 +525,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (!more) return on_body({});
     if (beast::iequals(req[http::field::expect], "100-continue")) {
       continue_.emplace(http::status::continue_, req.version());
-      http::async_write(stream_, *continue_, [self = shared_from_this()](beast::error_code ec, size_t) {
-        if (ec) return self->close();
-        self->read_body();
+      on_stream([&](auto& stream) {
+        http::async_write(stream, *continue_, [self = shared_from_this()](beast::error_code ec, size_t) {
+          if (ec) return self->close();
+          self->read_body();
+        });
       });
       return;
     }
@@ -475,8 +537,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
   void read_body() {
-    http::async_read(stream_, buffer_, *parser_,
-                     [self = shared_from_this()](beast::error_code ec, size_t) { self->on_body(ec); });
+    on_stream([&](auto& stream) {
+      http::async_read(stream, buffer_, *parser_,
+                       [self = shared_from_this()](beast::error_code ec, size_t) { self->on_body(ec); });
+    });
   }
 
   void on_body(beast::error_code ec) {
@@ -497,8 +561,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
     auto self = shared_from_this();
     HttpServer::Impl* srv = &srv_;
     const bool queued =
-        srv_.worker.push({[self, srv, call = call_, id = id_, body = std::move(body)]() mutable {
-                            Reply r = srv->invoke(call, id, body);
+        srv_.worker.push({[self, srv, call = call_, id = id_, caller = caller_, request_id = request_id_,
+                           body = std::move(body)]() mutable {
+                            Reply r = srv->invoke(call, id, body, caller, request_id);
                             asio::post(srv->ioc, [self = std::move(self), r = std::move(r)]() mutable {
                               self->answer(std::move(r));
                             });
@@ -534,32 +599,56 @@ class Connection : public std::enable_shared_from_this<Connection> {
     res_->set(http::field::content_type, r.content_type);
     res_->set(http::field::cache_control, "no-store");
     for (auto& [f, v] : r.headers) res_->set(f, v);
+    for (auto& [f, v] : r.extra) res_->set(f, v);
+    if (!request_id_.empty()) res_->set("X-Request-Id", request_id_);
     res_->body() = r.metrics ? srv_.http_metrics() + r.body : std::move(r.body);
     const bool keep = keep_alive_ && !close_after && !r.close && !srv_.stopping;
     res_->keep_alive(keep);
     res_->prepare_payload();
     status_ = r.status;
-    stream_.expires_after(srv_.opt.timeout);
+    socket_layer().expires_after(srv_.opt.timeout);
     writing_ = true;
-    http::async_write(stream_, *res_, [self = shared_from_this(), keep](beast::error_code ec, size_t) {
-      self->writing_ = false;
-      self->on_written(ec, keep);
+    on_stream([&](auto& stream) {
+      http::async_write(stream, *res_, [self = shared_from_this(), keep](beast::error_code ec, size_t) {
+        self->writing_ = false;
+        self->on_written(ec, keep);
+      });
     });
   }
 
   void on_written(beast::error_code ec, bool keep) {
     const double seconds = std::chrono::duration<double>(Clock::now() - started_).count();
     srv_.count(route_, method_, status_, seconds);
-    srv_.log(fmt::format("{} {} {} {} {:.2f} ms{}", peer_, method_ == "other" ? "?" : method_,
-                         printable(target_.substr(0, 200)), status_, seconds * 1e3,
-                         ec ? " (write failed)" : ""));
+    if (srv_.opt.log) {  // the access line, built only when someone reads it
+      json fields = {{"peer", peer_},
+                     {"method", method_ == "other" ? "?" : method_},
+                     {"target", target_.substr(0, 200)},
+                     {"status", status_},
+                     {"duration_ms", std::round(seconds * 1e5) / 100}};
+      if (!request_id_.empty()) fields["request_id"] = request_id_;
+      srv_.log(
+          fmt::format("{} {} {} {} {:.2f} ms{}", peer_, method_ == "other" ? "?" : method_,
+                      printable(target_.substr(0, 200)), status_, seconds * 1e3, ec ? " (write failed)" : ""),
+          ec ? LogLevel::kWarn : LogLevel::kInfo, std::move(fields));
+    }
     if (ec == beast::error::timeout) ++srv_.timeouts;
     if (ec || !keep || srv_.stopping) return close();
     read_header();
   }
 
+  // The bytes: plain TCP, or TLS over it (--tls-cert).
+  beast::tcp_stream& socket_layer() { return tls_ ? beast::get_lowest_layer(*tls_) : *plain_; }
+  template <typename F>
+  void on_stream(F&& f) {
+    if (tls_)
+      f(*tls_);
+    else
+      f(*plain_);
+  }
+
   HttpServer::Impl& srv_;
-  beast::tcp_stream stream_;
+  std::optional<beast::tcp_stream> plain_;
+  std::optional<beast::ssl_stream<beast::tcp_stream>> tls_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::optional<http::response<http::empty_body>> continue_;
@@ -573,7 +662,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool busy_ = false;
   bool closed_ = false;
   bool writing_ = false;
-  bool trusted_ = false;  // has sent a request with the right bearer token
+  bool trusted_ = false;    // has sent a request with the right bearer token
+  Caller caller_;           // the request's token name and role, its Idempotency-Key
+  std::string request_id_;  // X-Request-Id: the client's, or one of ours
   uint64_t seq_ = 0;
 };
 
@@ -666,24 +757,49 @@ void HttpServer::Impl::keepalive() {
     ++keepalives;
   } catch (const std::exception& e) {
     ++keepalive_errors;
-    log_from_worker(std::string("keepalive failed: ") + e.what());
+    log_from_worker(std::string("keepalive failed: ") + e.what(), LogLevel::kWarn);
   }
 }
 
-Reply HttpServer::Impl::invoke(Call call, const std::string& id, const json& body) {
+namespace {
+thread_local std::string current_request;
+}  // namespace
+
+const std::string& current_request_id() { return current_request; }
+
+bool acceptable_request_id(std::string_view id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (char c : id)
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+          c == '_' || c == '.' || c == ':'))
+      return false;
+  return true;
+}
+
+Reply HttpServer::Impl::invoke(Call call, const std::string& id, const json& body, const Caller& caller,
+                               const std::string& request_id) {
+  // What the Service logs during the call carries the request's id.
+  current_request = request_id;
+  struct Clear {
+    ~Clear() { current_request.clear(); }
+  } clear;
   try {
     json out;
     int status = 200;
+    bool replayed = false;
     switch (call) {
-      case Call::kSubmit:
-        out = service.submit(body);
-        status = 201;
+      case Call::kSubmit: {
+        Submitted s = service.submit(body, caller);
+        out = std::move(s.job);
+        replayed = s.replayed;
+        status = 201;  // a replay answers as the first request was answered
         break;
+      }
       case Call::kPhase:
-        out = service.phase(id, body);
+        out = service.phase(id, body, caller);
         break;
       case Call::kProgress:
-        out = service.progress(id, body);
+        out = service.progress(id, body, caller);
         break;
       case Call::kList:
         out = service.list();
@@ -692,7 +808,7 @@ Reply HttpServer::Impl::invoke(Call call, const std::string& id, const json& bod
         out = service.get(id);
         break;
       case Call::kRemove:
-        out = service.remove(id);
+        out = service.remove(id, caller);
         break;
       case Call::kFabric:
         out = service.fabric_state();
@@ -716,6 +832,7 @@ Reply HttpServer::Impl::invoke(Call call, const std::string& id, const json& bod
     if (call == Call::kSubmit && out.is_object() && out.contains("id") && out["id"].is_string() &&
         job_id_problem(out["id"].get<std::string>()).empty())
       r.headers.emplace_back(http::field::location, "/v1/jobs/" + out["id"].get<std::string>());
+    if (replayed) r.extra.emplace_back("Idempotent-Replayed", "true");
     return r;
   } catch (const ApiError& e) {
     const int status = e.status >= 400 && e.status <= 599 ? e.status : 500;
@@ -735,7 +852,7 @@ Reply HttpServer::Impl::invoke(Call call, const std::string& id, const json& bod
   } catch (const std::invalid_argument& e) {
     return error_reply(400, "", e.what());
   } catch (const std::exception& e) {
-    log_from_worker(std::string("internal error: ") + e.what());
+    log_from_worker(std::string("internal error: ") + e.what(), LogLevel::kError);
     return error_reply(500, "", std::string("internal error: ") + e.what());
   }
 }
@@ -750,6 +867,12 @@ std::string HttpServer::Impl::http_metrics() {
     return out;
   };
   std::string m;
+  const VersionInfo& v = version();
+  m += fmt::format(
+      "# HELP lightraild_build_info The daemon's build: version, source hash, register map version.\n"
+      "# TYPE lightraild_build_info gauge\n"
+      "lightraild_build_info{{version=\"{}\",source=\"{}\",regmap_version=\"{}\"}} 1\n",
+      label(std::string(v.version)), label(std::string(v.source_hash)), v.regmap_version);
   m += "# HELP lightraild_http_requests_total Replies sent, by route pattern, method and status.\n";
   m += "# TYPE lightraild_http_requests_total counter\n";
   for (const auto& [k, n] : requests_by)
@@ -757,20 +880,8 @@ std::string HttpServer::Impl::http_metrics() {
                      label(std::get<0>(k)), std::get<1>(k), std::get<2>(k), n);
   m += "# HELP lightraild_http_request_duration_seconds From a request's header read to its reply written.\n";
   m += "# TYPE lightraild_http_request_duration_seconds histogram\n";
-  for (const auto& [route, h] : latency) {
-    uint64_t cumulative = 0;
-    for (size_t i = 0; i < kBuckets.size(); ++i) {
-      cumulative += h.counts[i];
-      m += fmt::format("lightraild_http_request_duration_seconds_bucket{{route=\"{}\",le=\"{}\"}} {}\n",
-                       label(route), kBuckets[i], cumulative);
-    }
-    m += fmt::format("lightraild_http_request_duration_seconds_bucket{{route=\"{}\",le=\"+Inf\"}} {}\n",
-                     label(route), h.count);
-    m +=
-        fmt::format("lightraild_http_request_duration_seconds_sum{{route=\"{}\"}} {}\n", label(route), h.sum);
-    m += fmt::format("lightraild_http_request_duration_seconds_count{{route=\"{}\"}} {}\n", label(route),
-                     h.count);
-  }
+  for (const auto& [route, h] : latency)
+    m += h.lines("lightraild_http_request_duration_seconds", fmt::format("route=\"{}\"", label(route)));
   auto one = [&](const char* name, const char* type, const char* help, double v) {
     m += fmt::format("# HELP {} {}\n# TYPE {} {}\n{} {}\n", name, help, name, type, name, v);
   };
@@ -796,6 +907,40 @@ std::string HttpServer::Impl::http_metrics() {
   return m;
 }
 
+namespace {
+
+// The server's TLS: TLS 1.2 and later, the certificate chain and its key
+// from PEM files. The key is a secret: it must be a regular file of this
+// user's that no one else may use (as a token file). Throws FormatError
+// naming the option and the file.
+std::unique_ptr<asio::ssl::context> tls_context(const std::string& cert, const std::string& key) {
+  struct stat st {};
+  if (::stat(key.c_str(), &st) != 0)
+    throw FormatError(fmt::format("--tls-key {}: cannot stat ({})", key, std::strerror(errno)));
+  if (!S_ISREG(st.st_mode)) throw FormatError(fmt::format("--tls-key {}: not a regular file", key));
+  if (st.st_uid != ::geteuid())
+    throw FormatError(
+        fmt::format("--tls-key {}: owned by uid {}, not by this user (uid {})", key, st.st_uid, ::geteuid()));
+  if (st.st_mode & (S_IRWXG | S_IRWXO))
+    throw FormatError(fmt::format("--tls-key {}: group or others may use it (mode {:04o}): chmod 600 {}", key,
+                                  st.st_mode & 07777, key));
+  auto ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_server);
+  ctx->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
+                   asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
+                   asio::ssl::context::no_tlsv1_1 | asio::ssl::context::single_dh_use);
+  beast::error_code ec;
+  ctx->use_certificate_chain_file(cert, ec);
+  if (ec)
+    throw FormatError(fmt::format("--tls-cert {}: not a PEM certificate chain ({})", cert, ec.message()));
+  ctx->use_private_key_file(key, asio::ssl::context::pem, ec);
+  if (ec) throw FormatError(fmt::format("--tls-key {}: not a PEM private key ({})", key, ec.message()));
+  if (SSL_CTX_check_private_key(ctx->native_handle()) != 1)
+    throw FormatError(fmt::format("--tls-key {}: not the key of the certificate in {}", key, cert));
+  return ctx;
+}
+
+}  // namespace
+
 bool is_loopback_address(const std::string& address) {
   beast::error_code ec;
   const auto a = asio::ip::make_address(address, ec);
@@ -805,8 +950,9 @@ bool is_loopback_address(const std::string& address) {
 HttpServer::HttpServer(Service& service, HttpOptions options)
     : impl_(std::make_unique<Impl>(service, std::move(options))) {
   const HttpOptions& o = impl_->opt;
-  if (const std::string why = token_problem(o.token); !why.empty())
-    throw std::invalid_argument("the bearer token: " + why);
+  std::vector<NamedToken> tokens = o.tokens;
+  if (!o.token.empty()) tokens.push_back({"admin", Role::kAdmin, o.token});
+  set_tokens(std::move(tokens));
   if (o.body_limit == 0 || o.header_limit < 256 || o.max_connections == 0 || o.queue_limit == 0 ||
       o.timeout.count() <= 0 || o.stranger_timeout.count() <= 0 || o.keepalive_interval.count() <= 0)
     throw std::invalid_argument(
@@ -817,6 +963,14 @@ HttpServer::HttpServer(Service& service, HttpOptions options)
   const auto address = asio::ip::make_address(o.bind, ec);
   if (ec) throw std::invalid_argument(fmt::format("--bind {}: not an IP address", printable(o.bind)));
   impl_->loopback = address.is_loopback();
+  if (o.tls_cert.empty() != o.tls_key.empty())
+    throw std::invalid_argument("--tls-cert and --tls-key go together: give both or neither");
+  if (!impl_->loopback && o.tls_cert.empty())
+    throw std::invalid_argument(fmt::format(
+        "--bind {} is not a loopback address: give --tls-cert and --tls-key (the bearer token must not cross "
+        "the network in the clear)",
+        printable(o.bind)));
+  if (!o.tls_cert.empty()) impl_->tls = tls_context(o.tls_cert, o.tls_key);
   impl_->max_connections = descriptor_cap(o.max_connections);
   if (impl_->max_connections < o.max_connections)
     impl_->log(fmt::format("at most {} connections, not {}: the descriptor limit (ulimit -n) leaves no more",
@@ -881,6 +1035,16 @@ void HttpServer::stop() {
   impl->io_thread.join();
 }
 
+void HttpServer::set_tokens(std::vector<NamedToken> tokens) {
+  if (tokens.empty()) throw std::invalid_argument("no bearer token: nobody could change anything");
+  for (const NamedToken& t : tokens)
+    if (const std::string why = token_problem(t.token); !why.empty())
+      throw std::invalid_argument(fmt::format("the bearer token {}: {}", t.name, why));
+  auto set = std::make_shared<const std::vector<NamedToken>>(std::move(tokens));
+  std::lock_guard<std::mutex> lock(impl_->tokens_mutex);
+  impl_->token_set = std::move(set);
+}
+
 HttpStats HttpServer::stats() const {
   HttpStats s;
   s.open_connections = impl_->open.load();
@@ -890,6 +1054,7 @@ HttpStats HttpServer::stats() const {
   s.evicted = impl_->evicted.load();
   s.max_connections = impl_->max_connections;
   s.keepalives = impl_->keepalives.load();
+  s.keepalive_errors = impl_->keepalive_errors.load();
   s.stopping = impl_->stopping.load();
   return s;
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 
@@ -122,7 +123,9 @@ void Journal::append(const nlohmann::json& record) {
   try {
     write_all(fd_, line, path_);
     // fdatasync: the data and the file size, which is all a reader needs.
+    const auto t0 = std::chrono::steady_clock::now();
     if (::fdatasync(fd_) != 0) throw fault(path_, "cannot fsync");
+    fsync_latency_.add(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   } catch (...) {
     // Leave no half record behind for the next append to follow.
     if (::ftruncate(fd_, st.st_size) == 0) ::fdatasync(fd_);
@@ -148,7 +151,9 @@ void Journal::rewrite(const std::vector<nlohmann::json>& records) {
     std::string text;
     for (const auto& r : records) text += line_of(r);
     write_all(fd, text, tmp);
+    const auto t0 = std::chrono::steady_clock::now();
     if (::fsync(fd) != 0) throw fault(tmp, "cannot fsync");
+    fsync_latency_.add(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     if (::rename(tmp.c_str(), path_.c_str()) != 0) throw fault(path_, "cannot rename " + tmp + " over it");
   } catch (...) {
     ::close(fd);

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "histogram.hpp"
+
 namespace lightrail::daemon {
 
 class Journal {
@@ -30,11 +32,14 @@ class Journal {
   // Whether the file appended to is still the one at path(): false once it
   // (or its directory) was deleted or replaced, when appends would be lost.
   bool linked() const;
+  // How long each record's fsync took (appends and rewrites), for /metrics.
+  const Histogram& fsync_latency() const { return fsync_latency_; }
 
  private:
   std::string path_;
   int fd_ = -1;
   std::vector<nlohmann::json> records_;
+  Histogram fsync_latency_;
 };
 
 }  // namespace lightrail::daemon

@@ -14,12 +14,25 @@ using nlohmann::json;
 
 namespace {
 
-enum class Kind { kId, kObject, kBool, kNumberOrNull, kNumber, kGeneration, kPositive, kBoards };
+enum class Kind {
+  kId,
+  kString,
+  kObject,
+  kBool,
+  kNumberOrNull,
+  kNumber,
+  kInteger,
+  kGeneration,
+  kPositive,
+  kBoards
+};
 
 bool is(const json& v, Kind k, size_t boards) {
   switch (k) {
     case Kind::kId:
       return v.is_string() && !v.get<std::string>().empty();
+    case Kind::kString:
+      return v.is_string();
     case Kind::kObject:
       return v.is_object();
     case Kind::kBool:
@@ -28,6 +41,8 @@ bool is(const json& v, Kind k, size_t boards) {
       return v.is_null() || v.is_number();
     case Kind::kNumber:
       return v.is_number();
+    case Kind::kInteger:
+      return v.is_number_integer();
     case Kind::kGeneration:  // 32 bits, as the boards' GENERATION register
       return v.is_number_unsigned() && v.get<uint64_t>() <= UINT32_MAX;
     case Kind::kPositive:
@@ -45,6 +60,8 @@ const char* name_of(Kind k) {
   switch (k) {
     case Kind::kId:
       return "a job id";
+    case Kind::kString:
+      return "a string";
     case Kind::kObject:
       return "an object";
     case Kind::kBool:
@@ -53,6 +70,8 @@ const char* name_of(Kind k) {
       return "a number or null";
     case Kind::kNumber:
       return "a number";
+    case Kind::kInteger:
+      return "an integer";
     case Kind::kGeneration:
       return "a 32-bit generation";
     case Kind::kPositive:
@@ -77,7 +96,10 @@ const std::map<std::string, std::vector<Field>>& shapes() {
         {"target_accuracy", Kind::kNumberOrNull},
         {"wait_for_circuits", Kind::kBool},
         {"generation", Kind::kGeneration},
-        {"boards", Kind::kBoards}}},
+        {"boards", Kind::kBoards},
+        {"owner", Kind::kString, true},
+        {"idempotency_key", Kind::kId, true},
+        {"submitted_ms", Kind::kInteger, true}}},
       {"commit_done",
        {{"id", Kind::kId},
         {"generation", Kind::kGeneration},
@@ -88,7 +110,12 @@ const std::map<std::string, std::vector<Field>>& shapes() {
        {{"id", Kind::kId},
         {"job", Kind::kObject},
         {"target_accuracy", Kind::kNumberOrNull},
-        {"wait_for_circuits", Kind::kBool}}},
+        {"wait_for_circuits", Kind::kBool},
+        {"owner", Kind::kString, true},
+        {"idempotency_key", Kind::kId, true},
+        {"submitted_ms", Kind::kInteger, true}}},
+      {"idempotency_key",
+       {{"owner", Kind::kString}, {"key", Kind::kId}, {"id", Kind::kId}, {"at_ms", Kind::kInteger}}},
       {"release", {{"id", Kind::kId}}},
       {"delete", {{"id", Kind::kId}}},
       {"progress", {{"id", Kind::kId}, {"accuracy", Kind::kNumber}}},

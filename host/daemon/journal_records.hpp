@@ -11,9 +11,12 @@ namespace lightrail::daemon {
 
 // "" when `record` is one the strategy writes, with every field it needs of
 // the right kind (boards below `boards`); else what is wrong with it.
-//   commit_intent {id, job, target_accuracy, wait_for_circuits, generation, boards[]}
+//   commit_intent {id, job, target_accuracy, wait_for_circuits, generation, boards[],
+//                  owner?, idempotency_key?, submitted_ms?}
 //   commit_done   {id, generation, ok, commit_ps?, stopped[]?}
-//   admit         {id, job, target_accuracy, wait_for_circuits}
+//   admit         {id, job, target_accuracy, wait_for_circuits, owner?, idempotency_key?,
+//                  submitted_ms?}
+//   idempotency_key {owner, key, id, at_ms}: a key whose job is gone (deleted)
 //   release, delete {id}
 //   progress      {id, accuracy}
 //   generation    {next, next_job}: the next generation and job number, both >= 1

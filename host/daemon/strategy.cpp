@@ -12,6 +12,7 @@
 #include <set>
 #include <thread>
 
+#include "idempotency.hpp"
 #include "journal_records.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
@@ -56,6 +57,9 @@ struct Job {
   size_t next_phase = 0;
   uint64_t phase_events = 0;
   std::optional<int64_t> last_boundary_ps;
+  std::string owner;         // the name of the token that submitted it ("": not recorded)
+  std::string key;           // its Idempotency-Key ("": none)
+  int64_t submitted_ms = 0;  // when it was submitted (Unix time, ms)
   // TRIGGERS of each placed board once its phase events so far resolved.
   std::map<size_t, uint32_t> triggers;
 };
@@ -65,6 +69,12 @@ std::string field_of(const std::string& message) {
   const auto colon = message.find(':');
   if (colon == std::string::npos || message.find(' ') < colon) return "";
   return message.substr(0, colon);
+}
+
+int64_t unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 std::optional<double> number_in(const json& j, double lo, double hi) {
@@ -88,6 +98,8 @@ struct Strategy::Impl {
   std::vector<std::string> owner;    // per board: the job running on it
   std::vector<std::string> blocked;  // per board: why no job may be placed there
   std::chrono::steady_clock::time_point last_keepalive{};
+  IdempotencyKeys keys;
+  uint64_t replays = 0;  // submissions answered from their Idempotency-Key
   // Counters for /metrics.
   uint64_t commits_ok = 0, commits_failed = 0, phase_events = 0, phase_errors = 0, moves = 0,
            recovered_cancelled = 0, recovered_stopped = 0;
@@ -106,6 +118,7 @@ struct Strategy::Impl {
         options(std::move(o)),
         owner(f.size()),
         blocked(f.size()),
+        keys(options.idempotency_ttl_ms, options.idempotency_max_keys),
         unreachable(f.size()) {
     const auto all = fabric.capabilities();
     caps = all.empty() ? DeviceCapabilities::reference() : all.front();
@@ -123,6 +136,24 @@ struct Strategy::Impl {
     auto it = jobs.find(id);
     if (it == jobs.end()) throw ApiError(404, "", fmt::format("no job {}", printable(id)));
     return it->second;
+  }
+
+  // The job, if the caller may change it (403 naming its owner otherwise).
+  Job& find_to_change(const std::string& id, const Caller& caller) {
+    Job& j = find(id);
+    if (const std::string why = may_change(caller, j.owner); !why.empty())
+      throw ApiError(403, "", fmt::format("job {}: {}; nothing was done", j.id, why));
+    return j;
+  }
+
+  // What a job's creating records carry beside the job: its owner and key.
+  json with_origin(json record, const Job& j) const {
+    record["owner"] = j.owner;
+    if (!j.key.empty()) {
+      record["idempotency_key"] = j.key;
+      record["submitted_ms"] = j.submitted_ms;
+    }
+    return record;
   }
 
   std::vector<size_t> boards_of(const Job& j) const {
@@ -147,6 +178,7 @@ struct Strategy::Impl {
              {"boards", board_names(boards_of(j))},
              {"phase_events", j.phase_events}};
     out["target_accuracy"] = j.target ? json(*j.target) : json(nullptr);
+    out["owner"] = j.owner.empty() ? json(nullptr) : json(j.owner);
     out["next_phase"] = j.job.phases.empty() ? json(nullptr) : json(j.job.phases[j.next_phase].name);
     // Every field of the documented shape, null when it does not apply (a
     // job waiting or on the EPS has no plan on the boards).
@@ -194,13 +226,14 @@ struct Strategy::Impl {
     issued.insert(gen);
     std::vector<size_t> boards;
     for (const PlacedBoard& pb : pl.boards) boards.push_back(pb.board);
-    journal.append({{"type", "commit_intent"},
-                    {"id", j.id},
-                    {"job", j.spec},
-                    {"target_accuracy", j.target ? json(*j.target) : json(nullptr)},
-                    {"wait_for_circuits", j.wait},
-                    {"generation", gen},
-                    {"boards", boards}});
+    journal.append(with_origin({{"type", "commit_intent"},
+                                {"id", j.id},
+                                {"job", j.spec},
+                                {"target_accuracy", j.target ? json(*j.target) : json(nullptr)},
+                                {"wait_for_circuits", j.wait},
+                                {"generation", gen},
+                                {"boards", boards}},
+                               j));
     FabricCommitOptions o;
     o.allow_unlocked = options.allow_unlocked;
     o.wait_for_swap = !options.crash_after_arm;
@@ -298,8 +331,7 @@ struct Strategy::Impl {
     return j.target && j.accuracy >= options.release_fraction * *j.target;
   }
 
-  json submit(const json& body) {
-    ensure_state();
+  Submitted submit(const json& body, const Caller& caller) {
     if (!body.is_object()) throw ApiError(400, "", "the body must be a JSON object (a job file)");
     json spec = body;
     Job j;
@@ -321,27 +353,55 @@ struct Strategy::Impl {
         j.wait = body["wait_for_circuits"].get<bool>();
       }
     }
+    const int64_t now = unix_ms();
+    if (!caller.idempotency_key.empty())
+      if (const auto k = keys.find(caller.name, caller.idempotency_key, now)) return replay(*k, spec, j);
+    ensure_state();
     try {
       j.job = lp::job_from_json(spec);
     } catch (const std::invalid_argument& e) {
       throw ApiError(400, field_of(e.what()), e.what());
     }
     j.spec = spec;
+    j.owner = caller.name;
+    j.key = caller.idempotency_key;
+    j.submitted_ms = now;
     j.id = fmt::format("j{}", next_job++);
     try {
       commit_job(j);
     } catch (const PlacementError& e) {
       if (!(e.fits_later && j.wait)) throw ApiError(409, e.field, e.what());
       j.state = JobState::kWaiting;
-      journal.append({{"type", "admit"},
-                      {"id", j.id},
-                      {"job", j.spec},
-                      {"target_accuracy", j.target ? json(*j.target) : json(nullptr)},
-                      {"wait_for_circuits", j.wait}});
+      journal.append(with_origin({{"type", "admit"},
+                                  {"id", j.id},
+                                  {"job", j.spec},
+                                  {"target_accuracy", j.target ? json(*j.target) : json(nullptr)},
+                                  {"wait_for_circuits", j.wait}},
+                                 j));
     }
+    if (!j.key.empty()) keys.remember({j.owner, j.key, j.id, now}, now);
     const std::string id = j.id;
     jobs.emplace(id, std::move(j));
-    return job_json(jobs.at(id));
+    return {job_json(jobs.at(id)), false};
+  }
+
+  // A submission whose key was used before: the job it made, if the request
+  // is the same (the job file, target and waiting); nothing is done.
+  Submitted replay(const RememberedKey& k, const json& spec, const Job& asked) {
+    const auto it = jobs.find(k.id);
+    if (it == jobs.end())
+      throw ApiError(409, "Idempotency-Key",
+                     fmt::format("key {} made job {}, which has been deleted since; nothing was done (a new "
+                                 "submission needs a new key)",
+                                 printable(k.key), k.id));
+    const Job& j = it->second;
+    if (j.spec != spec || j.target != asked.target || j.wait != asked.wait)
+      throw ApiError(422, "Idempotency-Key",
+                     fmt::format("key {} made job {} from another request body; nothing was done (another "
+                                 "job needs another key)",
+                                 printable(k.key), k.id));
+    ++replays;
+    return {job_json(j), true};
   }
 
   size_t phase_index(const Job& j, const json& body) const {
@@ -369,8 +429,8 @@ struct Strategy::Impl {
     throw ApiError(400, "phase", fmt::format("a name or an index, not {}", json_type_name(p)));
   }
 
-  json phase(const std::string& id, const json& body) {
-    Job& j = find(id);
+  json phase(const std::string& id, const json& body, const Caller& caller) {
+    Job& j = find_to_change(id, caller);
     const size_t p = phase_index(j, body);
     json out{{"id", j.id}, {"phase", j.job.phases[p].name}, {"index", p}};
     if (j.state != JobState::kRunning) {
@@ -494,8 +554,8 @@ struct Strategy::Impl {
     return out;
   }
 
-  json progress(const std::string& id, const json& body) {
-    Job& j = find(id);
+  json progress(const std::string& id, const json& body, const Caller& caller) {
+    Job& j = find_to_change(id, caller);
     ensure_state();
     if (!body.is_object() || !body.contains("accuracy"))
       throw ApiError(400, "accuracy", "missing ({\"accuracy\": x}, x in 0..1)");
@@ -518,8 +578,8 @@ struct Strategy::Impl {
     return out;
   }
 
-  json remove(const std::string& id) {
-    Job& j = find(id);
+  json remove(const std::string& id, const Caller& caller) {
+    Job& j = find_to_change(id, caller);
     ensure_state();
     journal.append({{"type", "delete"}, {"id", id}});
     if (j.placement) release(j);
@@ -607,6 +667,29 @@ struct Strategy::Impl {
         "# HELP lightraild_state_restored_total Times the deleted state directory was written back from "
         "memory.\n# TYPE lightraild_state_restored_total counter\nlightraild_state_restored_total {}\n",
         state_problem.empty() ? 1 : 0, state_restored);
+    m += fmt::format(
+        "# HELP lightraild_idempotency_keys Idempotency keys remembered (bounded by count and age).\n"
+        "# TYPE lightraild_idempotency_keys gauge\nlightraild_idempotency_keys {}\n"
+        "# HELP lightraild_idempotent_replays_total Submissions answered with the job an earlier request "
+        "with the same key made.\n# TYPE lightraild_idempotent_replays_total counter\n"
+        "lightraild_idempotent_replays_total {}\n",
+        keys.size(), replays);
+    // Every board in every state, 1 for the one it is in (Prometheus'
+    // enum shape), so a dashboard can alert on "blocked" by board.
+    m += "# HELP lightraild_board_state The use of each board: free, job, blocked or unreachable.\n"
+         "# TYPE lightraild_board_state gauge\n";
+    for (size_t b = 0; b < owner.size(); ++b) {
+      const char* now = !unreachable[b].empty() ? "unreachable"
+                        : !blocked[b].empty()   ? "blocked"
+                        : !owner[b].empty()     ? "job"
+                                                : "free";
+      for (const char* st : {"free", "job", "blocked", "unreachable"})
+        m += fmt::format("lightraild_board_state{{board=\"{}\",state=\"{}\"}} {}\n", name(b), st,
+                         std::string(st) == now ? 1 : 0);
+    }
+    m += "# HELP lightraild_journal_fsync_seconds How long each journal record's fsync took.\n"
+         "# TYPE lightraild_journal_fsync_seconds histogram\n";
+    m += journal.fsync_latency().lines("lightraild_journal_fsync_seconds");
     return m;
   }
 
@@ -705,11 +788,15 @@ std::vector<json> Strategy::Impl::snapshot() const {
   // the deleted jobs' ids. First, so that it is never the last line (which
   // the journal drops when torn) once anything is appended.
   std::vector<json> snapshot{{{"type", "generation"}, {"next", next_generation}, {"next_job", next_job}}};
+  // Keys of deleted jobs (a live job's key is in its own record).
+  for (const RememberedKey& k : keys.all())
+    if (!jobs.count(k.id)) snapshot.push_back(IdempotencyKeys::record(k));
   for (const auto& [id, j] : jobs) {
-    json base{{"id", id},
-              {"job", j.spec},
-              {"target_accuracy", j.target ? json(*j.target) : json(nullptr)},
-              {"wait_for_circuits", j.wait}};
+    const json base = with_origin({{"id", id},
+                                   {"job", j.spec},
+                                   {"target_accuracy", j.target ? json(*j.target) : json(nullptr)},
+                                   {"wait_for_circuits", j.wait}},
+                                  j);
     if (j.state == JobState::kRunning) {
       json in = base;
       in["type"] = "commit_intent";
@@ -741,6 +828,7 @@ json Strategy::Impl::recover() {
   std::map<std::string, size_t> admitted_line;
   std::set<std::string> deleted, released;
   std::map<std::string, double> accuracy;
+  std::vector<RememberedKey> gone_keys;  // idempotency_key records
   // Every complete line is one record: record i is line i + 1.
   auto damaged = [&](size_t line, const std::string& why) {
     return std::runtime_error(fmt::format("journal {}: line {} is not a record this daemon writes ({}): {}",
@@ -778,6 +866,8 @@ json Strategy::Impl::recover() {
       deleted.insert(id);
     } else if (type == "progress") {
       accuracy[id] = r.at("accuracy").get<double>();
+    } else if (type == "idempotency_key") {
+      gone_keys.push_back(*IdempotencyKeys::from_record(r));
     } else if (type == "generation") {
       next_generation = std::max(next_generation, r.at("next").get<uint32_t>());
       next_job = std::max(next_job, r.at("next_job").get<uint64_t>());
@@ -803,6 +893,9 @@ json Strategy::Impl::recover() {
     if (rec.contains("target_accuracy") && rec["target_accuracy"].is_number())
       j.target = rec["target_accuracy"].get<double>();
     j.wait = rec.value("wait_for_circuits", false);
+    j.owner = rec.value("owner", "");
+    j.key = rec.value("idempotency_key", "");
+    j.submitted_ms = rec.value("submitted_ms", int64_t(0));
     j.accuracy = accuracy.count(id) ? accuracy[id] : 0;
     j.state = JobState::kWaiting;
     auto in = intents.find(id);
@@ -910,6 +1003,16 @@ json Strategy::Impl::recover() {
       blocked[b] = fmt::format("runs generation {}, not committed by this daemon", s.generation);
     }
   }
+  // Keys: those of the jobs kept and of the jobs deleted by a request (a
+  // retry of theirs must not make them again). A job recovery dropped was
+  // never answered 201, so its key is free for the retry.
+  const int64_t now = unix_ms();
+  for (const RememberedKey& k : gone_keys) keys.remember(k, now);
+  for (const auto& [id, rec] : admitted)
+    if (rec.contains("idempotency_key") && (jobs.count(id) || deleted.count(id)))
+      keys.remember({rec.value("owner", ""), rec["idempotency_key"].get<std::string>(), id,
+                     rec.value("submitted_ms", int64_t(0))},
+                    now);
   // The journal from here on: one record per job as it stands.
   journal.rewrite(snapshot());
   json placed = allocate();
@@ -925,12 +1028,16 @@ Strategy::Strategy(Fabric& fabric, Journal& journal, StrategyOptions options)
 Strategy::~Strategy() = default;
 
 json Strategy::recover() { return impl_->recover(); }
-json Strategy::submit(const json& body) { return impl_->submit(body); }
-json Strategy::phase(const std::string& id, const json& body) { return impl_->phase(id, body); }
-json Strategy::progress(const std::string& id, const json& body) { return impl_->progress(id, body); }
+Submitted Strategy::submit(const json& body, const Caller& caller) { return impl_->submit(body, caller); }
+json Strategy::phase(const std::string& id, const json& body, const Caller& caller) {
+  return impl_->phase(id, body, caller);
+}
+json Strategy::progress(const std::string& id, const json& body, const Caller& caller) {
+  return impl_->progress(id, body, caller);
+}
 json Strategy::list() { return impl_->list(); }
 json Strategy::get(const std::string& id) { return impl_->job_json(impl_->find(id)); }
-json Strategy::remove(const std::string& id) { return impl_->remove(id); }
+json Strategy::remove(const std::string& id, const Caller& caller) { return impl_->remove(id, caller); }
 json Strategy::fabric_state() { return impl_->fabric_state(); }
 std::string Strategy::metrics() { return impl_->metrics(); }
 void Strategy::keepalive() { impl_->keepalive(); }

@@ -28,6 +28,10 @@ struct StrategyOptions {
   // The daemon's board lease token: written back, with the journal, if the
   // state directory (the journal's) disappears under the daemon.
   uint32_t lease_token = 0;
+  // Idempotency keys of submissions (docs/lightraild.md, "Safe retries"):
+  // kept this long after their first use, and at most this many.
+  int64_t idempotency_ttl_ms = 24LL * 3600 * 1000;
+  size_t idempotency_max_keys = 10000;
   // Notable events (a warning line each); empty: silent.
   std::function<void(const std::string&)> log;
 };
@@ -41,12 +45,12 @@ class Strategy : public Service {
   ~Strategy() override;
 
   nlohmann::json recover() override;
-  nlohmann::json submit(const nlohmann::json& body) override;
-  nlohmann::json phase(const std::string& id, const nlohmann::json& body) override;
-  nlohmann::json progress(const std::string& id, const nlohmann::json& body) override;
+  Submitted submit(const nlohmann::json& body, const Caller& caller) override;
+  nlohmann::json phase(const std::string& id, const nlohmann::json& body, const Caller& caller) override;
+  nlohmann::json progress(const std::string& id, const nlohmann::json& body, const Caller& caller) override;
   nlohmann::json list() override;
   nlohmann::json get(const std::string& id) override;
-  nlohmann::json remove(const std::string& id) override;
+  nlohmann::json remove(const std::string& id, const Caller& caller) override;
   nlohmann::json fabric_state() override;
   std::string metrics() override;
   void keepalive() override;

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "http_server.hpp"
 #include "service.hpp"
 
 namespace lightrail::test {
@@ -33,8 +34,13 @@ class FakeService : public daemon::Service {
 
   json recover() override { return {{"replayed", 0}}; }
 
-  json submit(const json& body) override {
+  daemon::Submitted submit(const json& body, const daemon::Caller& caller) override {
     ++submits;
+    seen(caller);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      submit_request_id_ = daemon::current_request_id();
+    }
     if (!body.is_object() || !body.contains("job"))
       throw daemon::ApiError(400, "job", "the body must be {\"job\": {...}}");
     if (body["job"].is_object() && body["job"].value("name", "") == "conflict")
@@ -47,11 +53,12 @@ class FakeService : public daemon::Service {
     if (body.contains("target_accuracy")) jobs_[id]["target_accuracy"] = body["target_accuracy"];
     if (body.contains("wait_for_circuits")) jobs_[id]["wait_for_circuits"] = body["wait_for_circuits"];
     ++changes;
-    return jobs_[id];
+    return {jobs_[id], false};
   }
 
-  json phase(const std::string& id, const json& body) override {
+  json phase(const std::string& id, const json& body, const daemon::Caller& caller) override {
     ++phases;
+    seen(caller);
     if (on_phase) on_phase();
     std::lock_guard<std::mutex> lock(mutex_);
     auto& job = find(id);
@@ -65,8 +72,9 @@ class FakeService : public daemon::Service {
     return {{"id", id}, {"phase", body["phase"]}, {"boundary_ps", boundary_ps_}};
   }
 
-  json progress(const std::string& id, const json& body) override {
+  json progress(const std::string& id, const json& body, const daemon::Caller& caller) override {
     ++progresses;
+    seen(caller);
     std::lock_guard<std::mutex> lock(mutex_);
     auto& job = find(id);
     if (!body.is_object() || !body.contains("accuracy") || !body["accuracy"].is_number())
@@ -92,8 +100,9 @@ class FakeService : public daemon::Service {
     return find(id);
   }
 
-  json remove(const std::string& id) override {
+  json remove(const std::string& id, const daemon::Caller& caller) override {
     ++removes;
+    seen(caller);
     std::lock_guard<std::mutex> lock(mutex_);
     find(id);
     jobs_.erase(id);
@@ -125,6 +134,18 @@ class FakeService : public daemon::Service {
     not_ready_why = std::move(why);
   }
 
+  // The caller of the last call that changes state, as the HTTP layer gave it.
+  daemon::Caller last_caller() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return last_caller_;
+  }
+
+  // The request id the last submit() ran under (current_request_id()).
+  std::string submit_request_id() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return submit_request_id_;
+  }
+
   // The whole state, for before/after comparisons.
   json snapshot() {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -138,7 +159,14 @@ class FakeService : public daemon::Service {
     return it->second;
   }
 
+  void seen(const daemon::Caller& caller) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    last_caller_ = caller;
+  }
+
   std::mutex mutex_;  // the tests read snapshot() from their own thread
+  daemon::Caller last_caller_;
+  std::string submit_request_id_;
   std::map<std::string, json> jobs_;
   uint64_t next_id_ = 0;
   int64_t boundary_ps_ = 0;

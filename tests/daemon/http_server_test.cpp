@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <future>
@@ -187,6 +188,125 @@ TEST_F(HttpServerTest, StateChangesWithoutTheRightTokenAre401AndDoNothing) {
   EXPECT_EQ(fake_.snapshot(), before);
   // Reads need no token.
   EXPECT_EQ(get("/v1/jobs/" + id).status, 200);
+}
+
+TEST_F(HttpServerTest, ARoleDecidesWhatItsTokenMayChangeAndTheServiceLearnsWhoAsked) {
+  HttpOptions o;
+  o.tokens = {{"slurm", lightrail::daemon::Role::kManager, "slurm-token-0123456789abcdef"},
+              {"viewer", lightrail::daemon::Role::kReader, "viewer-token-0123456789abcdef"}};
+  start(o);
+  const std::string id = submit_one();  // the admin's token
+  EXPECT_EQ(fake_.last_caller().name, "admin");
+  EXPECT_EQ(fake_.last_caller().role, lightrail::daemon::Role::kAdmin);
+  const std::string viewer = "Authorization: Bearer viewer-token-0123456789abcdef";
+  const json before = fake_.snapshot();
+  for (const std::string& target :
+       {std::string("/v1/jobs"), "/v1/jobs/" + id + "/phase", "/v1/jobs/" + id + "/progress"}) {
+    const HttpReply r = post(target, R"({"job": {}, "phase": 1, "accuracy": 1})", {viewer, kJson});
+    EXPECT_EQ(r.status, 403) << target << " " << r.body;
+    EXPECT_EQ(error_of(r).at("field"), "Authorization");
+    EXPECT_NE(r.body.find("viewer is a reader"), std::string::npos) << r.body;
+  }
+  EXPECT_EQ(call(http_request("DELETE", "/v1/jobs/" + id, "", {viewer})).status, 403);
+  EXPECT_EQ(fake_.snapshot(), before);  // the Service saw none of them
+  // A reader's token still reads, and makes its connection trusted.
+  EXPECT_EQ(call(http_request("GET", "/v1/jobs/" + id, "", {viewer})).status, 200);
+  const HttpReply r = post("/v1/jobs", R"({"job": {"name": "b"}})",
+                           {"Authorization: Bearer slurm-token-0123456789abcdef", kJson});
+  EXPECT_EQ(r.status, 201) << r.body;
+  EXPECT_EQ(fake_.last_caller().name, "slurm");
+  EXPECT_EQ(fake_.last_caller().role, lightrail::daemon::Role::kManager);
+  EXPECT_EQ(r.body.find("slurm-token"), std::string::npos);
+}
+
+TEST_F(HttpServerTest, IdempotencyKeyReachesTheServiceOrIs400NamingIt) {
+  start();
+  const std::string body = R"({"job": {"name": "a"}})";
+  EXPECT_EQ(post("/v1/jobs", body, {kAuth, kJson, "Idempotency-Key: \"8e03978e-40d5\""}).status, 201);
+  EXPECT_EQ(fake_.last_caller().idempotency_key, "8e03978e-40d5") << "the draft's quoted form";
+  EXPECT_EQ(post("/v1/jobs", body, {kAuth, kJson, "Idempotency-Key: slurm:42"}).status, 201);
+  EXPECT_EQ(fake_.last_caller().idempotency_key, "slurm:42");
+  EXPECT_EQ(post("/v1/jobs", body).status, 201);
+  EXPECT_EQ(fake_.last_caller().idempotency_key, "") << "a request without the header has no key";
+  const int submits = fake_.submits;
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{kAuth, kJson, "Idempotency-Key: a b"},
+        std::vector<std::string>{kAuth, kJson, "Idempotency-Key: \"\""},
+        std::vector<std::string>{kAuth, kJson, "Idempotency-Key: " + std::string(129, 'k')},
+        std::vector<std::string>{kAuth, kJson, "Idempotency-Key: k1", "Idempotency-Key: k2"}}) {
+    const HttpReply r = post("/v1/jobs", body, bad);
+    EXPECT_EQ(r.status, 400) << bad.back() << " " << r.body;
+    EXPECT_EQ(error_of(r).at("field"), "Idempotency-Key");
+  }
+  EXPECT_EQ(fake_.submits, submits);
+}
+
+TEST_F(HttpServerTest, TokensReplacedWhileServingTakeEffectAtTheNextRequest) {
+  start();
+  const std::string id = submit_one();
+  // The old connection trusted: the new set still decides its next request.
+  RawConn c(port());
+  ASSERT_TRUE(
+      c.send(http_request("POST", "/v1/jobs/" + id + "/progress", R"({"accuracy": 0.1})", {kAuth, kJson})));
+  ASSERT_EQ(c.read_reply().value_or(HttpReply{}).status, 200);
+  server_->set_tokens({{"ops", lightrail::daemon::Role::kAdmin, "new-token-0123456789abcdef"}});
+  ASSERT_TRUE(
+      c.send(http_request("POST", "/v1/jobs/" + id + "/progress", R"({"accuracy": 0.2})", {kAuth, kJson})));
+  EXPECT_EQ(c.read_reply().value_or(HttpReply{}).status, 401);
+  EXPECT_EQ(post("/v1/jobs/" + id + "/progress", R"({"accuracy": 0.3})",
+                 {"Authorization: Bearer new-token-0123456789abcdef", kJson})
+                .status,
+            200);
+  EXPECT_EQ(fake_.last_caller().name, "ops");
+  // A bad set is refused whole; the one in force stays.
+  EXPECT_THROW(server_->set_tokens({}), std::invalid_argument);
+  EXPECT_THROW(server_->set_tokens({{"ops", lightrail::daemon::Role::kAdmin, "short"}}),
+               std::invalid_argument);
+  EXPECT_EQ(post("/v1/jobs/" + id + "/progress", R"({"accuracy": 0.4})",
+                 {"Authorization: Bearer new-token-0123456789abcdef", kJson})
+                .status,
+            200);
+}
+
+TEST_F(HttpServerTest, EveryReplyCarriesTheRequestIdItsLogLinesCarry) {
+  std::mutex m;
+  std::vector<lightrail::daemon::LogEvent> events;
+  HttpOptions o;
+  o.log = [&](const lightrail::daemon::LogEvent& e) {
+    std::lock_guard<std::mutex> lock(m);
+    events.push_back(e);
+  };
+  start(o);
+  auto logged = [&](const std::string& id) {
+    std::lock_guard<std::mutex> lock(m);
+    for (const auto& e : events)
+      if (e.fields.value("request_id", "") == id) return true;
+    return false;
+  };
+  // The client's id, if sane: echoed, logged, and current during the call.
+  HttpReply r = post("/v1/jobs", R"({"job": {"name": "a"}})", {kAuth, kJson, "X-Request-Id: slurm-42.a:b_c"});
+  EXPECT_EQ(r.status, 201);
+  EXPECT_EQ(r.header("x-request-id"), "slurm-42.a:b_c");
+  EXPECT_EQ(fake_.submit_request_id(), "slurm-42.a:b_c");
+  EXPECT_TRUE(eventually([&] { return logged("slurm-42.a:b_c"); }));
+  // Errors too; an id that is not sane is replaced by one of ours, new per request.
+  std::vector<std::string> ours;
+  for (const std::string& bad : {std::string("X-Request-Id: a b"), "X-Request-Id: " + std::string(65, 'x'),
+                                 std::string("X-Request-Id: \"quoted\"")}) {
+    r = call(http_request("GET", "/v1/jobs/nope", "", {bad}));
+    EXPECT_EQ(r.status, 404);
+    const std::string id = r.header("x-request-id");
+    EXPECT_EQ(id.size(), 16u) << bad << ": " << id;
+    EXPECT_TRUE(eventually([&] { return logged(id); })) << id;
+    ours.push_back(id);
+  }
+  r = get("/healthz");
+  EXPECT_EQ(r.header("x-request-id").size(), 16u);
+  ours.push_back(r.header("x-request-id"));
+  std::sort(ours.begin(), ours.end());
+  EXPECT_EQ(std::unique(ours.begin(), ours.end()), ours.end()) << "one id per request";
+  EXPECT_EQ(fake_.submit_request_id(), "slurm-42.a:b_c");
+  server_.reset();  // its log writes to this test's locals
 }
 
 TEST_F(HttpServerTest, OversizedBodyIs413BeforeItIsSent) {

@@ -4,6 +4,7 @@ restarted, the Python client, and the simulation's report at the end.
 
 Usage: Harness(cosim, lightraild, source_dir, boards=4) as a context manager.
 """
+import http.client
 import json
 import os
 import resource
@@ -85,7 +86,9 @@ class Harness:
         self.dump_logs()
         fail("%s did not appear" % name)
 
-    def start_daemon(self, env_extra=None, nofile=None):
+    def start_daemon(self, env_extra=None, nofile=None, tokens=None, args=()):
+        """tokens: a tokens file (--tokens) instead of the one token file;
+        args: more options."""
         try:
             os.unlink(self.path("daemon.port"))
         except FileNotFoundError:
@@ -94,15 +97,46 @@ class Harness:
         env.update(env_extra or {})
         self.proc = subprocess.Popen(
             [self.daemon_bin, "--fabric", self.path("fabric.json"), "--model",
-             os.path.join(self.src, "examples/daemon/model.json"), "--token-file", self.path("token"),
+             os.path.join(self.src, "examples/daemon/model.json")] +
+            (["--tokens", tokens] if tokens else ["--token-file", self.path("token")]) + [
              "--state-dir", self.path("state"), "--port", "0", "--port-file", self.path("daemon.port")] +
-            ([] if self.sync else ["--allow-unlocked"]),
+            ([] if self.sync else ["--allow-unlocked"]) + list(args),
             stdout=open(self.path("daemon.log"), "a"), stderr=subprocess.STDOUT, env=env,
             preexec_fn=nofile_limit(nofile))
         port = int(self.wait_file("daemon.port"))
         self.url = "http://127.0.0.1:%d" % port
         self.client = self.client_mod.Client(self.url, self.path("token"))
         return self.client
+
+    def write_token(self, name, text):
+        """A token file (mode 0600) in the work directory; returns its path."""
+        path = self.path(name)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.write(fd, text.encode() + b"\n")
+        os.close(fd)
+        return path
+
+    def request(self, method, path, body=None, token=None, headers=None):
+        """One HTTP request to the daemon: (status, headers, JSON reply)."""
+        h = dict(headers or {})
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            h["Content-Type"] = "application/json"
+        if token:
+            h["Authorization"] = "Bearer " + token
+        conn = http.client.HTTPConnection("127.0.0.1", int(self.url.rsplit(":", 1)[1]), timeout=60)
+        try:
+            conn.request(method, path, body=data, headers=h)
+            reply = conn.getresponse()
+            raw = reply.read()
+            return reply.status, {k.lower(): v for k, v in reply.getheaders()}, json.loads(raw) if raw else None
+        finally:
+            conn.close()
+
+    def daemon_log(self):
+        with open(self.path("daemon.log")) as f:
+            return f.read()
 
     def kill_daemon(self):
         self.proc.send_signal(signal.SIGKILL)
