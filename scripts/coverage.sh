@@ -62,8 +62,8 @@ if [ $run = 1 ]; then
 
   rm -rf "$out"
   mkdir -p "$out/rtl-dat"
-  # Kernels: their C-simulation tests only (the co-simulation runs the same
-  # kernels later; its counts are not in this figure).
+  # Kernels: their C-simulation tests only (only they link the counted
+  # kernels: cmake/lightrail_coverage.cmake).
   lcov --quiet --zerocounters --directory "$build"
   for t in "${kernel_tests[@]}"; do
     exe=$(find "$build/tests" -name "$t" -type f -perm -u+x | head -1)
@@ -81,9 +81,8 @@ if [ $run = 1 ]; then
   genhtml --quiet --branch-coverage --prefix "$root" --output-directory "$out/kernels" "$out/kernels.info"
 
   # RTL: every test that runs a model, each process writing its counters.
-  # GCOV_PREFIX: the co-simulation's kernel counters go aside, not into
-  # the kernels' figure.
-  if ! LIGHTRAIL_COVERAGE_DIR="$out/rtl-dat" GCOV_PREFIX="$out/gcov-cosim" ctest --test-dir "$build" -R "$rtl_tests" -E "$rtl_skip" -j 2 \
+  echo "coverage: RTL tests from $(date -u +%H:%M:%S) UTC"
+  if ! LIGHTRAIL_COVERAGE_DIR="$out/rtl-dat" ctest --test-dir "$build" -R "$rtl_tests" -E "$rtl_skip" -j 2 \
     --output-on-failure > "$out/ctest.log" 2>&1; then
     echo "coverage: FAILED: some tests failed under coverage:"
     grep -E '\(Failed\)|\(Timeout\)|\*\*\*' "$out/ctest.log" || true
