@@ -28,11 +28,13 @@ if(LIGHTRAIL_COVERAGE)
     file(GLOB _cov_hw_sources ${PROJECT_SOURCE_DIR}/hw/*.sv)
     set(_cov_vlt ${PROJECT_BINARY_DIR}/coverage_toggle_ports_only.vlt)
     execute_process(COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/coverage/toggle_ports_only.py
-                            ${_cov_vlt} ${_cov_hw_sources}
+                            ${_cov_vlt}.new ${_cov_hw_sources}
                     OUTPUT_QUIET RESULT_VARIABLE _cov_rc)
     if(NOT _cov_rc EQUAL 0)
       message(FATAL_ERROR "tests/coverage/toggle_ports_only.py failed (${_cov_rc})")
     endif()
+    # Every model depends on the file: rewritten only when it changes.
+    file(COPY_FILE ${_cov_vlt}.new ${_cov_vlt} ONLY_IF_DIFFERENT)
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_cov_hw_sources}
                                                                    ${PROJECT_SOURCE_DIR}/tests/coverage/toggle_ports_only.py)
     list(APPEND LIGHTRAIL_VERILATOR_COVERAGE_ARGS ${_cov_vlt})
