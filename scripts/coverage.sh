@@ -3,6 +3,7 @@
 # one command:
 #   scripts/coverage.sh            configure and build build-cov/, run, report
 #   scripts/coverage.sh --no-run   report again from the counters of the last run
+#                                  (out/coverage/rtl-dat/, merged again)
 # 1. Builds build-cov/ with LIGHTRAIL_COVERAGE=ON: every verilated model with
 #    Verilator --coverage, the kernels' C++ with gcov counters.
 # 2. Runs the kernels' C-simulation tests, then captures their line and
@@ -89,6 +90,13 @@ if [ $run = 1 ]; then
     failed=1
   fi
   grep -E '^[0-9]+% tests passed|^Total Test time' "$out/ctest.log" || true
+  echo "coverage: RTL tests done at $(date -u +%H:%M:%S) UTC"
+fi
+
+# The RTL counters merged from every process's file (again with --no-run:
+# files a test wrote since, with LIGHTRAIL_COVERAGE_DIR=out/coverage/rtl-dat,
+# count too).
+if compgen -G "$out/rtl-dat/*.dat" > /dev/null; then
   dats=("$out"/rtl-dat/*.dat)
   echo "coverage: merging ${#dats[@]} counter files"
   verilator_coverage --write "$out/rtl.dat" "${dats[@]}" > /dev/null
