@@ -3,6 +3,7 @@
 # one command:
 #   scripts/coverage.sh            configure and build build-cov/, run, report
 #   scripts/coverage.sh --no-run   report again from the counters of the last run
+#                                  (out/coverage/rtl-dat/, merged again)
 # 1. Builds build-cov/ with LIGHTRAIL_COVERAGE=ON: every verilated model with
 #    Verilator --coverage, the kernels' C++ with gcov counters.
 # 2. Runs the kernels' C-simulation tests, then captures their line and
@@ -62,8 +63,8 @@ if [ $run = 1 ]; then
 
   rm -rf "$out"
   mkdir -p "$out/rtl-dat"
-  # Kernels: their C-simulation tests only (the co-simulation runs the same
-  # kernels later; its counts are not in this figure).
+  # Kernels: their C-simulation tests only (only they link the counted
+  # kernels: cmake/lightrail_coverage.cmake).
   lcov --quiet --zerocounters --directory "$build"
   for t in "${kernel_tests[@]}"; do
     exe=$(find "$build/tests" -name "$t" -type f -perm -u+x | head -1)
@@ -81,15 +82,21 @@ if [ $run = 1 ]; then
   genhtml --quiet --branch-coverage --prefix "$root" --output-directory "$out/kernels" "$out/kernels.info"
 
   # RTL: every test that runs a model, each process writing its counters.
-  # GCOV_PREFIX: the co-simulation's kernel counters go aside, not into
-  # the kernels' figure.
-  if ! LIGHTRAIL_COVERAGE_DIR="$out/rtl-dat" GCOV_PREFIX="$out/gcov-cosim" ctest --test-dir "$build" -R "$rtl_tests" -E "$rtl_skip" -j 2 \
+  echo "coverage: RTL tests from $(date -u +%H:%M:%S) UTC"
+  if ! LIGHTRAIL_COVERAGE_DIR="$out/rtl-dat" ctest --test-dir "$build" -R "$rtl_tests" -E "$rtl_skip" -j 2 \
     --output-on-failure > "$out/ctest.log" 2>&1; then
     echo "coverage: FAILED: some tests failed under coverage:"
     grep -E '\(Failed\)|\(Timeout\)|\*\*\*' "$out/ctest.log" || true
     failed=1
   fi
   grep -E '^[0-9]+% tests passed|^Total Test time' "$out/ctest.log" || true
+  echo "coverage: RTL tests done at $(date -u +%H:%M:%S) UTC"
+fi
+
+# The RTL counters merged from every process's file (again with --no-run:
+# files a test wrote since, with LIGHTRAIL_COVERAGE_DIR=out/coverage/rtl-dat,
+# count too).
+if compgen -G "$out/rtl-dat/*.dat" > /dev/null; then
   dats=("$out"/rtl-dat/*.dat)
   echo "coverage: merging ${#dats[@]} counter files"
   verilator_coverage --write "$out/rtl.dat" "${dats[@]}" > /dev/null

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "regfile_bench.hpp"
 
@@ -70,6 +71,37 @@ TEST(Bus, ByteStrobesMergeIntoReadWriteRegisters) {
   EXPECT_EQ(b.ReadOk(hwdef::REG_SCRATCH), 0x11BB33DDu);
   ASSERT_EQ(b.Write(hwdef::REG_SCRATCH, 0xEEFF0000u, 0x8), kOkay);
   EXPECT_EQ(b.ReadOk(hwdef::REG_SCRATCH), 0xEEBB33DDu);
+}
+
+// COMMIT_MODE takes its AT_TIME bit only from a write whose strobes cover its
+// byte, as every read-write register merges strobes: a host that writes
+// another byte of the word does not change how the next COMMIT lands.
+TEST(Bus, ACommitModeWriteWithoutTheAtTimeByteKeepsTheMode) {
+  RegfileBench b;
+  ASSERT_EQ(b.Write(hwdef::REG_COMMIT_MODE, hwdef::COMMIT_MODE_AT_TIME_MASK), kOkay);
+  EXPECT_EQ(b.ReadOk(hwdef::REG_COMMIT_MODE), hwdef::COMMIT_MODE_AT_TIME_MASK);
+  static_assert(hwdef::COMMIT_MODE_AT_TIME_MASK == 0x1u, "AT_TIME is in byte 0");
+  ASSERT_EQ(b.Write(hwdef::REG_COMMIT_MODE, 0, 0xE), kOkay) << "bytes 1..3 only";
+  EXPECT_EQ(b.ReadOk(hwdef::REG_COMMIT_MODE), hwdef::COMMIT_MODE_AT_TIME_MASK);
+  ASSERT_EQ(b.Write(hwdef::REG_COMMIT_MODE, 0, 0x1), kOkay);
+  EXPECT_EQ(b.ReadOk(hwdef::REG_COMMIT_MODE), 0u);
+}
+
+// SYNC_ERROR is write-1-to-clear: a write hands exactly its bits to the servo
+// kernel for one cycle (`lightrail health --clear-errors` clears what it
+// writes and nothing else).
+TEST(Bus, ASyncErrorWritePulsesItsBitsToTheServoForOneCycle) {
+  RegfileBench b;
+  constexpr uint32_t kBits = 0x80000005u;
+  b.StartWrite(hwdef::REG_SYNC_ERROR, kBits);
+  std::vector<uint32_t> pulses;
+  for (int i = 0; i < 16; ++i) {
+    b.Tick();
+    if (b.awready_seen()) b.StopWrite();  // taken at this edge
+    if (b.m().sync_clear_errors_o != 0) pulses.push_back(b.m().sync_clear_errors_o);
+  }
+  ASSERT_EQ(pulses.size(), 1u) << "one cycle";
+  EXPECT_EQ(pulses[0], kBits);
 }
 
 // Every word offset below the tune window, and the gap between the tune
