@@ -149,7 +149,13 @@ for p in "${packages[@]}"; do
   done < <(find "$work/one/$p" -type f)
   for pkg in $(printf '%s\n' "${needs[@]}" | sort -u); do
     [ "$pkg" = "$p" ] && continue
-    [[ ", $depends," == *", $pkg "* || ", $depends," == *", $pkg,"* ]] || fail "$p: Depends lacks $pkg: $depends"
+    # The owner itself, or a name it provides (libspdlog1.10 is depended on
+    # as libspdlog1.10-fmt9, the name its shlibs file gives).
+    ok=0
+    for name in "$pkg" $(dpkg-query -W -f='${Provides}' "$pkg" 2>/dev/null | sed 's/([^)]*)//g; s/,/ /g'); do
+      [[ ", $depends," == *", $name "* || ", $depends," == *", $name,"* ]] && ok=1
+    done
+    [ $ok = 1 ] || fail "$p: Depends lacks $pkg: $depends"
   done
 done
 dev_depends=$(dpkg-deb -f "${deb[liblightrail-dev]}" Depends)
