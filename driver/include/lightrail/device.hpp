@@ -87,7 +87,7 @@ struct LeaseInfo {
 // What a cancel found.
 enum class CancelOutcome {
   kCancelled,       // the commit was dropped before its swap: the old schedule runs on
-  kAlreadySwapped,  // too late: the swap had begun (it is in Status::last_swap_ps)
+  kAlreadySwapped,  // too late: the swap had begun (it is in Status::last_swap)
   kNothingPending,  // no commit was verifying or waiting
 };
 
