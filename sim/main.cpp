@@ -22,6 +22,7 @@
 #include "cosim.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/schedule_json.hpp"
+#include "lightrail/schedule_json_value.hpp"
 #include "lightrail/token_file.hpp"
 #include "lightrail/version.hpp"
 #include "partition.hpp"

@@ -617,8 +617,9 @@ class Host {
     return it->second;
   }
   Device open(int board) const {
-    Device d(open_sim_transport(uri(board), sc_.host_timeout_ms));
-    d.set_commit_timeout_ms(sc_.host_timeout_ms);
+    const std::chrono::milliseconds timeout(sc_.host_timeout_ms);
+    Device d(open_sim_transport(uri(board), timeout));
+    d.set_commit_timeout(timeout);
     return d;
   }
   std::vector<int> boards(const Action& a) const {
@@ -630,8 +631,8 @@ class Host {
 
   CommitAt commit_time(const Action& a, int first_board) {
     if (a.commit == "epoch") return CommitAt::epoch();
-    if (a.commit.contains("at_ps")) return CommitAt::at_time_ps(a.commit["at_ps"].get<int64_t>());
-    return CommitAt::at_time_ps(device(first_board).time_ps() + a.commit["in_ps"].get<int64_t>());
+    if (a.commit.contains("at_ps")) return CommitAt::at(board_time_ps(a.commit["at_ps"].get<int64_t>()));
+    return CommitAt::at(device(first_board).time() + picoseconds(a.commit["in_ps"].get<int64_t>()));
   }
 
   json perform(const Action& a) {
@@ -639,11 +640,13 @@ class Host {
     if (a.what == "trigger" && !a.at.is_null()) {
       // One board time for every board: each must take its boundary there.
       const std::vector<int> tb = targets;
-      const int64_t t = a.at.contains("at_ps") ? a.at["at_ps"].get<int64_t>()
-                                               : device(tb.front()).time_ps() + a.at["in_ps"].get<int64_t>();
+      const int64_t t = a.at.contains("at_ps")
+                            ? a.at["at_ps"].get<int64_t>()
+                            : to_ps(device(tb.front()).time()) + a.at["in_ps"].get<int64_t>();
       json got = json::array();
       for (int b : tb) {
-        const std::optional<int64_t> boundary = device(b).trigger_at_ps(t);
+        std::optional<int64_t> boundary;
+        if (const std::optional<BoardTime> at = device(b).trigger_at(board_time_ps(t))) boundary = to_ps(*at);
         if (!boundary)
           throw std::runtime_error(fmt::format("board {}: no event step waited for the trigger", b));
         if (*boundary != t)

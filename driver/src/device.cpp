@@ -6,6 +6,7 @@
 #include <chrono>
 #include <random>
 #include <thread>
+#include <utility>
 
 #include "lightrail/errors.hpp"
 #include "lightrail/hwdef.hpp"
@@ -57,13 +58,48 @@ Device::Device(std::unique_ptr<Transport> transport)
   read_capabilities();
 }
 
-Device::~Device() {
+Device::~Device() { release_quietly(); }
+
+void Device::release_quietly() noexcept {
   if (!transport_ || !holds_lease_) return;
   try {
     release();
   } catch (const std::exception&) {
     // The lease expires by itself; a destructor must not throw.
   }
+}
+
+Device::Device(Device&& other) noexcept
+    : transport_(std::move(other.transport_)),
+      uri_(std::move(other.uri_)),
+      caps_(std::move(other.caps_)),
+      board_id_(other.board_id_),
+      commit_timeout_(other.commit_timeout_),
+      token_(other.token_),
+      holds_lease_(std::exchange(other.holds_lease_, false)),
+      claimed_at_(other.claimed_at_),
+      lease_ttl_(other.lease_ttl_),
+      staged_(std::exchange(other.staged_, std::nullopt)) {}
+
+Device& Device::operator=(Device&& other) noexcept {
+  if (this == &other) return *this;
+  // The board this Device writes is left as the destructor leaves it.
+  release_quietly();
+  transport_ = std::move(other.transport_);
+  uri_ = std::move(other.uri_);
+  caps_ = std::move(other.caps_);
+  board_id_ = other.board_id_;
+  commit_timeout_ = other.commit_timeout_;
+  token_ = other.token_;
+  holds_lease_ = std::exchange(other.holds_lease_, false);
+  claimed_at_ = other.claimed_at_;
+  lease_ttl_ = other.lease_ttl_;
+  staged_ = std::exchange(other.staged_, std::nullopt);
+  return *this;
+}
+
+BoardTime Device::from_ticks(uint64_t ticks) const {
+  return board_time_ps(static_cast<int64_t>(ticks) * caps_.tick_ps());
 }
 
 void Device::set_lease_token(uint32_t token) {
@@ -80,8 +116,8 @@ LeaseInfo Device::lease() {
   l.owner = reg(hw::REG_LEASE_OWNER);
   l.mine = l.owner != 0 && l.owner == token_;
   const uint64_t expires = (uint64_t{reg(hw::REG_LEASE_EXPIRES_HI)} << 32) | reg(hw::REG_LEASE_EXPIRES_LO);
-  l.expires_ps = l.owner != 0 ? static_cast<int64_t>(expires) * caps_.tick_ps() : 0;
-  l.ttl_ms = reg(hw::REG_LEASE_TTL_MS);
+  l.expires = l.owner != 0 ? from_ticks(expires) : BoardTime();
+  l.ttl = std::chrono::milliseconds(reg(hw::REG_LEASE_TTL_MS));
   return l;
 }
 
@@ -106,7 +142,8 @@ void Device::take_lease(uint32_t reg, std::chrono::milliseconds ttl) {
       if (l.owner == 0 && attempt < 3) continue;  // released in between
       if (l.owner == 0) throw;
       holds_lease_ = false;
-      const int64_t left_ms = std::max<int64_t>(0, (l.expires_ps - time_ps()) / 1000000000);
+      const int64_t left_ms = std::max<int64_t>(
+          0, std::chrono::duration_cast<std::chrono::milliseconds>(l.expires - time()).count());
       throw LeaseError(fmt::format("{}: another writer holds this board (lease token 0x{:08X}, {} ms of "
                                    "board time left); nothing was changed. Wait for it, or break the lease "
                                    "deliberately if its holder is gone (lightrail lease break --device {})",
@@ -266,30 +303,34 @@ void Device::stage(const Schedule& schedule) {
   staged_ = Staged{bank, crc, readback[hw::IMG_HDR_GENERATION]};
 }
 
-void Device::commit(CommitAt when) {
+CommitTicket Device::commit(CommitAt when) {
   if (!staged_) {
     throw Error(
         fmt::format("{}: nothing staged by this program to commit (stage a schedule first); nothing "
                     "was written",
                     uri_));
   }
-  if (when.at_time) {
-    if (when.time_ps < 0) throw Error(fmt::format("{}: commit time {} ps is negative", uri_, when.time_ps));
-    const int64_t now = time_ps();
-    if (when.time_ps - now > kCommitHorizonPs) {
+  if (when.time) {
+    const int64_t at = to_ps(*when.time);
+    if (at < 0) throw Error(fmt::format("{}: commit time {} ps is negative", uri_, at));
+    const int64_t now = to_ps(time());
+    if (at - now > kCommitHorizonPs) {
       throw Error(
           fmt::format("{}: commit time {} ps is {} s ahead of board time {} ps, beyond the board's "
                       "horizon of {} s; the commit was not sent",
-                      uri_, when.time_ps, (when.time_ps - now) / 1000000000000, now, hw::COMMIT_HORIZON_S));
+                      uri_, at, (at - now) / 1000000000000, now, hw::COMMIT_HORIZON_S));
     }
   }
   ensure_lease();
   // Clear stale commit flags so that what follows is this commit's verdict.
   transport_->write32(hw::REG_ERROR, kCommitFlags);
-  if (when.at_time) {
+  CommitTicket ticket;
+  ticket.uri = uri_;
+  if (when.time) {
+    const int64_t at = to_ps(*when.time);
     const int64_t tick = caps_.tick_ps();
-    const auto ticks =
-        static_cast<uint64_t>(when.time_ps / tick + (when.time_ps % tick >= (tick + 1) / 2 ? 1 : 0));
+    const auto ticks = static_cast<uint64_t>(at / tick + (at % tick >= (tick + 1) / 2 ? 1 : 0));
+    ticket.at = from_ticks(ticks);
     transport_->write32(hw::REG_COMMIT_TIME_LO, static_cast<uint32_t>(ticks));
     transport_->write32(hw::REG_COMMIT_TIME_HI, static_cast<uint32_t>(ticks >> 32));
     transport_->write32(hw::REG_COMMIT_MODE, hw::COMMIT_MODE_AT_TIME_MASK);
@@ -306,14 +347,16 @@ void Device::commit(CommitAt when) {
   }
   const Staged staged = *staged_;
   staged_.reset();  // one commit per stage: the bank is the board's now
+  ticket.generation = staged.generation;
+  ticket.swaps_before = swaps_before;
 
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(commit_timeout_ms_);
+  const auto deadline = std::chrono::steady_clock::now() + commit_timeout_;
   for (int polls = 0;; ++polls) {
     if (!(transport_->read32(hw::REG_STATUS) & hw::STATUS_VERIFY_BUSY_MASK)) break;
     if (std::chrono::steady_clock::now() > deadline) {
       throw Error(
           fmt::format("{}: the board was still verifying the committed bank after {} ms (STATUS.VERIFY_BUSY)",
-                      uri_, commit_timeout_ms_));
+                      uri_, commit_timeout_.count()));
     }
     // A full bank verifies in about 2,100 cycles (~8.5 us at 250 MHz): poll
     // briskly, then back off so a stuck board does not load the host.
@@ -341,6 +384,60 @@ void Device::commit(CommitAt when) {
                                   "came in between); stage and commit again",
                                   uri_),
                       {"IGNORED"});
+  }
+  return ticket;
+}
+
+Swap Device::wait_for_swap(const CommitTicket& ticket, std::chrono::milliseconds timeout) {
+  if (ticket.uri != uri_) {
+    throw Error(fmt::format("{}: the commit ticket is for {}, not this board", uri_, ticket.uri));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + timeout;
+  for (;;) {
+    Status s = status();
+    if (s.swaps != ticket.swaps_before) {
+      // A status read is several registers in a row: the swap can land
+      // between GENERATION and SWAPS, so a generation that is not the
+      // ticket's is read once more before anything is concluded.
+      if (s.generation != ticket.generation) s = status();
+      // One writer commits at a time (the lease), so the next swap is this
+      // commit's unless the bank was replaced by another writer meanwhile.
+      if (s.generation != ticket.generation) {
+        throw CommitError(fmt::format("{}: the board swapped to generation {} at {} ps, not to this "
+                                      "commit's generation {}",
+                                      uri_, s.generation, to_ps(s.last_swap), ticket.generation),
+                          {"OTHER_GENERATION"});
+      }
+      return {s.last_swap, s.generation};
+    }
+    if (!s.commit_pending && !s.verify_busy) {
+      // Neither waiting nor swapped: a cancel or a STOP dropped it.
+      throw CommitError(fmt::format("{}: the commit of generation {} was dropped before its swap ({}); the "
+                                    "previous schedule runs on",
+                                    uri_, ticket.generation, s.cancelled ? "cancelled" : "a STOP or a reset"),
+                        {s.cancelled ? "CANCELLED" : "DROPPED"});
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) {
+      throw TimeoutError(fmt::format(
+          "{}: no swap to generation {} within {} ms (board time now {} ps, commit time {}); the commit "
+          "stays armed",
+          uri_, ticket.generation, timeout.count(), to_ps(s.board_time),
+          ticket.at ? fmt::format("{} ps", to_ps(*ticket.at)) : std::string("the next epoch boundary")));
+    }
+    // Board time runs no faster than host time (a co-simulated board's runs
+    // slower), so sleeping the board time left never sleeps past the swap
+    // on hardware; the poll never sleeps longer than 50 ms nor past the
+    // deadline, and not under 1 ms.
+    std::chrono::steady_clock::duration nap = std::chrono::milliseconds(50);
+    if (ticket.at && *ticket.at > s.board_time) {
+      nap = std::min(
+          nap, std::chrono::duration_cast<std::chrono::steady_clock::duration>(*ticket.at - s.board_time));
+    }
+    nap = std::max<std::chrono::steady_clock::duration>(std::min(nap, deadline - now),
+                                                        std::chrono::milliseconds(1));
+    std::this_thread::sleep_for(nap);
   }
 }
 
@@ -375,7 +472,6 @@ Status Device::status() {
   const std::vector<uint32_t> r = transport_->read_block(hw::REG_STATUS, words);
   auto reg = [&](uint32_t offset) { return r.at((offset - hw::REG_STATUS) / 4); };
   auto reg64 = [&](uint32_t lo) { return (uint64_t{reg(lo + 4)} << 32) | reg(lo); };
-  const int64_t tick = caps_.tick_ps();
   Status s;
   const uint32_t st = reg(hw::REG_STATUS);
   s.running = st & hw::STATUS_RUNNING_MASK;
@@ -392,7 +488,7 @@ Status Device::status() {
   s.generation = reg(hw::REG_GENERATION);
   s.epochs = reg(hw::REG_EPOCHS);
   s.swaps = reg(hw::REG_SWAPS);
-  s.last_swap_ps = static_cast<int64_t>(reg64(hw::REG_LAST_SWAP_LO)) * tick;
+  s.last_swap = from_ticks(reg64(hw::REG_LAST_SWAP_LO));
   // A trigger may resolve between two reads: TRIGGERED_AT is the boundary of
   // the count read before it (or of a later trigger), never of an earlier
   // one. So TRIGGERS first, then TRIGGERED_AT with TRIGGERS again; a count
@@ -404,22 +500,22 @@ Status Device::status() {
     if (trig[2] == s.triggers) break;
     if (attempt + 1 < kTriggerReadAttempts) s.triggers = trig[2];
   }
-  s.last_trigger_ps = static_cast<int64_t>((uint64_t{trig[1]} << 32) | trig[0]) * tick;
-  s.board_time_ps = static_cast<int64_t>(reg64(hw::REG_TIME_LO)) * tick;
+  s.last_trigger = from_ticks((uint64_t{trig[1]} << 32) | trig[0]);
+  s.board_time = from_ticks(reg64(hw::REG_TIME_LO));
   return s;
 }
 
-int64_t Device::time_ps() { return static_cast<int64_t>(read64(hw::REG_TIME_LO)) * caps_.tick_ps(); }
+BoardTime Device::time() { return from_ticks(read64(hw::REG_TIME_LO)); }
 
 void Device::trigger() {
   ensure_lease();
   transport_->write32(hw::REG_CTRL, hw::CTRL_TRIGGER_MASK);
 }
 
-std::optional<int64_t> Device::trigger_at_ps(int64_t t) {
-  if (t < 0) throw Error(fmt::format("{}: trigger time {} ps is negative", uri_, t));
+std::optional<BoardTime> Device::trigger_at(BoardTime t) {
+  if (to_ps(t) < 0) throw Error(fmt::format("{}: trigger time {} ps is negative", uri_, to_ps(t)));
   const TriggerTicket ticket = trigger_prepare();
-  trigger_write_at_ps(t);
+  trigger_write_at(t);
   return trigger_resolved(ticket);
 }
 
@@ -428,7 +524,8 @@ Device::TriggerTicket Device::trigger_prepare() {
   return {transport_->read32(hw::REG_TRIGGERS)};
 }
 
-void Device::trigger_write_at_ps(int64_t t) {
+void Device::trigger_write_at(BoardTime at) {
+  const int64_t t = to_ps(at);
   if (t < 0) throw Error(fmt::format("{}: trigger time {} ps is negative", uri_, t));
   const int64_t tick = caps_.tick_ps();
   const auto ticks = static_cast<uint64_t>(t / tick + (t % tick >= (tick + 1) / 2 ? 1 : 0));
@@ -437,11 +534,11 @@ void Device::trigger_write_at_ps(int64_t t) {
   transport_->write32(hw::REG_CTRL, hw::CTRL_TRIGGER_AT_MASK);
 }
 
-std::optional<int64_t> Device::trigger_resolved(const TriggerTicket& ticket) {
+std::optional<BoardTime> Device::trigger_resolved(const TriggerTicket& ticket) {
   // The kernel resolves a waiting event step in the cycle after the pulse;
   // a read takes longer than that.
   if (transport_->read32(hw::REG_TRIGGERS) == ticket.triggers_before) return std::nullopt;
-  return static_cast<int64_t>(read64(hw::REG_TRIGGERED_AT_LO)) * caps_.tick_ps();
+  return from_ticks(read64(hw::REG_TRIGGERED_AT_LO));
 }
 
 void Device::stop() { transport_->write32(hw::REG_CTRL, hw::CTRL_STOP_MASK); }

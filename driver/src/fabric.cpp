@@ -12,6 +12,7 @@
 
 #include "error_kind.hpp"
 #include "lightrail/errors.hpp"
+#include "lightrail/fabric_json.hpp"
 #include "lightrail/json_text.hpp"
 
 namespace lightrail {
@@ -68,7 +69,8 @@ void settle(BoardCommitReport& r, Device& dev, const Status& before) {
     }
     if (c == CancelOutcome::kAlreadySwapped) {
       r.outcome = BoardOutcome::kSwitched;
-      if (const std::optional<Status> s = wait_for_swap_count(dev, before.swaps)) r.swap_ps = s->last_swap_ps;
+      if (const std::optional<Status> s = wait_for_swap_count(dev, before.swaps))
+        r.swap_ps = to_ps(s->last_swap);
       return;
     }
     // Nothing pending: it swapped already, or never took the commit.
@@ -77,11 +79,11 @@ void settle(BoardCommitReport& r, Device& dev, const Status& before) {
       r.outcome = BoardOutcome::kUnchanged;
     } else if (s.generation == r.generation) {
       r.outcome = BoardOutcome::kSwitched;
-      r.swap_ps = s.last_swap_ps;
+      r.swap_ps = to_ps(s.last_swap);
     } else {
       r.outcome = BoardOutcome::kUnknown;
       const std::string m = fmt::format("it swapped to generation {} at {} ps, not to this commit's {}",
-                                        s.generation, s.last_swap_ps, r.generation);
+                                        s.generation, to_ps(s.last_swap), r.generation);
       r.error = r.error.empty() ? m : r.error + "; " + m;
     }
   } catch (const std::exception& e) {
@@ -108,10 +110,18 @@ const char* to_string(BoardOutcome o) {
   return "unknown";
 }
 
-nlohmann::json FabricCommitReport::to_json() const {
+std::string to_json_text(const FabricCommitReport& report, int indent) {
+  return to_json(report).dump(indent);
+}
+
+std::string to_json_text(const FabricTriggerReport& report, int indent) {
+  return to_json(report).dump(indent);
+}
+
+nlohmann::json to_json(const FabricCommitReport& report) {
   json out_boards = json::array();
   json switched = json::array();
-  for (const BoardCommitReport& b : boards) {
+  for (const BoardCommitReport& b : report.boards) {
     out_boards.push_back({{"board", b.name},
                           {"index", b.board},
                           {"generation", b.generation},
@@ -124,11 +134,15 @@ nlohmann::json FabricCommitReport::to_json() const {
                           {"error_kind", b.error_kind}});
     if (b.outcome == BoardOutcome::kSwitched) switched.push_back(b.name);
   }
-  return {{"committed", committed}, {"commit_ps", commit_ps}, {"error", error},
-          {"warnings", warnings},   {"switched", switched},   {"boards", out_boards}};
+  return {{"committed", report.committed}, {"commit_ps", report.commit_ps}, {"error", report.error},
+          {"warnings", report.warnings},   {"switched", switched},          {"boards", out_boards}};
 }
 
-nlohmann::json FabricTriggerReport::to_json() const {
+nlohmann::json to_json(const FabricTriggerReport& r) {
+  const std::vector<size_t>& boards = r.boards;
+  const std::vector<std::string>& board_names = r.board_names;
+  const std::vector<std::optional<int64_t>>& board_boundary_ps = r.board_boundary_ps;
+  const std::vector<std::string>& board_errors = r.board_errors;
   json out_boards = json::array();
   for (size_t i = 0; i < boards.size(); ++i) {
     out_boards.push_back(
@@ -137,12 +151,8 @@ nlohmann::json FabricTriggerReport::to_json() const {
          {"boundary_ps", i < board_boundary_ps.size() ? optional_json(board_boundary_ps[i]) : json(nullptr)},
          {"error", i < board_errors.size() ? board_errors[i] : std::string()}});
   }
-  return {{"ok", ok},
-          {"at_ps", at_ps},
-          {"boundary_ps", optional_json(boundary_ps)},
-          {"error", error},
-          {"margin_ps", margin_ps},
-          {"window_ps", optional_json(window_ps)},
+  return {{"ok", r.ok},          {"at_ps", r.at_ps},         {"boundary_ps", optional_json(r.boundary_ps)},
+          {"error", r.error},    {"margin_ps", r.margin_ps}, {"window_ps", optional_json(r.window_ps)},
           {"boards", out_boards}};
 }
 
@@ -309,7 +319,7 @@ FabricCommitReport Fabric::commit(const std::vector<BoardAssignment>& schedules,
   size_t latest_board = 0;
   for (size_t i = 0; i < n; ++i) {
     try {
-      const int64_t t = dev[i]->time_ps();
+      const int64_t t = to_ps(dev[i]->time());
       if (t >= latest) {
         latest = t;
         latest_board = schedules[i].board;
@@ -343,7 +353,7 @@ FabricCommitReport Fabric::commit(const std::vector<BoardAssignment>& schedules,
   // 4. Arm everywhere for T; on a failure take back every arm.
   for (size_t i = 0; i < n; ++i) {
     try {
-      dev[i]->commit(CommitAt::at_time_ps(commit_ps));
+      dev[i]->commit(CommitAt::at(board_time_ps(commit_ps)));
       report.boards[i].armed = true;
       report.boards[i].outcome = BoardOutcome::kArmed;
     } catch (const std::exception& e) {
@@ -372,7 +382,7 @@ FabricCommitReport Fabric::commit(const std::vector<BoardAssignment>& schedules,
   if (!options.wait_for_swap) return report;
 
   // 5. Wait until every board shows the swap at or after T.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.swap_timeout_ms);
+  const auto deadline = std::chrono::steady_clock::now() + options.swap_timeout;
   std::vector<size_t> waiting(n);
   std::vector<std::string> last_error(n);
   for (size_t i = 0; i < n; ++i) waiting[i] = i;
@@ -384,14 +394,14 @@ FabricCommitReport Fabric::commit(const std::vector<BoardAssignment>& schedules,
         Status s = dev[i]->status();
         if (s.swaps != before[i].swaps) s = status_after_swap(*dev[i], s, r.generation);
         if (s.swaps != before[i].swaps) {
-          if (s.generation == r.generation && s.last_swap_ps >= commit_ps) {
+          if (s.generation == r.generation && s.last_swap >= board_time_ps(commit_ps)) {
             r.outcome = BoardOutcome::kSwitched;
-            r.swap_ps = s.last_swap_ps;
+            r.swap_ps = to_ps(s.last_swap);
           } else {
             r.outcome = BoardOutcome::kUnknown;
             fail(i, "Error",
                  fmt::format("the board swapped to generation {} at {} ps, not to this commit's {} at {} ps",
-                             s.generation, s.last_swap_ps, r.generation, commit_ps));
+                             s.generation, to_ps(s.last_swap), r.generation, commit_ps));
             report.committed = false;
           }
         } else if (!s.commit_pending && !s.verify_busy) {
@@ -414,7 +424,7 @@ FabricCommitReport Fabric::commit(const std::vector<BoardAssignment>& schedules,
   for (size_t i : waiting) {
     report.warnings.push_back(
         fmt::format("board {}: armed for {} ps, but its swap was not seen within {} ms{}{}",
-                    board_name(report.boards[i].board), commit_ps, options.swap_timeout_ms,
+                    board_name(report.boards[i].board), commit_ps, options.swap_timeout.count(),
                     last_error[i].empty() ? " (an event-triggered step holds a board until its trigger)"
                                           : " (last status read: ",
                     last_error[i].empty() ? "" : last_error[i] + ")"));
@@ -444,7 +454,7 @@ std::vector<BoardCommitReport> Fabric::cancel(const std::vector<size_t>& boards)
       r.generation = s.generation;
       if (c == CancelOutcome::kAlreadySwapped) {
         r.outcome = BoardOutcome::kSwitched;
-        r.swap_ps = s.last_swap_ps;
+        r.swap_ps = to_ps(s.last_swap);
       }
     } catch (const std::exception& e) {
       r.outcome = BoardOutcome::kUnknown;
@@ -501,7 +511,7 @@ FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::opti
   }
   for (size_t i = 0; i < n; ++i) {
     try {
-      last_read = dev[i]->time_ps();
+      last_read = to_ps(dev[i]->time());
       latest = std::max(latest, last_read);
     } catch (const std::exception& e) {
       fail(i, std::string("reading the board's time failed: ") + e.what());
@@ -528,7 +538,7 @@ FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::opti
   size_t written = 0;
   for (size_t i = 0; i < n; ++i) {
     try {
-      dev[i]->trigger_write_at_ps(report.at_ps);
+      dev[i]->trigger_write_at(board_time_ps(report.at_ps));
       written = i + 1;
     } catch (const std::exception& e) {
       fail(i, e.what());
@@ -537,7 +547,7 @@ FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::opti
   // The window is measured on the board read last, so one clock is used.
   if (written == n) {
     try {
-      report.window_ps = dev[n - 1]->time_ps() - last_read;
+      report.window_ps = to_ps(dev[n - 1]->time()) - last_read;
       windows_.push_back(*report.window_ps);
       if (windows_.size() > kWindowsKept) windows_.erase(windows_.begin());
     } catch (const std::exception& e) {
@@ -547,7 +557,8 @@ FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::opti
   for (size_t i = 0; i < n; ++i) {
     if (!report.board_errors[i].empty()) continue;
     try {
-      report.board_boundary_ps[i] = dev[i]->trigger_resolved(tickets[i]);
+      if (const std::optional<BoardTime> b = dev[i]->trigger_resolved(tickets[i]))
+        report.board_boundary_ps[i] = to_ps(*b);
     } catch (const std::exception& e) {
       fail(i, e.what());
     }

@@ -1,5 +1,7 @@
 // The fabric file (docs/fabric.md): parsed strictly, every problem named by
 // its JSON path, and written back.
+#include "lightrail/fabric_json.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -486,6 +488,16 @@ FabricSpec fabric_from_json(const nlohmann::json& j) {
   if (!parser.problems.empty()) throw FormatError("fabric", std::move(parser.problems));
   return spec;
 }
+
+FabricSpec parse_fabric(const std::string& text, const std::string& what) {
+  const json doc = parse_json_text(text, printable(what));
+  Parser parser;
+  FabricSpec spec = parser.parse(doc);
+  if (!parser.problems.empty()) throw FormatError(printable(what), std::move(parser.problems));
+  return spec;
+}
+
+std::string to_json_text(const FabricSpec& spec) { return to_json(spec).dump(2); }
 
 FabricSpec read_fabric_file(const std::string& path) {
   const json doc = read_json_file(path, printable(path));

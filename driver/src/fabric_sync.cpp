@@ -7,6 +7,7 @@
 #include "error_kind.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/fabric.hpp"
+#include "lightrail/fabric_json.hpp"
 #include "lightrail/hwdef.hpp"
 #include "lightrail/json_text.hpp"
 
@@ -149,10 +150,12 @@ FabricSyncReport Fabric::write_sync() {
   return report;
 }
 
-nlohmann::json FabricSyncReport::to_json() const {
+std::string to_json_text(const FabricSyncReport& report, int indent) { return to_json(report).dump(indent); }
+
+nlohmann::json to_json(const FabricSyncReport& report) {
   json written = json::array(), partly_written = json::array(), not_written = json::array(),
        out = json::array();
-  for (const BoardSyncReport& b : boards) {
+  for (const BoardSyncReport& b : report.boards) {
     (b.written() ? written : b.calibration_written ? partly_written : not_written).push_back(b.name);
     out.push_back({{"board", b.name},
                    {"index", b.board},
@@ -167,9 +170,9 @@ nlohmann::json FabricSyncReport::to_json() const {
                    {"error", b.error},
                    {"error_kind", b.error_kind}});
   }
-  return {{"ok", ok},
-          {"error", error},
-          {"warnings", warnings},
+  return {{"ok", report.ok},
+          {"error", report.error},
+          {"warnings", report.warnings},
           {"written", written},
           {"partly_written", partly_written},
           {"not_written", not_written},

@@ -11,6 +11,7 @@
 
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
+#include "lightrail/schedule_json_value.hpp"
 
 namespace lightrail {
 namespace {
@@ -282,6 +283,8 @@ Schedule schedule_from_json(const nlohmann::json& doc) {
   if (!d.problems.empty()) throw FormatError("schedule", std::move(d.problems));
   return std::move(d.schedule);
 }
+
+std::string to_json_text(const Schedule& schedule, int indent) { return to_json(schedule).dump(indent); }
 
 Schedule parse_schedule(const std::string& text) {
   return schedule_from_json(parse_json_text(text, "schedule"));

@@ -113,11 +113,11 @@ Token read_token() {
 
 class SimTransport final : public Transport {
  public:
-  SimTransport(const std::string& uri, int timeout_ms) : timeout_(timeout_ms) {
+  SimTransport(const std::string& uri, std::chrono::milliseconds timeout) : timeout_(timeout) {
     const SimUri parts = parse_sim_uri(uri);
     uri_ = printable(uri);
-    if (timeout_ms <= 0)
-      throw FormatError(fmt::format("{}: timeout {} ms is not positive", uri_, timeout_ms));
+    if (timeout.count() <= 0)
+      throw FormatError(fmt::format("{}: timeout {} ms is not positive", uri_, timeout.count()));
     host_ = parts.host;
     port_ = parts.port;
     board_ = parts.board;
@@ -316,12 +316,12 @@ class SimTransport final : public Transport {
 
 }  // namespace
 
-std::unique_ptr<Transport> open_sim_transport(const std::string& uri, int timeout_ms) {
-  return std::make_unique<SimTransport>(uri, timeout_ms);
+std::unique_ptr<Transport> open_sim_transport(const std::string& uri, std::chrono::milliseconds timeout) {
+  return std::make_unique<SimTransport>(uri, timeout);
 }
 
-SimServer probe_sim_server(const std::string& host_port, int timeout_ms) {
-  SimTransport t("sim://" + host_port + "/0", timeout_ms);
+SimServer probe_sim_server(const std::string& host_port, std::chrono::milliseconds timeout) {
+  SimTransport t("sim://" + host_port + "/0", timeout);
   SimServer out;
   out.boards = t.served_boards();
   out.image_uuid = t.image_uuid().value_or("");

@@ -1,6 +1,7 @@
 // A host program using an installed lightrail: opens a board by URI,
-// builds a schedule for it, validates, stages and commits it, then reads the
-// board's status until the schedule runs. Exits non-zero on any failure.
+// builds a schedule for it, validates, stages and commits it for a board
+// time 1 ms ahead, waits for the swap and checks it came at that time.
+// Exits non-zero on any failure.
 //   host_program URI [SCHEDULE.json]
 // URI: sim://HOST:PORT/BOARD (a board of `lightrail-cosim serve`) or xrt://...
 // Without a schedule file it cycles through two AWGR configurations.
@@ -10,20 +11,23 @@
 #include <exception>
 #include <iostream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "lightrail/device.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/planner/matching.hpp"
 #include "lightrail/schedule_json.hpp"
+#include "lightrail/time.hpp"
 #include "lightrail/validate.hpp"
 
 namespace {
 
 // How far ahead of the board's time the commit is set: enough for the
 // commit's writes and the board's check of the bank.
-constexpr int64_t kCommitLeadPs = 1'000'000'000;  // 1 ms
+constexpr lightrail::picoseconds kCommitLead = std::chrono::milliseconds(1);
+// Host time allowed for the swap: a co-simulated board's time runs much
+// slower than the host's, so 1 ms of board time can take seconds.
+constexpr std::chrono::milliseconds kSwapTimeout = std::chrono::seconds(60);
 constexpr uint32_t kGeneration = 12;
 
 // Circuits i -> i + k as AWGR laser settings: a port reaches output
@@ -65,31 +69,23 @@ int run(const std::string& uri, const std::string& file) {
 
   device.stage(schedule);
   std::cout << "staged\n";
-  // The board may already run this generation (an earlier run): our swap is
-  // told by the swap counter and its time, not by the generation alone.
-  const uint32_t swaps_before = device.status().swaps;
-  const int64_t at = device.time_ps() + kCommitLeadPs;
-  device.commit(lightrail::CommitAt::at_time_ps(at));
-  std::cout << "committed for board time " << at << " ps\n";
+  // An idle board swaps at exactly the time asked; a running one at its
+  // first step boundary at or after it.
+  const lightrail::BoardTime at = device.time() + kCommitLead;
+  const lightrail::CommitTicket ticket = device.commit(lightrail::CommitAt::at(at));
+  std::cout << "committed generation " << ticket.generation << " for board time "
+            << lightrail::to_ps(*ticket.at) << " ps\n";
 
-  // The swap happens at `at` in board time; a co-simulated board's time runs
-  // slower than the host's, so wait in host time with a generous bound.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  lightrail::Status s = device.status();
-  while (
-      !(s.swaps > swaps_before && s.last_swap_ps >= at && s.running && s.generation == schedule.generation)) {
-    if (!s.errors.empty() || std::chrono::steady_clock::now() > deadline) {
-      std::cerr << "host_program: the schedule did not start (running " << s.running << ", generation "
-                << s.generation << ", swaps " << s.swaps << ", errors " << s.errors.size() << ")\n";
-      for (const std::string& e : s.errors) std::cerr << "  " << e << "\n";
-      return 1;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    s = device.status();
+  const lightrail::Swap swap = device.wait_for_swap(ticket, kSwapTimeout);
+  const lightrail::Status s = device.status();
+  std::cout << "swapped to generation " << swap.generation << " at " << lightrail::to_ps(swap.time)
+            << " ps; running " << s.running << ", bank " << s.active_bank << ", " << s.steps
+            << " steps executed, " << s.swaps << " swaps, " << s.missed << " missed\n";
+  if (swap.time < *ticket.at || !s.running) {
+    std::cerr << "host_program: the swap came at " << lightrail::to_ps(swap.time) << " ps, before the "
+              << lightrail::to_ps(*ticket.at) << " ps asked, or the schedule is not running\n";
+    return 1;
   }
-  std::cout << "running: generation " << s.generation << ", bank " << s.active_bank << ", " << s.steps
-            << " steps executed, " << s.swaps << " swaps, last swap at " << s.last_swap_ps << " ps, "
-            << s.missed << " missed\n";
   if (s.missed != 0) {
     std::cerr << "host_program: the board served " << s.missed << " step boundaries late\n";
     return 1;

@@ -130,7 +130,7 @@ std::optional<CommitAt> commit_time(const Options& opt, const CommitSpec& spec, 
       throw refuse(fmt::format("the board's time {} ps plus {} ps is beyond the 64-bit picosecond range",
                                now_ps, spec.ps));
     }
-    return CommitAt::at_time_ps(at);
+    return CommitAt::at(board_time_ps(at));
   }
   const int64_t at = spec.kind == CommitSpec::kAt ? spec.ps : *schedule.activation_ps;
   if (before_staging && (at < now_ps || at - now_ps < kMinCommitLeadPs)) {
@@ -138,7 +138,7 @@ std::optional<CommitAt> commit_time(const Options& opt, const CommitSpec& spec, 
         fmt::format("{} ps is {} the board's time {} ps (a commit time needs at least {} ps of lead)", at,
                     at < now_ps ? "before" : "too close after", now_ps, kMinCommitLeadPs));
   }
-  return CommitAt::at_time_ps(at);
+  return CommitAt::at(board_time_ps(at));
 }
 
 int run_upload(const Options& opt) {
@@ -151,10 +151,10 @@ int run_upload(const Options& opt) {
     Device device = open_device(opt.device);
     if (opt.break_lease) device.break_lease();
     // A time too soon fails before anything is written.
-    commit_time(opt, spec, schedule, device.time_ps(), true);
+    commit_time(opt, spec, schedule, to_ps(device.time()), true);
     device.stage(schedule);  // validates against the device's own capabilities
     // "now+" counts from the end of staging, which takes its own time.
-    const std::optional<CommitAt> when = commit_time(opt, spec, schedule, device.time_ps(), false);
+    const std::optional<CommitAt> when = commit_time(opt, spec, schedule, to_ps(device.time()), false);
     std::string what =
         fmt::format("staged {} ({} steps, {} configurations, generation {}, period {} ps) on {}",
                     printable(opt.file), schedule.steps.size(), schedule.configs.size(), schedule.generation,
@@ -170,9 +170,9 @@ int run_upload(const Options& opt) {
     if (when) {
       device.commit(*when);
       out["committed"] = true;
-      if (when->at_time) {
-        out["commit_at_ps"] = when->time_ps;
-        what += fmt::format("; committed for {} ps", when->time_ps);
+      if (when->time) {
+        out["commit_at_ps"] = to_ps(*when->time);
+        what += fmt::format("; committed for {} ps", to_ps(*when->time));
         // A time only means the same instant on every board once their
         // clocks are locked; before that a coarse time step may still move it.
         const SyncStatus sync = device.sync_status();
@@ -209,7 +209,7 @@ int run_upload(const Options& opt) {
 std::string lease_text(const LeaseInfo& l, int64_t now_ps) {
   if (l.owner == 0) return "free";
   return fmt::format("held by token 0x{:08X}, {} ms of board time left", l.owner,
-                     std::max<int64_t>(0, (l.expires_ps - now_ps) / 1000000000));
+                     std::max<int64_t>(0, (to_ps(l.expires) - now_ps) / 1000000000));
 }
 
 int run_status(const Options& opt) {
@@ -241,8 +241,8 @@ int run_status(const Options& opt) {
         printable(opt.device), device.board_id(), build_text(device.build_id()),
         s.running ? "running" : "idle", s.commit_pending ? ", commit pending" : "",
         s.verify_busy ? ", verifying" : "", s.waiting_trigger ? ", waiting for trigger" : "", s.active_bank,
-        s.generation, s.swaps, s.last_swap_ps, s.cur_step, s.cur_config, s.steps, s.epochs, s.missed,
-        s.board_time_ps, lease_text(lease, s.board_time_ps), errors.empty() ? "none" : errors);
+        s.generation, s.swaps, to_ps(s.last_swap), s.cur_step, s.cur_config, s.steps, s.epochs, s.missed,
+        to_ps(s.board_time), lease_text(lease, to_ps(s.board_time)), errors.empty() ? "none" : errors);
     return static_cast<int>(kOk);
   });
 }
@@ -272,8 +272,9 @@ int run_trigger(const Options& opt) {
       std::cout << fmt::format("{}: trigger sent\n", printable(opt.device));
       return static_cast<int>(kOk);
     }
-    const int64_t t = at->kind == CommitSpec::kAt ? at->ps : device.time_ps() + at->ps;
-    const std::optional<int64_t> boundary = device.trigger_at_ps(t);
+    const int64_t t = at->kind == CommitSpec::kAt ? at->ps : to_ps(device.time()) + at->ps;
+    std::optional<int64_t> boundary;
+    if (const std::optional<BoardTime> b = device.trigger_at(board_time_ps(t))) boundary = to_ps(*b);
     if (opt.json) {
       std::cout << json{{"ok", true},
                         {"device", opt.device},
@@ -311,7 +312,7 @@ int run_cancel(const Options& opt) {
                                s.generation);
     } else if (outcome == CancelOutcome::kAlreadySwapped) {
       std::cout << fmt::format("{}: too late: the swap had begun (generation {}, swapped at {} ps)\n",
-                               opt.device, s.generation, s.last_swap_ps);
+                               opt.device, s.generation, to_ps(s.last_swap));
     } else {
       std::cout << fmt::format("{}: no commit was pending\n", opt.device);
     }
@@ -336,9 +337,10 @@ int run_lease(const Options& opt, bool take) {
       std::cout << out.dump(2) << "\n";
     } else if (take) {
       std::cout << fmt::format("{}: lease {} broken; the board is {}\n", opt.device,
-                               lease_text(before, device.time_ps()), lease_text(now, device.time_ps()));
+                               lease_text(before, to_ps(device.time())),
+                               lease_text(now, to_ps(device.time())));
     } else {
-      std::cout << fmt::format("{}: lease {}\n", opt.device, lease_text(now, device.time_ps()));
+      std::cout << fmt::format("{}: lease {}\n", opt.device, lease_text(now, to_ps(device.time())));
     }
     return static_cast<int>(kOk);
   });

@@ -37,8 +37,8 @@ inline nlohmann::json status_json(const Status& s) {
           {"generation", s.generation},
           {"epochs", s.epochs},
           {"swaps", s.swaps},
-          {"last_swap_ps", s.last_swap_ps},
-          {"board_time_ps", s.board_time_ps}};
+          {"last_swap_ps", to_ps(s.last_swap)},
+          {"board_time_ps", to_ps(s.board_time)}};
 }
 
 // A build time (s since the epoch) as UTC, "unknown" for 0.
@@ -66,11 +66,11 @@ inline std::string build_text(const BuildId& b) {
 }
 
 inline nlohmann::json lease_json(const LeaseInfo& l) {
-  if (l.owner == 0) return {{"held", false}, {"ttl_ms", l.ttl_ms}};
+  if (l.owner == 0) return {{"held", false}, {"ttl_ms", l.ttl.count()}};
   return {{"held", true},
           {"owner", fmt::format("0x{:08X}", l.owner)},
-          {"expires_ps", l.expires_ps},
-          {"ttl_ms", l.ttl_ms}};
+          {"expires_ps", to_ps(l.expires)},
+          {"ttl_ms", l.ttl.count()}};
 }
 
 // A SYNC_CTRL value's mode by name ("follower"); null for REFERENCE with

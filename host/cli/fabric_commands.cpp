@@ -16,6 +16,7 @@
 #include "failure.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/fabric.hpp"
+#include "lightrail/fabric_json.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/schedule_json.hpp"
 #include "numbers.hpp"
@@ -245,14 +246,14 @@ int run_commit(const FabricOptions& opt) {
     FabricCommitOptions o;
     o.allow_unlocked = opt.allow_unlocked;
     o.wait_for_swap = !opt.no_wait;
-    o.swap_timeout_ms = static_cast<int>(timeout.value);
+    o.swap_timeout = std::chrono::milliseconds(static_cast<int64_t>(timeout.value));
     if (at && at->kind == CommitSpec::kAt) o.at_ps = at->ps;
     Fabric fabric = Fabric::open(spec);
     const FabricCommitReport r = fabric.commit(a.set, o);
     for (const std::string& w : r.warnings) std::cerr << "warning: " << printable(w) << "\n";
     const int code = r.committed ? static_cast<int>(kOk) : failed_commit_code(r);
     if (opt.json) {
-      json out = r.to_json();
+      json out = to_json(r);
       out["ok"] = r.committed;
       out["fabric"] = spec.name;
       std::cout << out.dump(2) << "\n";
@@ -307,7 +308,7 @@ int run_trigger(const FabricOptions& opt) {
     const bool latched = !failed && std::all_of(r.board_boundary_ps.begin(), r.board_boundary_ps.end(),
                                                 [](const std::optional<int64_t>& v) { return !v; });
     if (opt.json) {
-      json out = r.to_json();
+      json out = to_json(r);
       out["fabric"] = spec.name;
       out["latched"] = latched;
       std::cout << out.dump(2) << "\n";
@@ -360,7 +361,8 @@ int run_status(const FabricOptions& opt) {
           "{:<12} {}{}, generation {}, swaps {}, last swap {} ps, board time {} ps; clock {}{}\n",
           printable(s.name), s.status.running ? "running" : "idle",
           s.status.commit_pending ? " (commit pending)" : "", s.status.generation, s.status.swaps,
-          s.status.last_swap_ps, s.status.board_time_ps, describe(s.sync), master ? " (sync master)" : "");
+          to_ps(s.status.last_swap), to_ps(s.status.board_time), describe(s.sync),
+          master ? " (sync master)" : "");
     }
     if (opt.json) {
       std::cout << json{{"ok", reachable}, {"fabric", spec.name}, {"all_locked", locked}, {"boards", boards}}
@@ -390,7 +392,7 @@ int run_sync(const FabricOptions& opt) {
     }
     const int code = r.ok ? static_cast<int>(kOk) : only_busy(kinds) && unchanged ? kBoardBusy : kDeviceError;
     if (opt.json) {
-      json out = r.to_json();
+      json out = to_json(r);
       out["fabric"] = spec.name;
       std::cout << out.dump(2) << "\n";
     } else {

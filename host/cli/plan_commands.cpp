@@ -20,6 +20,7 @@
 #include "lightrail/planner/opus.hpp"
 #include "lightrail/planner/to_schedule.hpp"
 #include "lightrail/schedule_json.hpp"
+#include "lightrail/schedule_json_value.hpp"
 #include "lightrail/validate.hpp"
 #include "plot_program.hpp"
 

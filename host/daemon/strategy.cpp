@@ -506,7 +506,7 @@ struct Strategy::Impl {
           throw ApiError(502, "", fmt::format("board {}: {}", name(b), e.what()));
         }
         if (s.triggers >= expect) {
-          at[i] = s.last_trigger_ps;
+          at[i] = to_ps(s.last_trigger);
           counts[i] = fmt::format("{}->{}", expect - 1, s.triggers);
           if (direct && *r.board_boundary_ps[i] != at[i])
             counts[i] += fmt::format(" direct {}", *r.board_boundary_ps[i]);
@@ -608,7 +608,7 @@ struct Strategy::Impl {
         b["commit_pending"] = s.status.commit_pending || s.status.verify_busy;
         b["errors"] = s.status.errors;
         b["missed"] = s.status.missed;
-        b["board_time_ps"] = s.status.board_time_ps;
+        b["board_time_ps"] = to_ps(s.status.board_time);
         b["sync"] = {{"state", s.sync.state}, {"locked", s.sync.locked}, {"offset_ps", s.sync.offset_ps}};
         b["lease"] = {{"owner", s.lease.owner}, {"mine", s.lease.mine}};
       }

@@ -9,6 +9,7 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -64,22 +65,44 @@ void bind_device(py::module_& m) {
       .def_readonly("generation", &Status::generation, "Of the active bank.")
       .def_readonly("epochs", &Status::epochs)
       .def_readonly("swaps", &Status::swaps)
-      .def_readonly("last_swap_ps", &Status::last_swap_ps)
+      .def_property_readonly("last_swap_ps", [](const Status& s) { return to_ps(s.last_swap); })
       .def_readonly("triggers", &Status::triggers)
-      .def_readonly("last_trigger_ps", &Status::last_trigger_ps)
-      .def_readonly("board_time_ps", &Status::board_time_ps)
+      .def_property_readonly("last_trigger_ps", [](const Status& s) { return to_ps(s.last_trigger); })
+      .def_property_readonly("board_time_ps", [](const Status& s) { return to_ps(s.board_time); })
       .def("__repr__", [](const Status& s) {
         return "Status(running=" + std::string(s.running ? "True" : "False") +
                ", generation=" + std::to_string(s.generation) + ", steps=" + std::to_string(s.steps) +
-               ", swaps=" + std::to_string(s.swaps) + ", board_time_ps=" + std::to_string(s.board_time_ps) +
-               ")";
+               ", swaps=" + std::to_string(s.swaps) +
+               ", board_time_ps=" + std::to_string(to_ps(s.board_time)) + ")";
+      });
+
+  py::class_<CommitTicket>(m, "CommitTicket", "What Device.commit armed, for Device.wait_for_swap.")
+      .def_readonly("uri", &CommitTicket::uri, "The board it was committed to.")
+      .def_readonly("generation", &CommitTicket::generation, "Of the committed schedule.")
+      .def_property_readonly(
+          "at_ps",
+          [](const CommitTicket& t) { return t.at ? std::optional<int64_t>(to_ps(*t.at)) : std::nullopt; },
+          "The board time the board was told (rounded to its tick); None for the next epoch boundary.")
+      .def_readonly("swaps_before", &CommitTicket::swaps_before, "SWAPS before the commit.")
+      .def("__repr__", [](const CommitTicket& t) {
+        return "CommitTicket(generation=" + std::to_string(t.generation) +
+               ", at_ps=" + (t.at ? std::to_string(to_ps(*t.at)) : std::string("None")) + ")";
+      });
+
+  py::class_<Swap>(m, "Swap", "A swap the board made: when, and to which schedule.")
+      .def_property_readonly(
+          "time_ps", [](const Swap& s) { return to_ps(s.time); }, "The boundary the new bank took over at.")
+      .def_readonly("generation", &Swap::generation)
+      .def("__repr__", [](const Swap& s) {
+        return "Swap(time_ps=" + std::to_string(to_ps(s.time)) +
+               ", generation=" + std::to_string(s.generation) + ")";
       });
 
   py::class_<LeaseInfo>(m, "LeaseInfo", "Who may write the board.")
       .def_readonly("owner", &LeaseInfo::owner, "Token holding the lease; 0: free.")
       .def_readonly("mine", &LeaseInfo::mine, "That token is this Device's.")
-      .def_readonly("expires_ps", &LeaseInfo::expires_ps)
-      .def_readonly("ttl_ms", &LeaseInfo::ttl_ms);
+      .def_property_readonly("expires_ps", [](const LeaseInfo& l) { return to_ps(l.expires); })
+      .def_property_readonly("ttl_ms", [](const LeaseInfo& l) { return l.ttl.count(); });
 
   py::enum_<CancelOutcome>(m, "CancelOutcome")
       .value("CANCELLED", CancelOutcome::kCancelled, "Dropped before its swap: the old schedule runs on.")
@@ -190,16 +213,30 @@ void bind_device(py::module_& m) {
       .def("stage", blocking(+[](Device& d, const Schedule& s) { d.stage(s); }), py::arg("schedule"),
            "Validates, writes the inactive bank, reads it back (ValidationError, VerifyError).")
       .def("commit", blocking(+[](Device& d, std::optional<int64_t> at_ps) {
-             d.commit(at_ps ? CommitAt::at_time_ps(*at_ps) : CommitAt::epoch());
+             return d.commit(at_ps ? CommitAt::at(board_time_ps(*at_ps)) : CommitAt::epoch());
            }),
            py::arg("at_ps") = std::nullopt,
            "Makes the staged bank active at board time at_ps (None: the next epoch boundary, at once when "
-           "idle).")
+           "idle); returns the CommitTicket wait_for_swap takes.")
+      .def("wait_for_swap", blocking(+[](Device& d, const CommitTicket& ticket, double timeout_s) {
+             if (!(timeout_s > 0) || timeout_s > 86400)
+               throw FormatError("timeout_s must be a number of seconds in (0, 86400], not " +
+                                 std::to_string(timeout_s));
+             return d.wait_for_swap(ticket, milliseconds(static_cast<int64_t>(std::ceil(timeout_s * 1000))));
+           }),
+           py::arg("ticket"), py::arg("timeout_s") = 60.0,
+           "Waits until the board has swapped to the ticket's schedule and returns the Swap. TimeoutError "
+           "(the commit stays armed), CommitError when it was dropped (flags CANCELLED or DROPPED) or "
+           "replaced (OTHER_GENERATION).")
       .def("cancel", blocking(+[](Device& d) { return d.cancel(); }))
       .def("status", blocking(+[](Device& d) { return d.status(); }))
-      .def("time_ps", blocking(+[](Device& d) { return d.time_ps(); }), "Board time now.")
+      .def("time_ps", blocking(+[](Device& d) { return to_ps(d.time()); }), "Board time now.")
       .def("trigger", blocking(+[](Device& d) { d.trigger(); }), "Advances an event-triggered step.")
-      .def("trigger_at_ps", blocking(+[](Device& d, int64_t t) { return d.trigger_at_ps(t); }), py::arg("t"),
+      .def("trigger_at_ps", blocking(+[](Device& d, int64_t t) {
+             const std::optional<BoardTime> b = d.trigger_at(board_time_ps(t));
+             return b ? std::optional<int64_t>(to_ps(*b)) : std::nullopt;
+           }),
+           py::arg("t"),
            "Advances the event step at the first allowed boundary at or after t; returns it, or None if "
            "latched.")
       .def("stop", blocking(+[](Device& d) { d.stop(); }), "Stops at the next step boundary, all gates low.")
@@ -212,8 +249,9 @@ void bind_device(py::module_& m) {
       .def("sync_calibration", blocking(+[](Device& d) { return d.sync_calibration(); }))
       .def("sync_calibrate", blocking(+[](Device& d, const SyncCalibration& c) { d.sync_calibrate(c); }),
            py::arg("calibration"), "FormatError naming each bad field; nothing written.")
-      .def("set_commit_timeout_ms", blocking(+[](Device& d, int ms) { d.set_commit_timeout_ms(ms); }),
-           py::arg("ms"), "How long commit() waits for the board's verification (wall clock).")
+      .def("set_commit_timeout_ms",
+           blocking(+[](Device& d, int ms) { d.set_commit_timeout(milliseconds(ms)); }), py::arg("ms"),
+           "How long commit() waits for the board's verification (wall clock).")
       .def("__repr__", [](DeviceHandle& d) {
         std::optional<std::string> uri;
         {

@@ -29,6 +29,7 @@ struct Classes {
   PyObject* busy = nullptr;
   PyObject* lease = nullptr;
   PyObject* commit = nullptr;
+  PyObject* timeout = nullptr;
 };
 Classes classes;
 
@@ -75,6 +76,12 @@ void bind_errors(py::module_& m) {
                              "Another writer holds the board's lease; `owner` is its token (0: none).");
   classes.commit = make_class(m, "CommitError", classes.error,
                               "The board refused a commit; `flags` names the ERROR flags it raised.");
+  // Both lightrail's and Python's: `except TimeoutError` catches it too.
+  PyObject* timeout_bases = PyTuple_Pack(2, classes.error, PyExc_TimeoutError);
+  if (timeout_bases == nullptr) throw py::error_already_set();
+  classes.timeout = make_class(m, "TimeoutError", timeout_bases,
+                               "A wait ran out of time before what it waited for happened (a swap).");
+  Py_DECREF(timeout_bases);
 
   // Most derived first: the first matching catch decides the class.
   py::register_exception_translator([](std::exception_ptr p) {
@@ -90,6 +97,8 @@ void bind_errors(py::module_& m) {
       raise(classes.format, e, {{"problems", problem_list(e.problems())}});
     } catch (const CommitError& e) {
       raise(classes.commit, e, {{"flags", py::cast(e.flags())}});
+    } catch (const TimeoutError& e) {
+      raise(classes.timeout, e, {});
     } catch (const VerifyError& e) {
       raise(classes.verify, e, {});
     } catch (const TransportError& e) {

@@ -16,6 +16,7 @@
 
 #include "binding.hpp"
 #include "lightrail/errors.hpp"
+#include "lightrail/fabric_json.hpp"
 #include "lightrail/json_text.hpp"
 
 namespace py = pybind11;
@@ -135,11 +136,11 @@ void bind_fabric(py::module_& m) {
               FabricCommitOptions options;
               options.allow_unlocked = allow_unlocked;
               options.wait_for_swap = wait_for_swap;
-              options.swap_timeout_ms = swap_timeout_ms;
+              options.swap_timeout = std::chrono::milliseconds(swap_timeout_ms);
               options.at_ps = at_ps;
               report = f.fabric->commit(assignments(f.fabric->spec(), schedules), options);
             }
-            return to_python(report.to_json());
+            return to_python(to_json(report));
           },
           py::arg("schedules"), py::kw_only(), py::arg("allow_unlocked") = false,
           py::arg("wait_for_swap") = true, py::arg("swap_timeout_ms") = 30000,
@@ -160,7 +161,7 @@ void bind_fabric(py::module_& m) {
               }
               report = f.fabric->trigger(index, at_ps);
             }
-            return to_python(report.to_json());
+            return to_python(to_json(report));
           },
           py::arg("boards") = std::nullopt, py::arg("at_ps") = std::nullopt,
           "One timed trigger for the boards named (all by default); returns the report dict.")

@@ -15,6 +15,7 @@
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/schedule_json.hpp"
+#include "lightrail/schedule_json_value.hpp"
 #include "lightrail/validate.hpp"
 
 namespace py = pybind11;

@@ -10,6 +10,7 @@ from ._lightrail import (  # noqa: F401
     BoardBusyError,
     CancelOutcome,
     CommitError,
+    CommitTicket,
     Configuration,
     ConfigurationList,
     Device,
@@ -30,6 +31,8 @@ from ._lightrail import (  # noqa: F401
     SyncCalibration,
     SyncMode,
     SyncStatus,
+    Swap,
+    TimeoutError,
     TransportError,
     ValidationError,
     VerifyError,
@@ -40,9 +43,10 @@ from ._lightrail import (  # noqa: F401
 )
 
 __all__ = [
-    "DARK", "BoardBusyError", "CancelOutcome", "CommitError", "Configuration", "ConfigurationList", "Device",
+    "DARK", "BoardBusyError", "CancelOutcome", "CommitError", "CommitTicket", "Configuration", "ConfigurationList",
+    "Device",
     "DeviceCapabilities", "Error", "Fabric", "FabricBoard", "FabricBoardState", "FabricSpec", "FormatError",
     "LeaseError", "LeaseInfo", "Problem", "Schedule", "Step", "StepList", "Status", "SyncCalibration", "SyncMode",
-    "SyncStatus",
+    "SyncStatus", "Swap", "TimeoutError",
     "TransportError", "ValidationError", "VerifyError", "regmap_version", "source_hash", "validate",
 ]

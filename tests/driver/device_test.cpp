@@ -120,7 +120,7 @@ TEST(Device, CommitAtTimeWritesTicks) {
   FakeBoard board;
   Device dev = open_fake(board);
   dev.stage(test::two_shifts());
-  dev.commit(CommitAt::at_time_ps(int64_t{5'000'000'000'000}));  // 5 s: more than 32 bits of ticks
+  dev.commit(CommitAt::at(board_time_ps(5'000'000'000'000)));  // 5 s: more than 32 bits of ticks
   EXPECT_EQ(board.commit_mode & hw::COMMIT_MODE_AT_TIME_MASK, hw::COMMIT_MODE_AT_TIME_MASK);
   EXPECT_EQ(board.commit_time, 40'000'000'000u);
 }
@@ -131,7 +131,7 @@ TEST(Device, CommitErrorNamesTheFlagsAndClearsThem) {
   dev.stage(test::two_shifts());
   board.force_commit_error = hw::ERROR_COMMIT_LATE_MASK;
   try {
-    dev.commit(CommitAt::at_time_ps(1000));
+    dev.commit(CommitAt::at(board_time_ps(1000)));
     FAIL() << "committed";
   } catch (const CommitError& e) {
     EXPECT_EQ(e.flags(), std::vector<std::string>{"COMMIT_LATE"});
@@ -176,8 +176,8 @@ TEST(Device, StatusDecodesCountersAndErrors) {
   Device dev = open_fake(board);
   const Status st = dev.status();
   EXPECT_EQ(st.errors, (std::vector<std::string>{"LOCKED_WRITE", "MISSED_DEADLINE"}));
-  EXPECT_EQ(st.board_time_ps, static_cast<int64_t>(board.time_ticks) * 125);
-  EXPECT_EQ(dev.time_ps(), static_cast<int64_t>(board.time_ticks) * 125);
+  EXPECT_EQ(to_ps(st.board_time), static_cast<int64_t>(board.time_ticks) * 125);
+  EXPECT_EQ(to_ps(dev.time()), static_cast<int64_t>(board.time_ticks) * 125);
 }
 
 TEST(Device, TriggerAndStopPulseCtrl) {
@@ -228,16 +228,17 @@ TEST(Device, UnknownSchemeAndMissingXrtAreClear) {
 TEST(Device, TimedTriggerReturnsTheBoundaryTheBoardResolved) {
   FakeBoard board;
   Device dev = open_fake(board);
-  EXPECT_EQ(dev.trigger_at_ps(1000000), std::nullopt) << "no event step waits: latched";
+  EXPECT_EQ(dev.trigger_at(board_time_ps(1000000)), std::nullopt) << "no event step waits: latched";
   board.waiting_event = true;
-  const std::optional<int64_t> at = dev.trigger_at_ps(5000000 + 60);  // rounds to the nearest tick
+  const std::optional<BoardTime> at =
+      dev.trigger_at(board_time_ps(5000000 + 60));  // rounds to the nearest tick
   ASSERT_TRUE(at.has_value());
-  EXPECT_EQ(*at, 5000000);
+  EXPECT_EQ(to_ps(*at), 5000000);
   EXPECT_EQ(board.trigger_time, 5000000u / hw::TICK_PS);
   const Status st = dev.status();
   EXPECT_EQ(st.triggers, 1u);
-  EXPECT_EQ(st.last_trigger_ps, 5000000);
-  EXPECT_THROW(dev.trigger_at_ps(-1), Error);
+  EXPECT_EQ(to_ps(st.last_trigger), 5000000);
+  EXPECT_THROW(dev.trigger_at(board_time_ps(-1)), Error);
 }
 
 // A latched trigger resolves whenever the board reaches its event step,
@@ -263,7 +264,7 @@ TEST(Device, StatusNeverPairsTheTriggerCountWithAnOlderBoundary) {
     const Status st = dev.status();
     EXPECT_TRUE(resolved);
     EXPECT_EQ(st.triggers, 13u);
-    EXPECT_EQ(st.last_trigger_ps, static_cast<int64_t>(boundary_of(13) * hw::TICK_PS));
+    EXPECT_EQ(to_ps(st.last_trigger), static_cast<int64_t>(boundary_of(13) * hw::TICK_PS));
   }
   // Triggers that keep resolving at every read: the boundary is of the count
   // given or of a later trigger, never an earlier one.
@@ -275,7 +276,7 @@ TEST(Device, StatusNeverPairsTheTriggerCountWithAnOlderBoundary) {
     board.triggered_at = boundary_of(board.trigger_count);
   };
   const Status st = dev.status();
-  EXPECT_GE(st.last_trigger_ps, static_cast<int64_t>(boundary_of(st.triggers) * hw::TICK_PS));
+  EXPECT_GE(to_ps(st.last_trigger), static_cast<int64_t>(boundary_of(st.triggers) * hw::TICK_PS));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "fake_board.hpp"
 #include "lightrail/errors.hpp"
+#include "lightrail/fabric_json.hpp"
 #include "lightrail/hwdef.hpp"
 #include "test_schedules.hpp"
 
@@ -518,7 +519,7 @@ TEST(FabricCommit, ArmsEveryBoardForOneTimeAndWaitsForTheSwaps) {
     EXPECT_TRUE(r.boards[b].staged && r.boards[b].armed && !r.boards[b].cancelled);
     EXPECT_EQ(r.boards[b].name, "b" + std::to_string(b));
   }
-  const json j = r.to_json();
+  const json j = to_json(r);
   EXPECT_EQ(j["switched"].size(), 4u);
   EXPECT_EQ(j["boards"][2]["outcome"], "switched");
 }
@@ -653,7 +654,7 @@ TEST(FabricCommit, TooLateToCancelIsReportedAsSwitched) {
   }
   EXPECT_EQ(r.boards[3].outcome, BoardOutcome::kUnchanged);
   EXPECT_EQ(rig.boards[3]->swaps, 0u);
-  const json j = r.to_json();
+  const json j = to_json(r);
   EXPECT_EQ(j["switched"], json({"b0", "b1", "b2"}));
 }
 
@@ -763,7 +764,7 @@ TEST(FabricCommit, SwapNotSeenInTimeStaysArmedWithAWarning) {
   Rig rig;  // time stands still: T never comes
   Fabric fabric = rig.make();
   FabricCommitOptions o;
-  o.swap_timeout_ms = 20;
+  o.swap_timeout = std::chrono::milliseconds(20);
   const FabricCommitReport r = fabric.commit(rig.all(5), o);
   EXPECT_TRUE(r.committed);
   ASSERT_EQ(r.warnings.size(), 4u);
@@ -808,7 +809,7 @@ TEST(FabricTrigger, EveryBoardTakesOneBoundary) {
     EXPECT_EQ(rig.boards[b]->trigger_time * hw::TICK_PS, uint64_t(r.at_ps));
     EXPECT_EQ(r.board_boundary_ps[b], std::optional<int64_t>(r.at_ps));
   }
-  EXPECT_EQ(r.to_json()["boards"][3]["board"], "b3");
+  EXPECT_EQ(to_json(r)["boards"][3]["board"], "b3");
 }
 
 TEST(FabricTrigger, ALatchedBoardIsNamed) {
@@ -864,7 +865,7 @@ TEST(FabricTrigger, ASlowHostWidensTheMarginInsteadOfSplittingTheBoundaryAgain) 
   const FabricTriggerReport second = fabric.trigger({0, 1, 2, 3});
   ASSERT_TRUE(second.ok) << second.error;
   EXPECT_EQ(second.margin_ps, 2 * *first.window_ps);
-  EXPECT_EQ(second.to_json()["margin_ps"], second.margin_ps);
+  EXPECT_EQ(to_json(second)["margin_ps"], second.margin_ps);
 }
 
 TEST(FabricLease, OneTokenOnEveryBoard) {
@@ -938,7 +939,7 @@ TEST(FabricSync, WritesRolesAndCalibrationsAndReadsThemBack) {
   EXPECT_EQ(rig.boards[2]->peek(hw::REG_SYNC_CAL_DELAY_MS_PS), 55u);
   for (const BoardSyncReport& b : r.boards) EXPECT_TRUE(b.written()) << b.name;
   EXPECT_EQ(r.boards[0].previous, std::optional<SyncMode>(SyncMode::kOff));
-  const json j = r.to_json();
+  const json j = to_json(r);
   EXPECT_EQ(j["written"], json({"b0", "b1", "b2", "b3"}));
   EXPECT_EQ(j["boards"][1]["calibration"]["asymmetry_ps"], -35);
   EXPECT_TRUE(j["boards"][2]["calibration"].is_null());
@@ -966,7 +967,7 @@ TEST(FabricSync, AnotherWritersLeaseWritesNothingAndIsNamed) {
           << "wrote 0x" << std::hex << a;
     }
   }
-  EXPECT_EQ(r.to_json()["written"], json::array());
+  EXPECT_EQ(to_json(r)["written"], json::array());
 }
 
 // The sync tree, with board `k` dropping its connection at its SYNC_CTRL
@@ -1004,7 +1005,7 @@ TEST(FabricSync, ABoardWhoseCalibrationWasWrittenButNotItsModeIsNamedPartlyWritt
       r.error.find("written: b0; partly written (its calibration, not its mode): b1; not written: b2, b3"),
       std::string::npos)
       << r.error;
-  const json j = r.to_json();
+  const json j = to_json(r);
   EXPECT_EQ(j["written"], json({"b0"}));
   EXPECT_EQ(j["partly_written"], json({"b1"}));
   EXPECT_EQ(j["not_written"], json({"b2", "b3"}));

@@ -120,14 +120,14 @@ TEST(Lease, CommitTimesBeyondTheHorizonAreRefusedBeforeAnyWrite) {
   for (const int64_t t :
        {int64_t{9223372036854775807}, int64_t{hw::COMMIT_HORIZON_S} * 1000000000000 + 1000000}) {
     try {
-      a.commit(CommitAt::at_time_ps(t));
+      a.commit(CommitAt::at(board_time_ps(t)));
       FAIL() << t;
     } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find("beyond the board's horizon"), std::string::npos) << e.what();
     }
   }
   EXPECT_TRUE(board.write_log.empty());
-  EXPECT_NO_THROW(a.commit(CommitAt::at_time_ps(1000000000)));
+  EXPECT_NO_THROW(a.commit(CommitAt::at(board_time_ps(1000000000))));
 }
 
 TEST(Lease, CancelSaysWhatItFound) {

@@ -4,6 +4,7 @@
 
 #include "lightrail/capabilities.hpp"
 #include "lightrail/errors.hpp"
+#include "lightrail/schedule_json_value.hpp"
 #include "lightrail/validate.hpp"
 #include "test_schedules.hpp"
 

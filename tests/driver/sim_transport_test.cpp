@@ -66,7 +66,7 @@ TEST(SimTransport, ConnectionRefusedNamesTheUri) {
   }
   const std::string uri = "sim://127.0.0.1:" + std::to_string(port) + "/0";
   try {
-    open_sim_transport(uri, 500);
+    open_sim_transport(uri, std::chrono::milliseconds(500));
     FAIL();
   } catch (const TransportError& e) {
     EXPECT_NE(std::string(e.what()).find(uri), std::string::npos) << e.what();
@@ -81,7 +81,7 @@ TEST(SimTransport, MalformedUriIsAFormatError) {
 // The message of the FormatError opening `uri` throws ("" if none).
 std::string uri_error(const std::string& uri) {
   try {
-    open_sim_transport(uri, 500);
+    open_sim_transport(uri, std::chrono::milliseconds(500));
   } catch (const FormatError& e) {
     return e.what();
   } catch (const std::exception& e) {
@@ -325,7 +325,7 @@ TEST(SimTransport, SilentServerTimesOut) {
   boost::asio::ip::tcp::acceptor mute(io, {boost::asio::ip::make_address("127.0.0.1"), 0});
   const std::string uri = "sim://127.0.0.1:" + std::to_string(mute.local_endpoint().port()) + "/0";
   try {
-    open_sim_transport(uri, 300);
+    open_sim_transport(uri, std::chrono::milliseconds(300));
     FAIL();
   } catch (const TransportError& e) {
     EXPECT_NE(std::string(e.what()).find("timed out"), std::string::npos) << e.what();

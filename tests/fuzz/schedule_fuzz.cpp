@@ -12,6 +12,7 @@
 #include "lightrail/hwdef.hpp"
 #include "lightrail/image.hpp"
 #include "lightrail/schedule_json.hpp"
+#include "lightrail/schedule_json_value.hpp"
 #include "lightrail/validate.hpp"
 
 namespace lf = lightrail::fuzz;

@@ -17,14 +17,21 @@ cosim=$prefix/bin/lightrail-cosim cli=$prefix/bin/lightrail
 
 # Each installed header stands alone with the prefix's include dir only,
 # and reaches no private dependency (defs' hwdef.hpp, fmt, Boost, spdlog,
-# CLI11): only the standard library and nlohmann-json, which the package
-# asks for.
+# CLI11): only the standard library and, for the planner's headers,
+# nlohmann-json, which the package asks for. The driver's headers reach the
+# standard library alone, and its internal headers (json_text.hpp,
+# token_file.hpp, *_json*.hpp) are not installed.
 for h in $(cd "$prefix/include" && find . -name '*.hpp' | sort); do
   deps=$("$cxx" -std=c++17 -M -x c++ -I"$prefix/include" "$prefix/include/$h" 2>&1) ||
     fail "$h does not preprocess alone: $deps"
-  for private in hwdef.hpp /fmt/ /boost/ /spdlog/ /CLI/; do
+  privates="hwdef.hpp /fmt/ /boost/ /spdlog/ /CLI/"
+  [[ "$h" == ./lightrail/planner/* ]] || privates+=" /nlohmann/"
+  for private in $privates; do
     [[ "$deps" != *"$private"* ]] || fail "$h includes a private dependency ($private): $deps"
   done
+done
+for internal in json_text.hpp token_file.hpp fabric_json.hpp schedule_json_value.hpp; do
+  [ ! -e "$prefix/include/lightrail/$internal" ] || fail "the internal header $internal is installed"
 done
 
 # configure_and_build DIR [CMAKE_OPTIONS...]: the example, outside the tree.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lightrail/capabilities.hpp"
+#include "lightrail/export.hpp"
 
 namespace lightrail {
 
@@ -22,7 +23,7 @@ struct BoardImage {
 
 // Reads and checks a descriptor. FormatError naming the file and every bad
 // field ("build.source_hash: ...").
-BoardImage read_board_image(const std::string& path);
+LIGHTRAIL_EXPORT BoardImage read_board_image(const std::string& path);
 
 // One field where the descriptor and the board differ.
 struct ImageMismatch {
@@ -34,10 +35,10 @@ struct ImageMismatch {
 // The fields of `image` that the board (its build ID, the UUID its platform
 // reports, nullopt when it reports none) does not match; empty: the board
 // runs this image.
-std::vector<ImageMismatch> compare_image(const BoardImage& image, const BuildId& board,
-                                         const std::optional<std::string>& board_uuid);
+LIGHTRAIL_EXPORT std::vector<ImageMismatch> compare_image(const BoardImage& image, const BuildId& board,
+                                                          const std::optional<std::string>& board_uuid);
 
 // The UUID of an xclbin file (XRT); Error without XRT in this build.
-std::string xclbin_file_uuid(const std::string& path);
+LIGHTRAIL_EXPORT std::string xclbin_file_uuid(const std::string& path);
 
 }  // namespace lightrail

@@ -5,13 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "lightrail/export.hpp"
+
 namespace lightrail {
 
 // Which build of the board's image answers (CAP_BUILD_*, CAP_VERSION): the
 // first 64 bits of its source commit, its build time (s since the epoch;
 // SOURCE_DATE_EPOCH or the commit's time) and its register-map version.
 // 0 for hash or time: the image does not know (built outside git).
-struct BuildId {
+struct LIGHTRAIL_EXPORT BuildId {
   uint64_t source_hash = 0;
   uint32_t build_time = 0;
   uint32_t regmap_version = 0;
@@ -23,7 +25,7 @@ struct BuildId {
   bool operator!=(const BuildId& o) const { return !(*this == o); }
 };
 
-struct DeviceCapabilities {
+struct LIGHTRAIL_EXPORT DeviceCapabilities {
   uint32_t ports = 0;
   uint32_t wavelengths = 0;
   uint32_t max_steps = 0;
@@ -47,6 +49,6 @@ struct DeviceCapabilities {
 // Reference laser calibration (a model, documented in docs/schedule.md):
 // tune(a,a)=0, else 300 ps + 9 ps per channel of distance, rounded up to
 // ticks (at most 867 ps before rounding: Sirius tunes in under 912 ps).
-std::vector<uint16_t> reference_tune_ticks(uint32_t wavelengths, int64_t tick_ps);
+LIGHTRAIL_EXPORT std::vector<uint16_t> reference_tune_ticks(uint32_t wavelengths, int64_t tick_ps);
 
 }  // namespace lightrail

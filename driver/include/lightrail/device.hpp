@@ -1,5 +1,8 @@
-// One board: its capabilities, schedule upload (stage + commit), status and
-// control. The same calls work on sim:// and xrt:// boards.
+// One board: its capabilities, schedule upload (stage + commit + wait for
+// the swap), status and control. The same calls work on sim:// and xrt://
+// boards. Times are typed (lightrail/time.hpp): BoardTime for points of the
+// board's synchronised time, picoseconds for its durations, and
+// std::chrono::milliseconds for host-side waits.
 #pragma once
 
 #include <chrono>
@@ -10,21 +13,38 @@
 #include <vector>
 
 #include "lightrail/capabilities.hpp"
+#include "lightrail/export.hpp"
 #include "lightrail/schedule.hpp"
 #include "lightrail/sync.hpp"
+#include "lightrail/time.hpp"
 #include "lightrail/transport.hpp"
 
 namespace lightrail {
 
 // When a staged schedule takes over.
 struct CommitAt {
-  bool at_time = false;
-  int64_t time_ps = 0;  // synchronised time, when at_time
+  std::optional<BoardTime> time;  // nullopt: at the next epoch boundary
 
   // At the running schedule's next epoch boundary (at once when idle).
   static CommitAt epoch() { return {}; }
   // At the first step boundary at or after t (exactly t when idle).
-  static CommitAt at_time_ps(int64_t t) { return {true, t}; }
+  static CommitAt at(BoardTime t) { return {t}; }
+};
+
+// What Device::commit() armed, for Device::wait_for_swap() to wait on.
+struct CommitTicket {
+  std::string uri;          // the board it was committed to
+  uint32_t generation = 0;  // of the committed schedule
+  // The board time the board was told (the time asked, rounded to the
+  // board's tick); nullopt for CommitAt::epoch().
+  std::optional<BoardTime> at;
+  uint32_t swaps_before = 0;  // SWAPS before the commit: the swap waited for is a later one
+};
+
+// A swap the board made: when, and to which schedule.
+struct Swap {
+  BoardTime time;           // LAST_SWAP: the boundary the new bank took over at
+  uint32_t generation = 0;  // GENERATION of the bank it took over
 };
 
 struct Status {
@@ -42,10 +62,10 @@ struct Status {
   uint32_t generation = 0;  // of the active bank
   uint32_t epochs = 0;
   uint32_t swaps = 0;
-  int64_t last_swap_ps = 0;
-  uint32_t triggers = 0;        // triggers that ended an event step
-  int64_t last_trigger_ps = 0;  // the boundary the last of them resolved
-  int64_t board_time_ps = 0;
+  BoardTime last_swap;     // the boundary of the last swap (the epoch before any)
+  uint32_t triggers = 0;   // triggers that ended an event step
+  BoardTime last_trigger;  // the boundary the last of them resolved
+  BoardTime board_time;    // board time when status was read
 };
 
 // The board's health inputs (HEALTH) and what its platform tells
@@ -58,23 +78,31 @@ struct HealthInputs {
 
 // Who may write the board (docs/driver.md, "One writer at a time").
 struct LeaseInfo {
-  uint32_t owner = 0;      // token holding the lease; 0: free
-  bool mine = false;       // that token is this Device's
-  int64_t expires_ps = 0;  // board time the lease runs out (when owner != 0)
-  int64_t ttl_ms = 0;      // lifetime a claim or renewal gives
+  uint32_t owner = 0;             // token holding the lease; 0: free
+  bool mine = false;              // that token is this Device's
+  BoardTime expires;              // board time the lease runs out (when owner != 0)
+  std::chrono::milliseconds ttl{0};  // lifetime a claim or renewal gives
 };
 
 // What a cancel found.
 enum class CancelOutcome {
   kCancelled,       // the commit was dropped before its swap: the old schedule runs on
-  kAlreadySwapped,  // too late: the swap had begun (it is in Status::last_swap_ps)
+  kAlreadySwapped,  // too late: the swap had begun (it is in Status::last_swap)
   kNothingPending,  // no commit was verifying or waiting
 };
 
 // Names of the ERROR flags set in value, in bit order.
-std::vector<std::string> error_flag_names(uint32_t value);
+LIGHTRAIL_EXPORT std::vector<std::string> error_flag_names(uint32_t value);
 
-class Device {
+// Thread safety: a Device is not thread-safe. Use each Device from one
+// thread at a time (serialise its calls, as the Python binding does with a
+// lock of its own): its calls are sequences of register accesses on one
+// connection (a stage's writes and read-back, a commit's writes and
+// verdict) that must not interleave. Different Devices, on one board or on
+// many, may be used from different threads at once: each has its own
+// connection, and the board's lease arbitrates between writers. A Device may
+// be moved to another thread between calls.
+class LIGHTRAIL_EXPORT Device {
  public:
   static constexpr std::chrono::milliseconds kDefaultLeaseTtl{10000};
 
@@ -87,8 +115,13 @@ class Device {
   // Releases the lease if this Device holds it (a pending commit stays
   // armed: the board keeps its bank locked until the swap).
   ~Device();
-  Device(Device&&) noexcept = default;
-  Device& operator=(Device&&) = delete;
+  // A moved-from Device may only be destroyed or assigned to. Assigning to
+  // a Device that holds its board's lease releases the lease first, as its
+  // destructor would (vector<Device>::erase, optional<Device> reassigned).
+  Device(Device&& other) noexcept;
+  Device& operator=(Device&& other) noexcept;
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
 
   // One writer at a time. Every call that changes the board (stage, commit,
   // cancel, trigger, write_tune_table, sync_calibrate, sync_set_mode) first
@@ -134,25 +167,36 @@ class Device {
   void stage(const Schedule& schedule);
   // Makes the bank this Device staged active at `when`, as a compare-and-
   // swap: the board swaps only if the bank still holds exactly that image
-  // (COMMIT_CRC). Waits until the board has verified it. CommitError names
-  // the ERROR flags the board raised (they are cleared); Error if nothing
-  // was staged by this Device or `when` is negative or beyond the board's
-  // horizon (nothing written).
-  void commit(CommitAt when);
+  // (COMMIT_CRC). Waits until the board has verified it (at most
+  // commit_timeout()), then returns the ticket wait_for_swap() takes.
+  // CommitError names the ERROR flags the board raised (they are cleared);
+  // Error if nothing was staged by this Device or `when` is negative or
+  // beyond the board's horizon (nothing written).
+  CommitTicket commit(CommitAt when);
+  // Waits until the board has swapped to the ticket's schedule and returns
+  // the swap: its board time (for CommitAt::at(t): the first step boundary
+  // at or after t, exactly t on an idle board) and generation. Polls
+  // status(), sleeping in host time no longer than the board time left
+  // before the commit time. TimeoutError when the swap has not come within
+  // `timeout` of host time (a co-simulated board's time runs slower than
+  // the host's: allow for it); CommitError when the board dropped the
+  // commit (a cancel or a STOP) or swapped to another generation; Error
+  // for a ticket of another board.
+  Swap wait_for_swap(const CommitTicket& ticket, std::chrono::milliseconds timeout);
   // Drops a commit that verifies or waits for its swap, if it is still in
   // time; the running schedule runs on.
   CancelOutcome cancel();
 
   Status status();
-  int64_t time_ps();  // board time now
-  void trigger();     // advance an event-triggered step
+  BoardTime time();  // board time now
+  void trigger();    // advance an event-triggered step
   // Advances the event step at the first allowed boundary at or after board
   // time t: exactly t when it is past the step's minimum end and far enough
   // ahead for the tuning (boards told one t take one boundary). Returns the
   // boundary's board time once the board has resolved it (an event step was
   // waiting), nullopt when the trigger is latched for a later event step.
-  std::optional<int64_t> trigger_at_ps(int64_t t);
-  // trigger_at_ps in three parts, so that a fabric tells many boards one t
+  std::optional<BoardTime> trigger_at(BoardTime t);
+  // trigger_at in three parts, so that a fabric tells many boards one t
   // within a short window of board time: prepare (claims the lease, reads
   // the trigger count) before t is chosen, write (the two writes alone)
   // inside the window, resolved (reads the result) after it.
@@ -160,8 +204,8 @@ class Device {
     uint32_t triggers_before = 0;
   };
   TriggerTicket trigger_prepare();
-  void trigger_write_at_ps(int64_t t);
-  std::optional<int64_t> trigger_resolved(const TriggerTicket& ticket);
+  void trigger_write_at(BoardTime t);
+  std::optional<BoardTime> trigger_resolved(const TriggerTicket& ticket);
   void stop();  // stop at the next step boundary, all gates low
   // Writes a calibration table (ticks, a*wavelengths+b) and uses it from now.
   // BoardBusyError (nothing written) while a schedule runs or a commit is
@@ -184,8 +228,9 @@ class Device {
   // reference link: the servo uses the values on its next exchange.
   void sync_calibrate(const SyncCalibration& calibration);
 
-  // How long commit() polls VERIFY_BUSY before giving up.
-  void set_commit_timeout_ms(int ms) { commit_timeout_ms_ = ms; }
+  // How long commit() polls VERIFY_BUSY before giving up (host time).
+  void set_commit_timeout(std::chrono::milliseconds timeout) { commit_timeout_ = timeout; }
+  std::chrono::milliseconds commit_timeout() const { return commit_timeout_; }
 
  private:
   uint64_t read64(uint32_t lo_reg);
@@ -193,12 +238,14 @@ class Device {
   void take_lease(uint32_t reg, std::chrono::milliseconds ttl);
   void ensure_lease();  // claim or renew before a change
   [[noreturn]] void throw_lease_lost(const std::string& what);
+  void release_quietly() noexcept;  // the destructor's release
+  BoardTime from_ticks(uint64_t ticks) const;
 
   std::unique_ptr<Transport> transport_;
   std::string uri_;
   DeviceCapabilities caps_;
   uint32_t board_id_ = 0;
-  int commit_timeout_ms_ = 5000;
+  std::chrono::milliseconds commit_timeout_{5000};
   uint32_t token_ = 0;
   bool holds_lease_ = false;
   // Host time of the last claim: renewed once half the lifetime has passed

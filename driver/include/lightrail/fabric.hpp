@@ -5,13 +5,14 @@
 // boards.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "lightrail/device.hpp"
+#include "lightrail/export.hpp"
 #include "lightrail/validate.hpp"
 
 namespace lightrail {
@@ -44,7 +45,7 @@ struct FabricBoard {
   std::optional<SyncCalibration> sync_calibration;
 };
 
-struct FabricSpec {
+struct LIGHTRAIL_EXPORT FabricSpec {
   std::string name = "fabric";
   std::vector<FabricRail> rails;
   std::vector<FabricBoard> boards;
@@ -69,9 +70,11 @@ struct FabricSpec {
 // Parses and checks a fabric file (unknown fields, duplicate board names,
 // two board ports on one switch port, a switch port beyond the radix, ...):
 // FormatError naming every offending field ("boards[2].switch_ports[5]").
-FabricSpec fabric_from_json(const nlohmann::json& j);
-FabricSpec read_fabric_file(const std::string& path);  // read_json_file + fabric_from_json
-nlohmann::json to_json(const FabricSpec& spec);
+// `what` names the text in messages (a file name).
+LIGHTRAIL_EXPORT FabricSpec parse_fabric(const std::string& text, const std::string& what = "fabric");
+LIGHTRAIL_EXPORT FabricSpec read_fabric_file(const std::string& path);
+// The fabric file parse_fabric reads back to the same spec.
+LIGHTRAIL_EXPORT std::string to_json_text(const FabricSpec& spec);
 
 // One board's part of a fabric-wide change.
 struct BoardAssignment {
@@ -93,8 +96,9 @@ struct BoardAssignment {
 // - boards on one rail have the same step program (count, durations,
 //   event-triggered steps, cyclic), so they switch on the same boundaries.
 // caps[i] are the capabilities of spec.boards[i].
-std::vector<Problem> validate_fabric(const FabricSpec& spec, const std::vector<DeviceCapabilities>& caps,
-                                     const std::vector<BoardAssignment>& schedules);
+LIGHTRAIL_EXPORT std::vector<Problem> validate_fabric(const FabricSpec& spec,
+                                                      const std::vector<DeviceCapabilities>& caps,
+                                                      const std::vector<BoardAssignment>& schedules);
 
 // What a fabric commit did to one board. Only what was observed is claimed.
 enum class BoardOutcome {
@@ -103,7 +107,7 @@ enum class BoardOutcome {
   kSwitched,   // confirmed: swapped to the new generation
   kUnknown,    // the board could not be asked (error says why)
 };
-const char* to_string(BoardOutcome o);
+LIGHTRAIL_EXPORT const char* to_string(BoardOutcome o);
 
 struct BoardCommitReport {
   size_t board = 0;
@@ -127,14 +131,13 @@ struct FabricCommitReport {
   std::string error;                      // the first failure, naming the board; empty when committed
   std::vector<std::string> warnings;      // unlocked clocks let through with allow_unlocked
   std::vector<BoardCommitReport> boards;  // one per schedule, in the order given
-  nlohmann::json to_json() const;
 };
 
 struct FabricCommitOptions {
-  bool allow_unlocked = false;   // warn instead of refusing a board whose clock is not locked
-  bool wait_for_swap = true;     // after arming, wait until every board has swapped (kSwitched)
-  int swap_timeout_ms = 30000;   // for wait_for_swap
-  std::optional<int64_t> at_ps;  // an explicit commit time instead of latest + margin
+  bool allow_unlocked = false;  // warn instead of refusing a board whose clock is not locked
+  bool wait_for_swap = true;    // after arming, wait until every board has swapped (kSwitched)
+  std::chrono::milliseconds swap_timeout{30000};  // for wait_for_swap, in host time
+  std::optional<int64_t> at_ps;                   // an explicit commit time instead of latest + margin
 };
 
 struct FabricTriggerReport {
@@ -152,7 +155,6 @@ struct FabricTriggerReport {
   // already past and took a later boundary.
   int64_t margin_ps = 0;
   std::optional<int64_t> window_ps;
-  nlohmann::json to_json() const;
 };
 
 // `fabric sync`: what one board is to be told (plan_fabric_sync) and what
@@ -178,8 +180,13 @@ struct FabricSyncReport {
   std::string error;                    // the first failure, naming the board; empty when ok
   std::vector<std::string> warnings;    // boundary clocks, servos started under a running schedule
   std::vector<BoardSyncReport> boards;  // in the order written: the sync master first, then file order
-  nlohmann::json to_json() const;
 };
+
+// The reports as the JSON `lightrail fabric commit/trigger/sync --json`
+// print (docs/fabric.md), indented by `indent` spaces (-1: one line).
+LIGHTRAIL_EXPORT std::string to_json_text(const FabricCommitReport& report, int indent = 2);
+LIGHTRAIL_EXPORT std::string to_json_text(const FabricTriggerReport& report, int indent = 2);
+LIGHTRAIL_EXPORT std::string to_json_text(const FabricSyncReport& report, int indent = 2);
 
 // The roles and calibrations a fabric file asks for, one entry per board,
 // the sync master first. FormatError naming "sync_master" when the file has
@@ -187,7 +194,8 @@ struct FabricSyncReport {
 // having a parent (a boundary clock) cannot be realised on the reference
 // board, whose top has one link engine (docs/hw-clock-sync.md): it is
 // planned as a follower of its parent, and a warning in `warnings` names it.
-std::vector<BoardSyncReport> plan_fabric_sync(const FabricSpec& spec, std::vector<std::string>* warnings);
+LIGHTRAIL_EXPORT std::vector<BoardSyncReport> plan_fabric_sync(const FabricSpec& spec,
+                                                               std::vector<std::string>* warnings);
 
 struct FabricBoardState {
   size_t board = 0;
@@ -199,8 +207,9 @@ struct FabricBoardState {
   LeaseInfo lease;
 };
 
-// The open boards of a spec. Not thread-safe: one caller at a time.
-class Fabric {
+// The open boards of a spec. Not thread-safe: one thread at a time (it
+// drives its Devices, which are not thread-safe either). Move-only.
+class LIGHTRAIL_EXPORT Fabric {
  public:
   // Opens every board (Device::open). A board that cannot be opened is kept
   // closed and reported by status(); commit() and trigger() on it fail

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "lightrail/capabilities.hpp"
+#include "lightrail/export.hpp"
 #include "lightrail/schedule.hpp"
 
 namespace lightrail {
@@ -15,7 +16,7 @@ namespace lightrail {
 // steps. Step durations are ticks of rounded cumulative boundary times, so
 // rounding never accumulates over a schedule. Call validate() first: this
 // throws FormatError only for what cannot be encoded at all.
-std::vector<uint32_t> build_image(const Schedule& schedule, const DeviceCapabilities& caps);
+LIGHTRAIL_EXPORT std::vector<uint32_t> build_image(const Schedule& schedule, const DeviceCapabilities& caps);
 
 // A run of consecutive bank words that must be written (the rest is unused).
 struct ImageSpan {
@@ -23,13 +24,13 @@ struct ImageSpan {
   uint32_t words;
 };
 // The used spans of an image: header + configurations, then steps.
-std::vector<ImageSpan> image_spans(const std::vector<uint32_t>& image);
+LIGHTRAIL_EXPORT std::vector<ImageSpan> image_spans(const std::vector<uint32_t>& image);
 
 // The CRC the header must hold, computed over the used words.
-uint32_t image_crc(const std::vector<uint32_t>& image);
+LIGHTRAIL_EXPORT uint32_t image_crc(const std::vector<uint32_t>& image);
 
 // Boundary k (k = 0..n) of a step program, in ticks from its start:
 // round(sum of the first k durations / tick_ps), half away from zero.
-std::vector<int64_t> boundary_ticks(const std::vector<Step>& steps, int64_t tick_ps);
+LIGHTRAIL_EXPORT std::vector<int64_t> boundary_ticks(const std::vector<Step>& steps, int64_t tick_ps);
 
 }  // namespace lightrail

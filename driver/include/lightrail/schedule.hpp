@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "lightrail/export.hpp"
+
 namespace lightrail {
 
 // Wavelength value of a port that is dark (transmit gate held low).
@@ -24,7 +26,7 @@ struct Step {
   bool event_triggered = false;
 };
 
-struct Schedule {
+struct LIGHTRAIL_EXPORT Schedule {
   static constexpr int kFormatVersion = 1;
   uint32_t generation = 0;  // host-chosen; reported back by the board
   bool cyclic = true;       // repeat the program; one-shot ends dark

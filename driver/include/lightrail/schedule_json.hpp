@@ -1,10 +1,10 @@
 // The schedule file format (docs/schedule.md): JSON <-> Schedule.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "lightrail/export.hpp"
 #include "lightrail/schedule.hpp"
 #include "lightrail/validate.hpp"
 
@@ -15,11 +15,10 @@ namespace lightrail {
 // column of malformed JSON (parse_json_text: duplicate keys, numbers beyond
 // double range and trailing content are refused too). Checks the format
 // only; validate() checks the schedule against a board.
-Schedule parse_schedule(const std::string& text);
-Schedule schedule_from_json(const nlohmann::json& doc);
+LIGHTRAIL_EXPORT Schedule parse_schedule(const std::string& text);
 
 // Reads and parses a file; the file name prefixes every message.
-Schedule load_schedule_file(const std::string& path);
+LIGHTRAIL_EXPORT Schedule load_schedule_file(const std::string& path);
 
 // What a JSON document says as a schedule, with every format problem instead
 // of an exception, so a checker can report them together with validate()'s.
@@ -32,13 +31,13 @@ struct ScheduleDocument {
   // it has gaps filled with defaults and validate() would report those.
   bool complete = false;
 };
-ScheduleDocument read_schedule_document(const nlohmann::json& doc);
 // Throws FormatError only when the file cannot be read or is not one JSON
 // document; format problems come back in the ScheduleDocument.
-ScheduleDocument read_schedule_file(const std::string& path);
+LIGHTRAIL_EXPORT ScheduleDocument read_schedule_file(const std::string& path);
 
-// The document parse_schedule() reads back to the same Schedule. Steps name
-// their configuration when it has a unique name.
-nlohmann::json to_json(const Schedule& schedule);
+// The document parse_schedule() reads back to the same Schedule, indented
+// by `indent` spaces (-1: one line). Steps name their configuration when it
+// has a unique name.
+LIGHTRAIL_EXPORT std::string to_json_text(const Schedule& schedule, int indent = 2);
 
 }  // namespace lightrail

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "lightrail/export.hpp"
 #include "lightrail/validate.hpp"
 
 namespace lightrail {
@@ -57,15 +58,15 @@ enum class SyncMode {
 };
 
 // The SYNC_CTRL word of a mode (no other bits set).
-uint32_t sync_ctrl_word(SyncMode mode);
+LIGHTRAIL_EXPORT uint32_t sync_ctrl_word(SyncMode mode);
 // "off", "reference", "follower", "follower-ptp-only".
-std::string sync_mode_name(SyncMode mode);
+LIGHTRAIL_EXPORT std::string sync_mode_name(SyncMode mode);
 // The mode a SYNC_CTRL value amounts to: without ENABLE, USE_DDMTD changes
 // nothing (the reset value, USE_DDMTD alone, is off). nullopt for REFERENCE
 // with ENABLE, which no mode sets: a reference receives no Sync frames on
 // its link, so its servo has nothing to follow.
-std::optional<SyncMode> sync_mode_of(uint32_t sync_ctrl);
-std::optional<SyncMode> sync_mode_of(const SyncStatus& status);
+LIGHTRAIL_EXPORT std::optional<SyncMode> sync_mode_of(uint32_t sync_ctrl);
+LIGHTRAIL_EXPORT std::optional<SyncMode> sync_mode_of(const SyncStatus& status);
 
 // Fixed delays outside the fibre and the fibre's asymmetry, from the board's
 // point of view. Values are checked by validate() before anything is written.
@@ -82,7 +83,7 @@ struct SyncCalibration {
 
 // Every out-of-range value, named by field ("asymmetry_ps"); empty means the
 // calibration may be written.
-std::vector<Problem> validate(const SyncCalibration& calibration);
+LIGHTRAIL_EXPORT std::vector<Problem> validate(const SyncCalibration& calibration);
 
 // The calibration arithmetic of docs/lab.md, section 5 (White Rabbit's
 // procedure, in this register map's terms). A locked follower settles
@@ -94,7 +95,7 @@ std::vector<Problem> validate(const SyncCalibration& calibration);
 // ps, averaged, cable difference removed; positive: late) folded into its
 // fixed delays: late by s, the receive delay grows by 2s; early, the
 // transmit delay by 2|s|. Throws Error beyond 64-bit range.
-SyncCalibration with_pps_skew(const SyncCalibration& calibration, int64_t skew_ps);
+LIGHTRAIL_EXPORT SyncCalibration with_pps_skew(const SyncCalibration& calibration, int64_t skew_ps);
 
 // A port's fixed delays (transceiver, traces), measured once per board
 // against one golden board (docs/lab.md): a link's SYNC_CAL_DELAY_* are the
@@ -103,8 +104,8 @@ struct PortDelays {
   int64_t tx_ps = 0;
   int64_t rx_ps = 0;
 };
-SyncCalibration with_port_delays(const SyncCalibration& calibration, const PortDelays& reference,
-                                 const PortDelays& board);
+LIGHTRAIL_EXPORT SyncCalibration with_port_delays(const SyncCalibration& calibration,
+                                                  const PortDelays& reference, const PortDelays& board);
 
 // One point of the fibre's alpha measurement: a follower calibrated for its
 // ports, on one fibre, with SYNC_CAL_ASYM_PS = 0: its PPS skew (as above)
@@ -116,18 +117,18 @@ struct AlphaPoint {
 // alpha = forward / backward delay - 1 of the fibre, from two fibres of
 // different length on the same ports (their fixed delays cancel).
 // Throws FormatError when the round trips do not differ.
-double fibre_alpha(const AlphaPoint& a, const AlphaPoint& b);
+LIGHTRAIL_EXPORT double fibre_alpha(const AlphaPoint& a, const AlphaPoint& b);
 // Its standard error, from the skews' (and round trips') rms error.
-double fibre_alpha_error(const AlphaPoint& a, const AlphaPoint& b, double skew_error_ps);
+LIGHTRAIL_EXPORT double fibre_alpha_error(const AlphaPoint& a, const AlphaPoint& b, double skew_error_ps);
 // The asymmetry (SYNC_CAL_ASYM_PS) of a fibre of that alpha and round trip
 // (the measured round trip minus the calibrated fixed delays).
-int64_t fibre_asymmetry_ps(double alpha, int64_t fibre_rtt_ps);
+LIGHTRAIL_EXPORT int64_t fibre_asymmetry_ps(double alpha, int64_t fibre_rtt_ps);
 
 // Name of a SYNC_STATUS.STATE value.
-std::string sync_state_name(uint32_t state);
+LIGHTRAIL_EXPORT std::string sync_state_name(uint32_t state);
 // Names of the SYNC_ERROR flags set in value, in bit order.
-std::vector<std::string> sync_error_flag_names(uint32_t value);
+LIGHTRAIL_EXPORT std::vector<std::string> sync_error_flag_names(uint32_t value);
 // One line a user can act on: "locked, offset 3 ps", "no reference link ...".
-std::string describe(const SyncStatus& status);
+LIGHTRAIL_EXPORT std::string describe(const SyncStatus& status);
 
 }  // namespace lightrail

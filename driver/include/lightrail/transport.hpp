@@ -2,6 +2,7 @@
 // AXI byte addresses; words are 32 bits.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -9,9 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "lightrail/export.hpp"
+
 namespace lightrail {
 
-class Transport {
+// Thread safety: not thread-safe; one thread at a time per Transport (a
+// Device uses its own).
+class LIGHTRAIL_EXPORT Transport {
  public:
   virtual ~Transport() = default;
   virtual uint32_t read32(uint64_t addr) = 0;
@@ -32,7 +37,7 @@ class Transport {
 // sim://HOST:PORT/BOARD or xrt://...: the transport the URI's scheme names.
 // A malformed URI or an unknown scheme is a FormatError naming the bad part
 // (the user's input); a board that cannot be reached a TransportError.
-std::unique_ptr<Transport> open_transport(const std::string& uri);
+LIGHTRAIL_EXPORT std::unique_ptr<Transport> open_transport(const std::string& uri);
 
 // Names the file holding the sim:// board server's token, when the server
 // was started with one (docs/driver.md "sim:// line protocol").
@@ -43,11 +48,13 @@ inline constexpr const char* kSimTokenFileEnv = "LIGHTRAIL_SIM_TOKEN_FILE";
 // docs/driver.md). Connects, says HELLO and, when kSimTokenFileEnv is set,
 // AUTH with the token at once; reconnects after a dropped connection.
 // Throws FormatError (malformed URI, unusable token file), TransportError.
-std::unique_ptr<Transport> open_sim_transport(const std::string& uri, int timeout_ms = 5000);
+// `timeout` bounds each request (and the connect) in host time.
+LIGHTRAIL_EXPORT std::unique_ptr<Transport> open_sim_transport(
+    const std::string& uri, std::chrono::milliseconds timeout = std::chrono::seconds(5));
 
 // xrt://DEVICE[/IP][?xclbin=PATH]: a board through XRT. Throws Error when
 // this build has no XRT.
-std::unique_ptr<Transport> open_xrt_transport(const std::string& uri);
+LIGHTRAIL_EXPORT std::unique_ptr<Transport> open_xrt_transport(const std::string& uri);
 
 // A board server: how many boards it serves and the image they run (IMAGE).
 struct SimServer {
@@ -55,18 +62,19 @@ struct SimServer {
   std::string image_uuid;
 };
 // HOST:PORT (as in sim://HOST:PORT/BOARD). FormatError, TransportError.
-SimServer probe_sim_server(const std::string& host_port, int timeout_ms = 5000);
+LIGHTRAIL_EXPORT SimServer probe_sim_server(const std::string& host_port,
+                                            std::chrono::milliseconds timeout = std::chrono::seconds(5));
 
 // Whether this build has XRT (xrt:// devices), and the devices XRT finds:
 // their URI and the UUID of the xclbin each holds (nullopt: none). Empty
 // without XRT.
-bool have_xrt();
+LIGHTRAIL_EXPORT bool have_xrt();
 struct XrtBoard {
   unsigned index = 0;
   std::string uri;
   std::optional<std::string> image_uuid;
   std::string problem;  // why the device could not be asked, if it could not
 };
-std::vector<XrtBoard> list_xrt_devices();
+LIGHTRAIL_EXPORT std::vector<XrtBoard> list_xrt_devices();
 
 }  // namespace lightrail

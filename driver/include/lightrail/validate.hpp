@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "lightrail/capabilities.hpp"
+#include "lightrail/export.hpp"
 #include "lightrail/schedule.hpp"
 
 namespace lightrail {
@@ -15,8 +16,8 @@ struct Problem {
 };
 
 // Every problem, not just the first; empty means the schedule may be staged.
-std::vector<Problem> validate(const Schedule& schedule, const DeviceCapabilities& caps);
+LIGHTRAIL_EXPORT std::vector<Problem> validate(const Schedule& schedule, const DeviceCapabilities& caps);
 
-std::string to_string(const std::vector<Problem>& problems);  // one per line
+LIGHTRAIL_EXPORT std::string to_string(const std::vector<Problem>& problems);  // one per line
 
 }  // namespace lightrail

@@ -8,6 +8,7 @@
 
 // LIGHTRAIL_VERSION_MAJOR, _MINOR, _PATCH and LIGHTRAIL_VERSION_STRING,
 // written by the build from the project's version.
+#include "lightrail/export.hpp"
 #include "lightrail/version_number.hpp"
 
 namespace lightrail {
@@ -20,10 +21,10 @@ struct VersionInfo {
 
 // What the linked library was built as. A program compiled against other
 // headers sees LIGHTRAIL_VERSION_STRING differ from version().version.
-const VersionInfo& version() noexcept;
+LIGHTRAIL_EXPORT const VersionInfo& version() noexcept;
 
 // The line every program prints for --version:
 // "<program> 0.1.0 (source 0123456789abcdef, register map 4)".
-std::string version_line(std::string_view program);
+LIGHTRAIL_EXPORT std::string version_line(std::string_view program);
 
 }  // namespace lightrail

@@ -51,6 +51,32 @@ def test_commit_at_a_future_time_and_cancel(boards, example_schedule_path):
     assert dev.cancel() == lightrail.CancelOutcome.NOTHING_PENDING
 
 
+def test_commit_for_a_time_then_wait_for_the_swap(boards, example_schedule_path):
+    dev = lightrail.Device.open(boards.uri(0))
+    s = lightrail.Schedule.load(example_schedule_path)
+    s.generation = 31
+    dev.stage(s)
+    at = dev.time_ps() + 10**9  # 1 ms of board time ahead, on a tick
+    ticket = dev.commit(at_ps=at)
+    assert (ticket.generation, ticket.at_ps, ticket.swaps_before) == (31, at, 0)
+    swap = dev.wait_for_swap(ticket, timeout_s=120)
+    assert (swap.time_ps, swap.generation) == (at, 31)  # idle: exactly the time asked
+    assert dev.status().last_swap_ps == at
+
+    # Not due within the wait: a TimeoutError (lightrail's and Python's), still armed.
+    s.generation = 32
+    dev.stage(s)
+    ticket = dev.commit(at_ps=dev.time_ps() + 50 * 10**9)
+    with pytest.raises(lightrail.TimeoutError, match="no swap to generation 32") as e:
+        dev.wait_for_swap(ticket, timeout_s=0.2)
+    assert isinstance(e.value, TimeoutError) and isinstance(e.value, lightrail.Error)
+    assert dev.status().commit_pending
+    assert dev.cancel() == lightrail.CancelOutcome.CANCELLED
+    with pytest.raises(lightrail.CommitError) as e:
+        dev.wait_for_swap(ticket)
+    assert e.value.flags == ["CANCELLED"]
+
+
 def test_invalid_schedule_raises_validation_error_and_writes_nothing(boards, example_schedule_path):
     dev = lightrail.Device.open(boards.uri(0))
     s = lightrail.Schedule.load(example_schedule_path)

@@ -67,5 +67,7 @@ def test_exception_bases_match():
     for node in stub_tree().body:
         if isinstance(node, ast.ClassDef) and node.bases:
             cls = getattr(_lightrail, node.name)
-            bases = [b.id for b in node.bases if isinstance(b, ast.Name)]
+            # A Name (Error) or an Attribute (builtins.TimeoutError).
+            bases = [b.id if isinstance(b, ast.Name) else b.attr for b in node.bases
+                     if isinstance(b, (ast.Name, ast.Attribute))]
             assert [b.__name__ for b in cls.__bases__] == bases, node.name
