@@ -78,9 +78,9 @@ struct HealthInputs {
 
 // Who may write the board (docs/driver.md, "One writer at a time").
 struct LeaseInfo {
-  uint32_t owner = 0;             // token holding the lease; 0: free
-  bool mine = false;              // that token is this Device's
-  BoardTime expires;              // board time the lease runs out (when owner != 0)
+  uint32_t owner = 0;                // token holding the lease; 0: free
+  bool mine = false;                 // that token is this Device's
+  BoardTime expires;                 // board time the lease runs out (when owner != 0)
   std::chrono::milliseconds ttl{0};  // lifetime a claim or renewal gives
 };
 
