@@ -31,37 +31,46 @@ bool same_token(std::string_view expected, std::string_view given) {
   return diff == 0;
 }
 
-std::string read_token_file(const std::string& path) {
-  auto fault = [&](const std::string& why) { return FormatError("token file " + path + ": " + why); };
+std::string read_owned_file(const std::string& path, const std::string& what, unsigned forbidden,
+                            const std::string& mode_fault, const std::string& advice, size_t max_bytes,
+                            const std::string& too_long) {
+  auto fault = [&](const std::string& why) { return FormatError(what + " " + path + ": " + why); };
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) throw fault(std::string("cannot open (") + std::strerror(errno) + ")");
   struct Closer {
     int fd;
     ~Closer() { ::close(fd); }
   } closer{fd};
-  // Checked on the open file, so what is checked is what is read.
   struct stat st {};
   if (::fstat(fd, &st) != 0) throw fault(std::string("cannot stat (") + std::strerror(errno) + ")");
   if (!S_ISREG(st.st_mode)) throw fault("not a regular file");
   if (st.st_uid != ::geteuid())
     throw fault(fmt::format("owned by uid {}, not by this user (uid {})", st.st_uid, ::geteuid()));
-  if (st.st_mode & (S_IRWXG | S_IRWXO))
-    throw fault(fmt::format("group or others may use it (mode {:04o}); make it yours alone: chmod 600 {}",
-                            st.st_mode & 07777, path));
+  if (st.st_mode & forbidden)
+    throw fault(fmt::format("{} (mode {:04o}){} {}", mode_fault, st.st_mode & 07777, advice, path));
   std::string text;
-  char buf[512];
+  char buf[4096];
   for (;;) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) throw fault(std::string("cannot read (") + std::strerror(errno) + ")");
     if (n == 0) break;
     text.append(buf, size_t(n));
-    if (text.size() > kMaxTokenBytes + 2)
-      throw fault(fmt::format("longer than a token ({}..{} characters)", kMinTokenBytes, kMaxTokenBytes));
+    if (text.size() > max_bytes) throw fault(too_long);
   }
+  return text;
+}
+
+std::string read_token_file(const std::string& path) {
+  // A token and a line end (\r\n) at most.
+  std::string text =
+      read_owned_file(path, "token file", S_IRWXG | S_IRWXO, "group or others may use it",
+                      "; make it yours alone: chmod 600", kMaxTokenBytes + 2,
+                      fmt::format("longer than a token ({}..{} characters)", kMinTokenBytes, kMaxTokenBytes));
   if (!text.empty() && text.back() == '\n') text.pop_back();
   if (!text.empty() && text.back() == '\r') text.pop_back();
-  if (const std::string why = token_problem(text); !why.empty()) throw fault(why);
+  if (const std::string why = token_problem(text); !why.empty())
+    throw FormatError("token file " + path + ": " + why);
   return text;
 }
 

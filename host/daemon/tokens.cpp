@@ -1,12 +1,8 @@
 #include "tokens.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <set>
 
 #include "lightrail/errors.hpp"
@@ -22,32 +18,8 @@ namespace {
 // The list holds no secret but decides who gets which role: it must be
 // this user's and writable by nobody else.
 std::string read_list(const std::string& path) {
-  auto fault = [&](const std::string& why) { return FormatError("tokens file " + path + ": " + why); };
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) throw fault(std::string("cannot open (") + std::strerror(errno) + ")");
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) throw fault(std::string("cannot stat (") + std::strerror(errno) + ")");
-  if (!S_ISREG(st.st_mode)) throw fault("not a regular file");
-  if (st.st_uid != ::geteuid())
-    throw fault(fmt::format("owned by uid {}, not by this user (uid {})", st.st_uid, ::geteuid()));
-  if (st.st_mode & (S_IWGRP | S_IWOTH))
-    throw fault(
-        fmt::format("group or others may write it (mode {:04o}): chmod go-w {}", st.st_mode & 07777, path));
-  std::string text;
-  char buf[4096];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw fault(std::string("cannot read (") + std::strerror(errno) + ")");
-    if (n == 0) break;
-    text.append(buf, size_t(n));
-    if (text.size() > (1u << 20)) throw fault("larger than 1 MiB");
-  }
-  return text;
+  return read_owned_file(path, "tokens file", S_IWGRP | S_IWOTH, "group or others may write it",
+                         ": chmod go-w", size_t{1} << 20, "larger than 1 MiB");
 }
 
 bool name_char(char c) {
