@@ -16,14 +16,6 @@
 namespace lightrail::planner {
 namespace {
 
-constexpr Algorithm kAlgorithms[] = {Algorithm::kRing,
-                                     Algorithm::kBidirectionalRing,
-                                     Algorithm::kRecursiveDoubling,
-                                     Algorithm::kHalvingDoubling,
-                                     Algorithm::kBinaryTree,
-                                     Algorithm::kDirect,
-                                     Algorithm::kBruck};
-
 uint64_t mix(uint64_t h, uint64_t x) { return (h ^ x) * 1099511628211ull; }
 uint64_t hash_of(const std::vector<int>& v, uint64_t h = 1469598103934665603ull) {
   for (int x : v) h = mix(h, static_cast<uint32_t>(x));
@@ -69,7 +61,7 @@ std::vector<Option> options_of(const Job& job, const Fabric& fabric, size_t pi, 
   std::vector<Option> out;
   Option best_eps{phase.algorithm, Network::kElectrical};
   double best_eps_t = std::numeric_limits<double>::infinity();
-  for (Algorithm a : kAlgorithms) {
+  for (Algorithm a : kCollectiveAlgorithms) {
     if (!supports(phase.collective, a)) continue;
     Option c{a, Network::kCircuits}, e{a, Network::kElectrical};
     uint64_t first = signature, last = signature;

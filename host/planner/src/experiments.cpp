@@ -91,14 +91,7 @@ double pct(int64_t a, int64_t b) { return 100.0 * (double(a) - double(b)) / doub
 int64_t best_electrical_ps(const Job& job, const Fabric& fabric, const IterationTime& declared) {
   std::vector<int64_t> best;
   for (const PhaseTime& p : declared.phases) best.push_back(p.comm_ps);
-  const Algorithm all[] = {Algorithm::kRing,
-                           Algorithm::kBidirectionalRing,
-                           Algorithm::kRecursiveDoubling,
-                           Algorithm::kHalvingDoubling,
-                           Algorithm::kBinaryTree,
-                           Algorithm::kDirect,
-                           Algorithm::kBruck};
-  for (Algorithm a : all) {
+  for (Algorithm a : kCollectiveAlgorithms) {
     Job j = job;
     bool any = false;
     for (Phase& p : j.phases) {

@@ -25,6 +25,16 @@ enum class Algorithm {
   kPipelineReverse,    // pipeline neighbours, stage i+1 -> i (backward pass)
 };
 
+// The algorithms a collective may be planned with (not the pipeline's
+// neighbour patterns): what the planner's choice searches over.
+inline constexpr Algorithm kCollectiveAlgorithms[] = {Algorithm::kRing,
+                                                      Algorithm::kBidirectionalRing,
+                                                      Algorithm::kRecursiveDoubling,
+                                                      Algorithm::kHalvingDoubling,
+                                                      Algorithm::kBinaryTree,
+                                                      Algorithm::kDirect,
+                                                      Algorithm::kBruck};
+
 // One message of a round: `src` sends `blocks` to `dst`; a reducing
 // transfer adds the sender's partial sums into the receiver's.
 struct Transfer {
