@@ -1007,16 +1007,17 @@ json SyncEngine::partial_report() const {
       entered.push_back({{"from_us", double(from) * 1e-9},
                          {"for_us", to < 0 ? json(nullptr) : json(double(to - from) * 1e-9)}});
     nodes.back()["holdovers_entered"] = entered;
-    if (n->peer >= 0 && n->port)  // the follower's engine, as its SYNC_LINK registers show it
-      nodes.back()["engine"] = {
-          {"aligned", n->port->link_aligned()},
-          {"parent_flags", n->port->kernel_inputs().parent_flags},
-          {"bitslide_ui", n->port->kernel_inputs().rx_bitslide},
-          {"bad_frames", n->port->link_bad_frames()},
-          {"bit_errors_received", n->bit_errors},
-          {"reference_bit_errors_received", nodes_[size_t(n->parent)]->bit_errors},
-          {"reference_bad_frames",
-           nodes_[size_t(n->parent)]->port ? nodes_[size_t(n->parent)]->port->link_bad_frames() : 0u}};
+    if (n->peer >= 0 && n->port) {  // the follower's engine, as its SYNC_LINK registers show it
+      const sync::top::Inputs top = n->port->kernel_inputs();
+      const Node& ref = *nodes_[size_t(n->parent)];
+      nodes.back()["engine"] = {{"aligned", n->port->link_aligned()},
+                                {"parent_flags", top.parent_flags},
+                                {"bitslide_ui", top.rx_bitslide},
+                                {"bad_frames", n->port->link_bad_frames()},
+                                {"bit_errors_received", n->bit_errors},
+                                {"reference_bit_errors_received", ref.bit_errors},
+                                {"reference_bad_frames", ref.port ? ref.port->link_bad_frames() : 0u}};
+    }
     if (!n->event_offsets.empty())
       nodes.back()["event_offsets"] = n->event_offsets;  // merge_reports takes it out
   }
