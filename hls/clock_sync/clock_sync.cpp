@@ -114,7 +114,12 @@ bool take_exchange(ClockSyncState& s, const ClockSyncIn& in, const Limits& l) {
   if (s.have_exchange && s.fine && s.locked && abs64(fwd - s.delay_ms_fs) > l.lock_thresh_fs) return true;
   // The one-way delay the DDMTD phase is referred to: from a round trip
   // averaged over 16 exchanges, so timestamp noise does not reach the phase.
-  if (!s.have_exchange) s.delay_ms_fs = fwd;
+  // Until the whole-period count is taken, the delay follows every
+  // exchange: one taken while acquiring (off frequency, slewing) is off by
+  // up to a nanosecond, and a filter seeded with it would hold the DDMTD's
+  // offset that far from the exchange's for tens of exchanges, refusing the
+  // hand-over to FINE meanwhile.
+  if (!s.have_exchange || !s.fine) s.delay_ms_fs = fwd;
   s.delay_ms_fs += div_round(fwd - s.delay_ms_fs, 16);
   s.have_exchange = true;
   return true;
@@ -220,12 +225,25 @@ void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
   s.applied_since_prev_fs = 0;
   s.ff_since_prev_fs = ff;
 
-  // Whole MMCM steps; the remainder carries to the next sample so the mean
-  // correction is exact (first-order noise shaping of the step size).
+  // Whole MMCM steps, and what is left (at most half a step) as a
+  // frequency pulse on the DAC over the next interval, so the phase moves
+  // by exactly the correction, continuously. Carrying the remainder to the
+  // next sample instead (first-order noise shaping) adds it to a correction
+  // the next sample asks for again: an integrator on the phase, which with
+  // the DDMTD's 1 ps resolution limit-cycles by a whole step (12 ps) on a
+  // noiseless link (docs/clock-sync.md, "Phase actuation").
+  // Near the DAC's rail the pulse gets what room the range leaves, and the
+  // rest is carried to the next sample as before (the phase then still
+  // comes right on average, where the DAC cannot move it).
   const int64_t want = p + ff + s.step_residual_fs;
   const int64_t steps = div_round(want, l.step_fs);
-  s.step_residual_fs = want - steps * l.step_fs;
   s.steps_now += steps;
+  const int64_t interval = s.interval_fs > 0 ? s.interval_fs : kBeatFs;
+  const int64_t rest = want - steps * l.step_fs;
+  const int64_t wanted_q40 = (rest * (int64_t{1} << kFreqFracBits)) / interval;  // |rest| <= half a step
+  s.pulse_q40 = clamp64(wanted_q40, -l.pull_q40 - s.freq_q40, l.pull_q40 - s.freq_q40);
+  s.pulse_fs = s.pulse_q40 == wanted_q40 ? rest : rest * s.pulse_q40 / wanted_q40;  // wanted_q40 != 0 here
+  s.step_residual_fs = rest - s.pulse_fs;
 }
 
 // Back to the exchange after a step of the path or a slip: PI on the
@@ -260,6 +278,9 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
   const bool parent_valid = (in.parent_flags >> hwdef::SYNC_FLAG_TIME_VALID_BIT) & 1u;
   s.steps_now = 0;
   s.time_step_now = 0;
+  s.pulse_q40 = 0;  // a pulse lasts one interval
+  s.pulse_fs = 0;
+  if (in.elapsed_fs > 0) s.interval_fs = in.elapsed_fs;
 
   if (!in.cfg.enable) {
     const uint32_t errors = s.errors;
@@ -299,9 +320,13 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
     // Every exchange that arrives within its age of a time step may have
     // been stamped before it (on a long fibre, several).
     s.holdoff_fs = s.holdoff_fs > in.elapsed_fs ? s.holdoff_fs - in.elapsed_fs : 0;
-    const bool skip = in.exchange_valid && (s.step_holdoff || s.holdoff_fs > 0);
+    // A coarse exchange is PTP's: taken without the DDMTD, or once it has
+    // been silent for kCoarseExchangeSilentFs; else dropped unseen.
+    const bool offered = in.exchange_valid && (in.exchange_fine || !in.cfg.use_ddmtd ||
+                                               s.since_phase_fs + in.elapsed_fs > kCoarseExchangeSilentFs);
+    const bool skip = offered && (s.step_holdoff || s.holdoff_fs > 0);
     if (skip) s.step_holdoff = false;
-    const bool exchange = in.exchange_valid && !skip && take_exchange(s, in, l);
+    const bool exchange = offered && !skip && take_exchange(s, in, l);
     const bool phase = in.phase_valid && in.cfg.use_ddmtd;
     // The phase's motion since the previous phase that the servo's own
     // steps do not explain: the frequency error over phase_dt.
@@ -440,7 +465,7 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
     }
   }
 
-  const int64_t applied = s.steps_now * l.step_fs;
+  const int64_t applied = s.steps_now * l.step_fs + s.pulse_fs;
   s.calm_fs = abs64(applied) > l.lock_thresh_fs || s.time_step_now != 0 ? 0 : s.calm_fs + in.elapsed_fs;
   s.applied_since_phase_fs += applied;
   s.applied_since_prev_fs += applied;
@@ -448,8 +473,9 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
       static_cast<int32_t>(static_cast<uint32_t>(s.steps_total) + static_cast<uint32_t>(s.steps_now));
 
   const int64_t lsb_q40 = l.pull_q40 >> (SYNC_DAC_BITS - 1);
-  const int64_t dac =
-      s.mode == SyncMode::kDisabled ? kDacMid : kDacMid + (lsb_q40 > 0 ? div_round(s.freq_q40, lsb_q40) : 0);
+  const int64_t dac = s.mode == SyncMode::kDisabled
+                          ? kDacMid
+                          : kDacMid + (lsb_q40 > 0 ? div_round(s.freq_q40 + s.pulse_q40, lsb_q40) : 0);
   out.dac_word = static_cast<uint32_t>(clamp64(dac, 0, kDacMax));
   out.phase_steps = static_cast<int32_t>(s.steps_now);
   out.time_step_ticks = s.time_step_now;

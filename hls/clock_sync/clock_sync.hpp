@@ -72,6 +72,11 @@ constexpr int64_t kFineAcquireFs = kPeriodFs / 4;
 // In FINE, a DDMTD-refined offset this far from the two-way offset is a slip
 // (a bad phase sample or a lost whole-period count), not a measurement.
 constexpr int64_t kPhaseSlipFs = kPeriodFs / 8;
+// A coarse exchange (a receive stamp not refined: clock_sync_io.hpp) steers
+// a servo that uses the DDMTD only once the DDMTD has been silent this long:
+// after a relock it pairs again within three beats, and in between a 4 ns
+// stamp would move the phase by up to KP x 2 ns.
+constexpr int64_t kCoarseExchangeSilentFs = int64_t{hwdef::DDMTD_N + 1} * kPeriodFs * 4;
 // No DDMTD phase for this long (a beat and a quarter) means it fell silent.
 constexpr int64_t kDdmtdSilentFs = int64_t{hwdef::DDMTD_N + 1} * kPeriodFs * 5 / 4;
 // A one-way delay this far from the filtered one is an outlier exchange (well
@@ -132,7 +137,13 @@ struct ClockSyncState {
   bool prev_valid = false;
   int64_t prev_err_fs = 0;
   int64_t applied_since_prev_fs = 0;  // phase steps issued since the last sample
-  int64_t step_residual_fs = 0;       // phase correction not yet issued (< one step)
+  // The part of this update's phase correction under half an MMCM step,
+  // moved by the DAC instead: a frequency pulse until the next update
+  // (about interval_fs, the last one), and the phase it moves meanwhile.
+  int64_t pulse_q40 = 0;
+  int64_t pulse_fs = 0;
+  int64_t interval_fs = 0;
+  int64_t step_residual_fs = 0;  // what the DAC had no room for (at its rail), to the next sample
   int64_t last_err_fs = 0;
   int64_t last_p_fs = 0;
   bool slewing = false;
