@@ -22,8 +22,10 @@
 // sampling edge minus its lag (l; for the copy, half a period plus
 // (l + T/2) mod T): the recovered edge's own time, to the DDMTD's
 // resolution (T/N, 0.98 ps) instead of a cycle. Without a phase in the last two beats
-// (DDMTD not pairing: frequency not yet pulled in) the rising sample is used
-// unrefined, a cycle stamp as PTP's. Fixed delays (transceivers, these
+// (DDMTD not pairing: frequency not yet pulled in, or a relock) the rising
+// sample is used unrefined, a cycle stamp as PTP's, and the exchange says so
+// (exchange_fine_o low; the reference's t4 by FlagRefined in its
+// Delay_Resp): the servo must not take a 4 ns stamp for a refined one. Fixed delays (transceivers, these
 // pipelines: a received SOF is stamped 4 cycles after its first bit
 // arrives, plus the bit slide) are the calibrated SYNC_CAL_DELAY_*; the
 // follower's bit slide goes to the servo, and the reference removes its own
@@ -57,6 +59,7 @@ module sync_link #(
   output logic [31:0] bad_frames_o,     // frames dropped and line errors, wrapping
   // follower: the last exchange, held, and a count of exchanges
   output logic [31:0] exchanges_o,
+  output logic        exchange_fine_o,  // both receive stamps of it refined by a DDMTD phase
   output logic [63:0] t1_fs_o,
   output logic [63:0] t2_fs_o,
   output logic [63:0] t3_fs_o,
@@ -184,7 +187,7 @@ module sync_link #(
 
   // ================================================================ received frames
   // Stage A: the frame's fields and which sample; stage B: its stamp in fs.
-  logic               frame_a_q, frame_b_q, rise_a;
+  logic               frame_a_q, frame_b_q, rise_a, fine_a_q;
   logic [3:0]         type_a_q, flags_a_q;
   logic [7:0]         seq_a_q;
   logic [63:0]        ts_a_q, ticks_a_q, rx_fs_b_q;
@@ -207,6 +210,7 @@ module sync_link #(
       seq_a_q   <= rx_seq;
       ts_a_q    <= rx_ts;
       ticks_a_q <= rise_a ? stamp_rise_q : stamp_fall_q;
+      fine_a_q  <= phase_fresh;
       // The falling edge lags half a period more (mod T): flip the phase's MSB.
       lag_a_q   <= !phase_fresh ? '0 : rise_a ? phase_q : phase_q ^ (TagBits'(1) << (TagBits - 1));
     end
@@ -216,15 +220,14 @@ module sync_link #(
   end
 
   logic [3:0]  type_b_q;
-  // The header's flags above the SYNC_FLAG_BITS the servo takes are reserved.
-  /* verilator lint_off UNUSEDSIGNAL */
   logic [3:0]  flags_b_q;
-  /* verilator lint_on UNUSEDSIGNAL */
   logic [7:0]  seq_b_q;
   logic [63:0] ts_b_q;
+  logic        fine_b_q;  // rx_fs_b_q was refined by a fresh DDMTD phase
   always_ff @(posedge clk_i) begin
     if (frame_a_q) begin
       type_b_q  <= type_a_q;
+      fine_b_q  <= fine_a_q;
       flags_b_q <= flags_a_q;
       seq_b_q   <= seq_a_q;
       ts_b_q    <= ts_a_q;
@@ -242,6 +245,7 @@ module sync_link #(
   logic        want_resp_q, want_follow_q, want_req_q, want_sync_q;
   logic [ 7:0] resp_seq_q, sync_seq_q, req_seq_q;
   logic [63:0] resp_ts_q, follow_ts_q;
+  logic        resp_fine_q;
   logic [ 3:0] next_type;
   logic [15:0] next_header;
   logic [63:0] next_ts;
@@ -254,7 +258,7 @@ module sync_link #(
     start       = tx_index_q == 3'd0;
     if (want_resp_q) begin
       next_type   = sync_link_pkg::TypeDelayResp;
-      next_header = {sync_link_pkg::TypeDelayResp, 4'b0000, resp_seq_q};
+      next_header = {sync_link_pkg::TypeDelayResp, 4'(32'(resp_fine_q) << sync_link_pkg::FlagRefined), resp_seq_q};
       next_ts     = resp_ts_q;
     end else if (want_follow_q) begin
       next_type   = sync_link_pkg::TypeFollowUp;
@@ -329,7 +333,9 @@ module sync_link #(
   logic [lightrail_hwdef_pkg::SYNC_FLAG_BITS-1:0] parent_flags_q;
   logic [ 7:0] cur_seq_q;
   logic [63:0] t2_q, req_t1_q, req_t2_q;
+  logic        t2_fine_q, req_t2_fine_q, x_fine_q;
   logic [63:0] round_t1_q[Rounds], round_t2_q[Rounds], round_t3_q[Rounds];
+  logic [Rounds-1:0] round_t2_fine_q;
   logic [ 7:0] round_seq_q[Rounds];
   logic [Rounds-1:0] round_valid_q;
   logic [RoundBits-1:0] resp_round;
@@ -371,6 +377,7 @@ module sync_link #(
       x_t2_q          <= '0;
       x_t3_q          <= '0;
       x_t4_q          <= '0;
+      x_fine_q        <= 1'b0;
     end else begin
       // ---- reference: Sync every SYNC_PERIOD cycles, then its Follow_Up
       if (!reference_i) begin
@@ -404,6 +411,7 @@ module sync_link #(
           want_resp_q <= 1'b1;
           resp_seq_q  <= seq_b_q;
           resp_ts_q   <= rx_fs_b_q - 64'(slide_q) * UiFs;
+          resp_fine_q <= fine_b_q;
         end
       end
 
@@ -426,6 +434,7 @@ module sync_link #(
           req_sent_q                                 <= 1'b0;
           round_t1_q[req_seq_q[RoundBits-1:0]]       <= req_t1_q;
           round_t2_q[req_seq_q[RoundBits-1:0]]       <= req_t2_q;
+          round_t2_fine_q[req_seq_q[RoundBits-1:0]]  <= req_t2_fine_q;
           round_t3_q[req_seq_q[RoundBits-1:0]]       <= tx_fs_q;
           round_seq_q[req_seq_q[RoundBits-1:0]]      <= req_seq_q;
           round_valid_q[req_seq_q[RoundBits-1:0]]    <= 1'b1;
@@ -435,6 +444,7 @@ module sync_link #(
             sync_link_pkg::TypeSync: begin
               cur_seq_q       <= seq_b_q;
               t2_q            <= rx_fs_b_q;
+              t2_fine_q       <= fine_b_q;
               have_sync_q     <= 1'b1;
               parent_flags_q  <= flags_b_q[lightrail_hwdef_pkg::SYNC_FLAG_BITS-1:0];
             end
@@ -443,6 +453,7 @@ module sync_link #(
               have_sync_q <= 1'b0;
               req_t1_q    <= ts_b_q;
               req_t2_q    <= t2_q;
+              req_t2_fine_q <= t2_fine_q;
               req_seq_q   <= cur_seq_q;
               want_req_q  <= 1'b1;
             end
@@ -452,6 +463,7 @@ module sync_link #(
               x_t2_q                    <= round_t2_q[resp_round];
               x_t3_q                    <= round_t3_q[resp_round];
               x_t4_q                    <= ts_b_q;
+              x_fine_q                  <= round_t2_fine_q[resp_round] && flags_b_q[sync_link_pkg::FlagRefined];
               exchanges_q               <= exchanges_q + 32'd1;
               // A request recorded into the same slot this cycle (a reply 32
               // requests late) keeps it: its own reply is still to come.
@@ -470,6 +482,7 @@ module sync_link #(
   assign parent_flags_o  = parent_flags_q;
   assign bad_frames_o    = bad_frames_q;
   assign exchanges_o     = exchanges_q;
+  assign exchange_fine_o = x_fine_q;
   assign t1_fs_o         = x_t1_q;
   assign t2_fs_o         = x_t2_q;
   assign t3_fs_o         = x_t3_q;

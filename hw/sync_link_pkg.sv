@@ -34,7 +34,10 @@ package sync_link_pkg;
   // Header flags: the low SYNC_FLAG_BITS are the sender's clock quality
   // (lightrail_hwdef_pkg::SYNC_FLAG_*_BIT: LOCKED, TIME_VALID, HOLDOVER); a
   // boundary clock follows a reference whose time is valid, locked or not
-  // (docs/clock-sync.md, "Boundary clocks that keep serving").
+  // (docs/clock-sync.md, "Boundary clocks that keep serving"). In a
+  // Delay_Resp, FlagRefined says its t4 was refined by the reference's DDMTD
+  // (a fresh phase), not a bare cycle stamp.
+  localparam int FlagRefined = 3;
   /* verilator lint_on UNUSEDPARAM */
 
   function automatic logic [31:0] manchester(input logic [15:0] d);

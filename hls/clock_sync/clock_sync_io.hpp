@@ -53,6 +53,11 @@ struct ClockSyncIn {
   int64_t t2_fs = 0;
   int64_t t3_fs = 0;
   int64_t t4_fs = 0;
+  // Both receive stamps (t2, t4) were refined by their DDMTD's phase; a
+  // coarse exchange carries a bare cycle stamp (up to a period off), so the
+  // servo uses it only where a PTP servo would (docs/clock-sync.md,
+  // "Coarse exchanges").
+  bool exchange_fine = true;
   // A DDMTD sample: (tag_local - tag_ref) mod DDMTD_N, i.e. how far the
   // local clock lags the recovered reference clock, in units of
   // CLK_PERIOD_PS / DDMTD_N (hw/ddmtd.sv's phase output).

@@ -102,6 +102,7 @@ void Kernel::cycle(const Inputs& in, Outputs& o) {
   // holds the latest; of two in one interval the servo sees the second, as
   // a late reader of a register would).
   s.exchange_valid = s.ref_ok && in.exchanges != last_exchanges_;
+  s.exchange_fine = in.exchange_fine;
   s.t1_fs = signed64(in.t1_fs);
   s.t2_fs = signed64(in.t2_fs);
   s.t3_fs = signed64(in.t3_fs);
@@ -151,10 +152,10 @@ void lightrail_clock_sync(
     ap_uint<32>& sync_dac, ap_uint<32>& sync_phase_steps, ap_uint<32>& sync_holdover_us,
     ap_uint<1> sync_phase_valid, ap_uint<kTagBits> sync_ddmtd_phase, ap_uint<1> sync_link_up,
     ap_uint<kParentFlagBits> sync_parent_flags, ap_uint<32> sync_cycles, ap_uint<32> sync_exchanges,
-    ap_uint<64> sync_t1_fs, ap_uint<64> sync_t2_fs, ap_uint<64> sync_t3_fs, ap_uint<64> sync_t4_fs,
-    ap_uint<kBitslideBits> sync_rx_bitslide, ap_uint<1>& sync_busy, ap_uint<kDacBits>& sync_dac_word,
-    ap_uint<1>& sync_dac_load, ap_uint<32>& sync_phase_steps_req, ap_uint<1>& sync_phase_load,
-    ap_uint<64>& sync_time_step, ap_uint<1>& sync_time_step_load) {
+    ap_uint<1> sync_exchange_fine, ap_uint<64> sync_t1_fs, ap_uint<64> sync_t2_fs, ap_uint<64> sync_t3_fs,
+    ap_uint<64> sync_t4_fs, ap_uint<kBitslideBits> sync_rx_bitslide, ap_uint<1>& sync_busy,
+    ap_uint<kDacBits>& sync_dac_word, ap_uint<1>& sync_dac_load, ap_uint<32>& sync_phase_steps_req,
+    ap_uint<1>& sync_phase_load, ap_uint<64>& sync_time_step, ap_uint<1>& sync_time_step_load) {
 #pragma HLS TOP name = lightrail_clock_sync
   // Free-running: no start/done. Every argument is a plain wire (a scalar
   // packed word); the outputs are registers that hold their value until the
@@ -188,6 +189,7 @@ void lightrail_clock_sync(
 #pragma HLS INTERFACE mode = ap_none port = sync_parent_flags
 #pragma HLS INTERFACE mode = ap_none port = sync_cycles
 #pragma HLS INTERFACE mode = ap_none port = sync_exchanges
+#pragma HLS INTERFACE mode = ap_none port = sync_exchange_fine
 #pragma HLS INTERFACE mode = ap_none port = sync_t1_fs
 #pragma HLS INTERFACE mode = ap_none port = sync_t2_fs
 #pragma HLS INTERFACE mode = ap_none port = sync_t3_fs
@@ -229,6 +231,7 @@ void lightrail_clock_sync(
   in.parent_flags = uint32_t(sync_parent_flags.to_uint64());
   in.cycles = uint32_t(sync_cycles.to_uint64());
   in.exchanges = uint32_t(sync_exchanges.to_uint64());
+  in.exchange_fine = sync_exchange_fine.to_uint64() != 0;
   in.t1_fs = sync_t1_fs.to_uint64();
   in.t2_fs = sync_t2_fs.to_uint64();
   in.t3_fs = sync_t3_fs.to_uint64();

@@ -51,6 +51,7 @@ struct Inputs {
   bool link_up = false;
   uint32_t parent_flags = 0;
   uint32_t cycles = 0, exchanges = 0;
+  bool exchange_fine = false;
   uint64_t t1_fs = 0, t2_fs = 0, t3_fs = 0, t4_fs = 0;
   uint32_t rx_bitslide = 0;
 };
@@ -129,8 +130,8 @@ void lightrail_clock_sync(
     // this board's link, its reference's quality (frame flags), the local
     // clock, and the message engine's last two-way exchange
     ap_uint<1> sync_link_up, ap_uint<lightrail::sync::top::kParentFlagBits> sync_parent_flags,
-    ap_uint<32> sync_cycles, ap_uint<32> sync_exchanges, ap_uint<64> sync_t1_fs, ap_uint<64> sync_t2_fs,
-    ap_uint<64> sync_t3_fs, ap_uint<64> sync_t4_fs,
+    ap_uint<32> sync_cycles, ap_uint<32> sync_exchanges, ap_uint<1> sync_exchange_fine,
+    ap_uint<64> sync_t1_fs, ap_uint<64> sync_t2_fs, ap_uint<64> sync_t3_fs, ap_uint<64> sync_t4_fs,
     ap_uint<lightrail::sync::top::kBitslideBits> sync_rx_bitslide,
     // high while an update runs: the kernel reads no input
     ap_uint<1>& sync_busy,

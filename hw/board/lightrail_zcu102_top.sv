@@ -317,6 +317,7 @@ module lightrail_zcu102_top #(
   logic               sync_link_up, sync_busy;
   logic [lightrail_hwdef_pkg::SYNC_FLAG_BITS-1:0] sync_parent_flags;
   logic [31:0]        sync_cycles, sync_exchanges;
+  logic               sync_exchange_fine;
   logic [63:0]        sync_t1_fs, sync_t2_fs, sync_t3_fs, sync_t4_fs;
   logic [SlideBits-1:0] sync_rx_bitslide;
 
@@ -351,6 +352,7 @@ module lightrail_zcu102_top #(
     .sync_parent_flags     (sync_parent_flags),
     .sync_cycles           (sync_cycles),
     .sync_exchanges        (sync_exchanges),
+    .sync_exchange_fine    (sync_exchange_fine),
     .sync_t1_fs            (sync_t1_fs),
     .sync_t2_fs            (sync_t2_fs),
     .sync_t3_fs            (sync_t3_fs),
@@ -472,6 +474,7 @@ module lightrail_zcu102_top #(
     .sync_parent_flags_o     (sync_parent_flags),
     .sync_cycles_o           (sync_cycles),
     .sync_exchanges_o        (sync_exchanges),
+    .sync_exchange_fine_o    (sync_exchange_fine),
     .sync_t1_fs_o            (sync_t1_fs),
     .sync_t2_fs_o            (sync_t2_fs),
     .sync_t3_fs_o            (sync_t3_fs),

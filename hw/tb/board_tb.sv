@@ -96,6 +96,7 @@ module board_tb;
   logic loop_on = 1'b1;
   logic [31:0] link_word;
   logic [31:0] sync_cycles, sync_exchanges;
+  logic        sync_exchange_fine;
   logic [63:0] sync_t1, sync_t2, sync_t3, sync_t4;
 
   lightrail_board_top dut (
@@ -186,6 +187,7 @@ module board_tb;
     .sync_parent_flags_o     (sync_parent_flags),
     .sync_cycles_o           (sync_cycles),
     .sync_exchanges_o        (sync_exchanges),
+    .sync_exchange_fine_o    (sync_exchange_fine),
     .sync_t1_fs_o            (sync_t1),
     .sync_t2_fs_o            (sync_t2),
     .sync_t3_fs_o            (sync_t3),

@@ -32,6 +32,7 @@ struct TopIn {
   uint32_t parent_flags = sync::kGrandmasterFlags;  // the reference's frame flags
   uint32_t cycles = 0;
   uint32_t exchanges = 0;
+  bool exchange_fine = true;
   int64_t t1_fs = 0, t2_fs = 0, t3_fs = 0, t4_fs = 0;
   uint32_t rx_bitslide = 0;
 };
@@ -58,9 +59,10 @@ inline TopOut call_top(const TopIn& i) {
                        i.lock_thresh_ps, i.lock_samples, i.slew_max_ns_per_s, i.dac_pull_ppb, i.phase_step_fs,
                        i.clear_errors, status, error, offset, rtt, delay, p, ki, dac, steps, holdover,
                        i.phase_valid ? 1u : 0u, i.ddmtd_phase, i.link_up ? 1u : 0u, i.parent_flags, i.cycles,
-                       i.exchanges, static_cast<uint64_t>(i.t1_fs), static_cast<uint64_t>(i.t2_fs),
-                       static_cast<uint64_t>(i.t3_fs), static_cast<uint64_t>(i.t4_fs), i.rx_bitslide, busy,
-                       dac_word, dac_load, steps_req, phase_load, time_step, step_load);
+                       i.exchanges, i.exchange_fine ? 1u : 0u, static_cast<uint64_t>(i.t1_fs),
+                       static_cast<uint64_t>(i.t2_fs), static_cast<uint64_t>(i.t3_fs),
+                       static_cast<uint64_t>(i.t4_fs), i.rx_bitslide, busy, dac_word, dac_load, steps_req,
+                       phase_load, time_step, step_load);
   TopOut o;
   o.status = uint32_t(status.to_uint64());
   o.error = uint32_t(error.to_uint64());

@@ -66,6 +66,7 @@ struct Exchange {
   uint64_t t1, t2, t3, t4;
   int slide;
   int64_t at_fs = 0;
+  bool fine = false;  // the engine says both receive stamps were refined (exchange_fine)
 };
 
 // The follower's offset from its reference and the fibre's round trip, as

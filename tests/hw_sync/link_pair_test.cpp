@@ -222,7 +222,8 @@ class PairBench {
           if (b_.m().sync_exchanges_o != seen_) {
             seen_ = b_.m().sync_exchanges_o;
             exchanges.push_back({b_.m().sync_t1_fs_o, b_.m().sync_t2_fs_o, b_.m().sync_t3_fs_o,
-                                 b_.m().sync_t4_fs_o, int(b_.m().sync_rx_bitslide_o), now_});
+                                 b_.m().sync_t4_fs_o, int(b_.m().sync_rx_bitslide_o), now_,
+                                 b_.m().sync_exchange_fine_o != 0});
           }
           break;
         case 4:
@@ -297,11 +298,16 @@ TEST(LinkPair, TheFollowersExchangeMeasuresItsOffsetThroughTheTopsOwnDdmtd) {
     EXPECT_GE(bench.b().phases(), 8);
     // Once both DDMTDs pair (two reference tags that agree, then a beat),
     // every exchange has the offset to the DDMTD's resolution.
+    // An exchange says whether both receive stamps were refined: one that
+    // says so is, and the first ones (no DDMTD phase yet) say they are not.
     size_t refined = 0;
+    EXPECT_FALSE(bench.exchanges.front().fine);
     for (const Exchange& x : bench.exchanges) {
       const double err = bench.offset_fs(x) - bench.true_offset_fs();
       EXPECT_LT(std::abs(err), double(kT)) << "at " << x.at_fs;  // a cycle stamp at worst
+      if (x.fine) EXPECT_LT(std::abs(err), 1'500.0) << "flagged fine at " << x.at_fs;
       if (x.at_fs < 6 * kBeatFs) continue;
+      EXPECT_TRUE(x.fine) << "at " << x.at_fs;
       ++refined;
       EXPECT_EQ(x.slide, c.b_offset);
       EXPECT_LT(std::abs(err), 1'500.0) << "at " << x.at_fs;

@@ -36,6 +36,7 @@ module lightrail_clock_sync (
   input  logic [lightrail_hwdef_pkg::SYNC_FLAG_BITS-1:0] sync_parent_flags,
   input  logic [31:0] sync_cycles,
   input  logic [31:0] sync_exchanges,
+  input  logic sync_exchange_fine,
   input  logic [63:0] sync_t1_fs,
   input  logic [63:0] sync_t2_fs,
   input  logic [63:0] sync_t3_fs,
