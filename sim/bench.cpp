@@ -270,21 +270,47 @@ json run_bench(const BenchOptions& o) {
     }
   }
   out["sync"] = sync;
+
+  // The timing link carried as words (issue 28): the same 2-board star with
+  // the modelled exchange and with the board tops' message engines, in
+  // alternating rounds, each in a process of its own; the cost is the
+  // median of the rounds' ratios of simulated board cycles per wall second.
+  json link_rounds = json::array();
+  std::vector<double> link_cost;
+  for (int k = 0; k < std::max(1, o.rounds / 2); ++k) {
+    try {
+      json pair;
+      for (const char* link : {"model", "rtl"})
+        pair[link] = run_self({"bench", "--json", "--sync-boards", "2", "--sync-us",
+                               std::to_string(o.sync_us), "--sync-link", link});
+      link_cost.push_back(pair["model"]["board_cycles_per_s"].get<double>() /
+                          pair["rtl"]["board_cycles_per_s"].get<double>());
+      link_rounds.push_back({{"model_board_cycles_per_s", pair["model"]["board_cycles_per_s"]},
+                             {"rtl_board_cycles_per_s", pair["rtl"]["board_cycles_per_s"]},
+                             {"rtl_cost", link_cost.back()}});
+    } catch (const std::exception& e) {
+      link_rounds.push_back({{"error", e.what()}});
+    }
+  }
+  out["sync_link"] = {{"boards", 2}, {"sim_us", o.sync_us}, {"rounds", link_rounds}};
+  if (!link_cost.empty()) out["sync_link"]["rtl_cost"] = median(link_cost);
   return out;
 }
 
-json run_sync_bench(int boards, uint64_t us) {
+json run_sync_bench(int boards, uint64_t us, const std::string& link) {
   Scenario sc;
   sc.path = "(sync bench)";
   sc.boards = boards;
   sc.duration_ps = us * 1000000;
   sc.sync.enabled = true;
   sc.sync.baseline = false;
+  sc.sync.link = link;
   // Statistics from the 2 ms lock deadline on (a short run: its second half).
   sc.sync.measure_from_ps = std::min<int64_t>(int64_t(sc.duration_ps / 2), 2000000000);
   const json r = run_scenario(sc);
   const double wall = r["wall_s"].get<double>();
   return {{"boards", boards},
+          {"link", link},
           {"sim_us", us},
           {"measure_from_us", double(sc.sync.measure_from_ps) * 1e-6},
           {"wall_s", wall},

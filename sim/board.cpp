@@ -305,6 +305,7 @@ sync::top::Inputs Board::kernel_inputs() {
   i.t3_fs = m.sync_t3_fs_o;
   i.t4_fs = m.sync_t4_fs_o;
   i.rx_bitslide = m.sync_rx_bitslide_o;
+  i.exchange_fine = m.sync_exchange_fine_o != 0;
   return i;
 }
 

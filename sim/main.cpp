@@ -400,6 +400,8 @@ int sc_main(int argc, char** argv) {
   b->add_option("--sync-boards", bo.sync_boards, "only the clock-distribution figure for this many boards")
       ->transform(kDecimal)
       ->check(CLI::Range(2, 64));
+  b->add_option("--sync-link", bo.sync_link, "with --sync-boards: the timing link, model or rtl (2 boards)")
+      ->check(CLI::IsMember({"model", "rtl"}));
 
   std::string recipe, out_file;
   auto* g = app.add_subcommand("generate", "Write a schedule made from a recipe (docs/cosim.md)");
@@ -476,17 +478,18 @@ int sc_main(int argc, char** argv) {
       return rep["ok"].get<bool>() ? kPass : kFail;
     }
     if (bo.sync_boards > 0) {
-      const json res = run_sync_bench(bo.sync_boards, bo.sync_us);
+      const json res = run_sync_bench(bo.sync_boards, bo.sync_us, bo.sync_link);
       if (as_json) {
         std::cout << res.dump() << "\n";
       } else {
         const json& st = res["offset_ps"];
         std::cout << fmt::format(
-            "clock distribution, {} boards, {:.0f} us simulated in {:.1f} s wall ({:.0f} us/s); lock {:.0f} "
+            "clock distribution, {} boards ({} link), {:.0f} us simulated in {:.1f} s wall ({:.0f} us/s); "
+            "lock {:.0f} "
             "us, "
             "locked over the window: {}\n",
-            res["boards"].get<int>(), res["sim_us"].get<double>(), res["wall_s"].get<double>(),
-            res["sim_us_per_wall_s"].get<double>(),
+            res["boards"].get<int>(), res["link"].get<std::string>(), res["sim_us"].get<double>(),
+            res["wall_s"].get<double>(), res["sim_us_per_wall_s"].get<double>(),
             res["lock_time_us"].is_number() ? res["lock_time_us"].get<double>() : -1.0,
             res["locked_over_window"].get<bool>() ? "yes" : "NO");
         if (st.value("samples", 0) > 0)
@@ -539,6 +542,19 @@ int sc_main(int argc, char** argv) {
               "cycles/s)\n",
               s["boards"].get<int>(), s["sim_us_per_wall_s"].get<double>(),
               s["board_cycles_per_s"].get<double>());
+      for (const auto& r : res["sync_link"]["rounds"])
+        if (r.contains("error"))
+          std::cout << "timing link as words: " << r["error"].get<std::string>() << "\n";
+        else
+          std::cout << fmt::format(
+              "timing link, 2 boards: modelled exchange {:.3g} board cycles/s, the tops' message engines "
+              "{:.3g} board cycles/s: {:.2f}x the cost\n",
+              r["model_board_cycles_per_s"].get<double>(), r["rtl_board_cycles_per_s"].get<double>(),
+              r["rtl_cost"].get<double>());
+      if (res["sync_link"].contains("rtl_cost"))
+        std::cout << fmt::format("timing link as words costs {:.2f}x per board cycle (median of {} rounds)\n",
+                                 res["sync_link"]["rtl_cost"].get<double>(),
+                                 res["sync_link"]["rounds"].size());
     }
     return kPass;
   } catch (const InputError& e) {

@@ -13,6 +13,7 @@
 #include <set>
 #include <stdexcept>
 #include <thread>
+#include <tuple>
 #include <utility>
 
 #include "cosim.hpp"
@@ -115,7 +116,7 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
       s, "sync",
       {"topology", "baseline", "calibrate_asymmetry", "pps_period_ps", "measure_from_ps", "boot_skew_ps",
        "profile", "ref_loss", "link_changes", "exchange_rate_hz", "wait_for_parent_lock", "cdr_relocks",
-       "bitslide_compensation", "fault_holdover_ppb", "link", "bit_error_rate"});
+       "bitslide_compensation", "fault_holdover_ppb", "link", "bit_error_rate", "frame_error_rate"});
   if (sc.boards < 2) bad("boards", "clock distribution needs at least 2 boards");
   o.topology = s.value("topology", o.topology);
   if (o.topology != "star" && o.topology != "chain") bad("sync.topology", "must be \"star\" or \"chain\"");
@@ -150,6 +151,13 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
       bad("sync.bit_error_rate",
           "must be a probability per bit, 0..0.001, with sync.link \"rtl\" (bits are carried)");
     o.bit_error_rate = v.get<double>();
+  }
+  if (s.contains("frame_error_rate")) {
+    const json& v = s["frame_error_rate"];
+    if (!v.is_number() || !(v.get<double>() >= 0 && v.get<double>() <= 0.5) || o.link != "rtl")
+      bad("sync.frame_error_rate",
+          "must be a probability per payload word, 0..0.5, with sync.link \"rtl\" (frames are carried)");
+    o.frame_error_rate = v.get<double>();
   }
   if (s.contains("wait_for_parent_lock")) {
     if (!s["wait_for_parent_lock"].is_boolean()) bad("sync.wait_for_parent_lock", "must be true or false");
@@ -385,7 +393,8 @@ Scenario load_scenario(const std::string& path) {
                   "holdover_boards",
                   "own_link_flags_only",
                   "engine_aligned",
-                  "engine_bad_frames"});
+                  "engine_bad_frames",
+                  "engine_counts_corrupted_frames"});
       for (const char* k :
            {"link_change_recovery_us_max", "link_change_overshoot_ps_max", "link_change_shift_error_ps_max",
             "relock_us_max", "std_growth_per_hop_max", "below_spread_ps_max"})
@@ -396,6 +405,12 @@ Scenario load_scenario(const std::string& path) {
             doc["sync"].value("link", "") == "rtl"))
         bad("expect.engine_aligned",
             "must be true or false, with sync.link \"rtl\" (the message engines run)");
+      if (sc.expect.contains("engine_counts_corrupted_frames") &&
+          !(sc.expect["engine_counts_corrupted_frames"].is_boolean() && doc.contains("sync") &&
+            doc["sync"].value("frame_error_rate", 0.0) > 0 && doc["sync"].value("bit_error_rate", 0.0) == 0))
+        bad("expect.engine_counts_corrupted_frames",
+            "must be true or false, with sync.frame_error_rate above 0 and no sync.bit_error_rate (line "
+            "errors would count too)");
       if (sc.expect.contains("engine_bad_frames")) {
         const json& r = sc.expect["engine_bad_frames"];
         if (!(r.is_array() && r.size() == 2 && r[0].is_number_unsigned() && r[1].is_number_unsigned() &&
@@ -1076,6 +1091,17 @@ json run_scenario(const Scenario& sc) {
           (g["bad_frames"] < e["engine_bad_frames"][0] || g["bad_frames"] > e["engine_bad_frames"][1]))
         unmet.push_back(fmt::format("sync: board {}'s engine counted {} bad frames, expected {}", id,
                                     g["bad_frames"].dump(), e["engine_bad_frames"].dump()));
+      // Every frame that reached an end with a flipped bit is counted there
+      // (one may still be in the receiver's pipeline at the end), and some were.
+      if (e.value("engine_counts_corrupted_frames", false))
+        for (const auto& [end, counted, corrupted] :
+             {std::tuple{"its", g["bad_frames"].get<uint64_t>(),
+                         g["frames_corrupted_received"].get<uint64_t>()},
+              std::tuple{"its reference's", g["reference_bad_frames"].get<uint64_t>(),
+                         g["reference_frames_corrupted_received"].get<uint64_t>()}})
+          if (corrupted == 0 || counted > corrupted || counted + 1 < corrupted)
+            unmet.push_back(fmt::format("sync: board {}: {} engine counted {} bad frames of {} corrupted", id,
+                                        end, counted, corrupted));
     }
     if (e.contains("holdover_boards")) {
       std::set<int> want, have;

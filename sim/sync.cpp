@@ -18,7 +18,6 @@ namespace {
 
 constexpr int64_t kPeriodFs = int64_t(hwdef::CLK_PERIOD_PS) * 1000;
 constexpr uint64_t kUpdateCycles = hwdef::DDMTD_N + 1;  // one servo update per DDMTD beat
-constexpr uint32_t kFastUpdateLatency = 1;              // cycles, sync.link "model"
 constexpr int64_t kExchangeGapFs = 1000000000;          // the follower answers 1 us after the Sync arrives
 constexpr int64_t kSlewWindowFs =
     int64_t(kUpdateCycles) * kPeriodFs;  // slew: offset change over >= one servo interval
@@ -212,7 +211,17 @@ struct SyncEngine::Node {
   // (after the clock starts again: the CDR's lock, its aligner's restart).
   int peer = -1;
   uint32_t tx_prev2 = 0, tx_prev1 = 0;
-  std::deque<std::pair<int64_t, uint32_t>> rx_words;
+  // frame_error_rate: the frame being sent has a flipped bit already; the
+  // last two words sent start a frame that has one (counted at the receiver
+  // when that word arrives); frames corrupted that reached this end.
+  bool tx_frame_hit = false, tx_mark2 = false, tx_mark1 = false;
+  uint64_t frames_corrupted = 0;
+  struct RxWord {
+    int64_t at;
+    uint32_t word;
+    bool corrupted_frame;  // the first flipped word of a corrupted frame
+  };
+  std::deque<RxWord> rx_words;
   int64_t rx_rise_fs = INT64_MIN, rx_fall_fs = INT64_MAX;
   int rx_reset_edges = 0;
   double bits_to_error = -1;  // bits this end receives before the next flipped one (-1: draw)
@@ -288,12 +297,6 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
   // valid it moves it slowly enough for them to track (SYNC_CTRL.SERVES).
   for (auto& n : nodes_)
     if (n->parent > 0) nodes_[size_t(n->parent)]->cfg.serves = true;
-  // The servo kernel's update: what the HLS schedule pins with the link at
-  // word level; in the fast mode its result in the next cycle, as the
-  // co-simulation ran the C model before the top was in the loop (the
-  // difference is a finding: docs/cosim.md, "The timing link").
-  for (auto& n : nodes_)
-    n->kernel = sync::top::Kernel(o.link == "rtl" ? sync::top::kUpdateLatency : kFastUpdateLatency);
   if (o.link != "model" && o.link != "rtl")
     throw std::invalid_argument("sync.link: must be \"model\" or \"rtl\", is \"" + o.link + "\"");
   if (rtl_link()) {
@@ -458,7 +461,7 @@ bool SyncEngine::link_reference(int b) const {
 
 int64_t SyncEngine::next_rx_fs(int b) const {
   const Node& n = *nodes_[size_t(b)];
-  return std::min(n.rx_fall_fs, n.rx_words.empty() ? INT64_MAX : n.rx_words.front().first);
+  return std::min(n.rx_fall_fs, n.rx_words.empty() ? INT64_MAX : n.rx_words.front().at);
 }
 
 // The recovered clock at board b: its fall, or its next rise with the word
@@ -466,14 +469,17 @@ int64_t SyncEngine::next_rx_fs(int b) const {
 // clock starts again (a link that came back).
 void SyncEngine::on_rx_edge(int b, int64_t t) {
   Node& n = *nodes_[size_t(b)];
-  if (n.rx_fall_fs <= t && (n.rx_words.empty() || n.rx_fall_fs <= n.rx_words.front().first)) {
+  if (n.rx_fall_fs <= t && (n.rx_words.empty() || n.rx_fall_fs <= n.rx_words.front().at)) {
     n.rx_fall_fs = INT64_MAX;
     n.port->rx_fall();
     return;
   }
   if (n.rx_words.empty()) return;
-  const auto [at, word] = n.rx_words.front();
+  const Node::RxWord rx = n.rx_words.front();
+  const int64_t at = rx.at;
+  const uint32_t word = rx.word;
   n.rx_words.pop_front();
+  if (rx.corrupted_frame) ++n.frames_corrupted;
   if (n.rx_fall_fs != INT64_MAX) n.port->rx_fall();  // a fall the rise overtook (jitter)
   constexpr int kRxResetEdges = 8;
   if (n.rx_rise_fs == INT64_MIN || at - n.rx_rise_fs > 2 * kPeriodFs) n.rx_reset_edges = kRxResetEdges;
@@ -503,7 +509,7 @@ void SyncEngine::send_words(Node& from, int64_t edge_fs) {
   // add_cdr_relocks.)
   int64_t at = edge_fs + d + int64_t(std::llround(opt_.profile.ddmtd.cdr_jitter_fs * to.noise.normal()));
   if (ref_ok(follower, at)) {
-    if (!to.rx_words.empty()) at = std::max(at, to.rx_words.back().first + 1);  // a fibre keeps order
+    if (!to.rx_words.empty()) at = std::max(at, to.rx_words.back().at + 1);  // a fibre keeps order
     const uint64_t pair = uint64_t(from.tx_prev2) | uint64_t(from.tx_prev1) << 32;
     uint32_t word = uint32_t(pair >> offset);
     // Bit errors: the gaps between flipped bits are geometric (exponential,
@@ -519,10 +525,31 @@ void SyncEngine::send_words(Node& from, int64_t edge_fs) {
       ++to.bit_errors;
       to.bits_to_error = std::floor(-std::log(to.noise.uniform()) / p) + to.bits_to_error + 1;
     }
-    to.rx_words.emplace_back(at, word);
+    to.rx_words.push_back({at, word, from.tx_mark2});
   }
   from.tx_prev2 = from.tx_prev1;
+  from.tx_mark2 = from.tx_mark1;
   from.tx_prev1 = from.port->tx_word();
+  from.tx_mark1 = false;
+  if (opt_.frame_error_rate > 0) corrupt_frame_word(from, to);
+}
+
+// frame_error_rate: a payload word (hw/sync_link_pkg.sv's line code: every
+// bit pair (d, ~d); IDLE and SOF are not) gets one data bit flipped, both
+// bits of its pair, while the receiving end is aligned. A frame is a run of
+// payload words; its first flipped word carries the mark.
+void SyncEngine::corrupt_frame_word(Node& from, Node& to) {
+  uint32_t& w = from.tx_prev1;
+  bool payload = true;
+  for (int i = 0; i < 16 && payload; ++i) payload = ((w >> (2 * i)) & 1u) != ((w >> (2 * i + 1)) & 1u);
+  if (!payload) {
+    from.tx_frame_hit = false;
+    return;
+  }
+  if (!to.port->link_aligned() || to.noise.uniform() >= opt_.frame_error_rate) return;
+  w ^= 3u << (2 * (to.noise.next_u64() % 16));
+  from.tx_mark1 = !from.tx_frame_hit;
+  from.tx_frame_hit = true;
 }
 
 // The level of board n's recovered clock that its DDMTD samples at t: the
@@ -532,7 +559,7 @@ void SyncEngine::send_words(Node& from, int64_t edge_fs) {
 // clk_rx_i agrees with the sample.
 bool SyncEngine::rx_sample(Node& n, int64_t t) {
   const int64_t half_ap = int64_t(opt_.profile.ddmtd.aperture_fs / 2);
-  const int64_t next = n.rx_words.empty() ? INT64_MAX : n.rx_words.front().first;
+  const int64_t next = n.rx_words.empty() ? INT64_MAX : n.rx_words.front().at;
   const bool started = n.rx_rise_fs != INT64_MIN;
   const int64_t since = started ? t - n.rx_rise_fs : INT64_MAX;
   const bool near = std::llabs(next - t) < half_ap ||
@@ -735,6 +762,7 @@ void SyncEngine::exchange_inputs(Node& n, int64_t now, sync::top::Inputs& in) {
   in.t2_fs = uint64_t(t2);
   in.t3_fs = uint64_t(t3);
   in.t4_fs = uint64_t(t4);
+  in.exchange_fine = fine;  // the PTP-only copies' stamps are cycle stamps
   in.exchanges = uint32_t(++n.exchanges);
 }
 
@@ -1013,9 +1041,13 @@ json SyncEngine::partial_report() const {
       nodes.back()["engine"] = {{"aligned", n->port->link_aligned()},
                                 {"parent_flags", top.parent_flags},
                                 {"bitslide_ui", top.rx_bitslide},
+                                // how far clk_i lags the recovered clock, T / DDMTD_N units
+                                {"ddmtd_phase", top.ddmtd_phase},
                                 {"bad_frames", n->port->link_bad_frames()},
                                 {"bit_errors_received", n->bit_errors},
                                 {"reference_bit_errors_received", ref.bit_errors},
+                                {"frames_corrupted_received", n->frames_corrupted},
+                                {"reference_frames_corrupted_received", ref.frames_corrupted},
                                 {"reference_bad_frames", ref.port ? ref.port->link_bad_frames() : 0u}};
     }
     if (!n->event_offsets.empty())

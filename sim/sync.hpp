@@ -131,6 +131,12 @@ struct SyncOptions {
   // With link "rtl": each bit on the fibre flips with this probability
   // (independently, both directions).
   double bit_error_rate = 0;
+  // With link "rtl": each payload word a sender puts on the fibre has one
+  // data bit flipped, with this probability (its Manchester pair swapped:
+  // a burst the line code cannot see, which only the frame's CRC catches).
+  // Only while the receiving end is aligned, so every corrupted frame must
+  // show in its SYNC_LINK_BAD_FRAMES.
+  double frame_error_rate = 0;
   // A deliberately broken servo, to show the holdover bound can fail: in
   // holdover its DAC word is off the learnt frequency by this much.
   double fault_holdover_ppb = 0;
@@ -205,6 +211,7 @@ class SyncEngine {
   int slide_at(const Node& n, int64_t now_fs) const;
   bool rtl_link() const { return opt_.link == "rtl"; }
   void send_words(Node& from, int64_t edge_fs);
+  void corrupt_frame_word(Node& from, Node& to);
   bool rx_sample(Node& n, int64_t t_fs);
 
   SyncOptions opt_;
