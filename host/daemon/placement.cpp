@@ -32,6 +32,8 @@ lp::Fabric planner_fabric(const FabricSpec& spec, const lp::Fabric& model) {
   }
   lp::Fabric f = model;
   f.name = spec.name;
+  // A Clos rail is, to the planner, one circuit switch of its radix; its
+  // stages are to_schedules' (RailStages::kClos).
   f.mode = first.kind == SwitchKind::kAwgr ? lp::SwitchMode::kAwgr : lp::SwitchMode::kOcs;
   f.rails = static_cast<int>(spec.rails.size());
   f.ocs_radix = first.radix;
@@ -47,6 +49,13 @@ std::string field_of(const std::string& message) {
   return message.substr(0, colon);
 }
 
+ClosStage stage_of(const std::string& role) {
+  if (role == "ingress") return ClosStage::kIngress;
+  if (role == "middle") return ClosStage::kMiddle;
+  if (role == "egress") return ClosStage::kEgress;
+  return ClosStage::kNone;
+}
+
 bool fully_cabled(const FabricBoard& b, uint32_t ports) {
   if (b.switch_ports.size() < ports) return false;
   for (uint32_t p = 0; p < ports; ++p)
@@ -59,25 +68,33 @@ bool fully_cabled(const FabricBoard& b, uint32_t ports) {
 Placement place_job(const lp::Job& job, const FabricSpec& spec, const DeviceCapabilities& caps,
                     const lp::Fabric& model, const std::vector<bool>& board_free, uint32_t generation) {
   const lp::Fabric fabric = planner_fabric(spec, model);
+  const bool clos = spec.rails.front().kind == SwitchKind::kClos;  // planner_fabric: all rails alike
   lp::OpusPlan plan;
   std::vector<lp::BoardSchedule> rel;
   try {
     lp::check_fits(fabric, job);
     plan = lp::plan_opus(job, fabric);
-    rel = lp::to_schedules(plan, caps);
+    rel = lp::to_schedules(plan, caps, clos ? lp::RailStages::kClos : lp::RailStages::kAuto);
   } catch (const std::invalid_argument& e) {
     throw PlacementError(field_of(e.what()), e.what(), false);
   }
   const auto P = static_cast<int>(caps.ports);
+  auto rail_ports = [&](int rail) {
+    for (const lp::RailPlan& rp : plan.rails)
+      if (rp.rail == rail) return rp.ports;
+    return 0;
+  };
   // Each rail's board schedules, in the planner's board order.
   std::map<int, std::vector<const lp::BoardSchedule*>> by_rail;
   for (const lp::BoardSchedule& b : rel) {
-    if (b.role != "awgr" && b.role != "ocs") {
-      throw PlacementError("",
-                           fmt::format("rail {} needs a Clos of boards ({} stage); lightraild places "
-                                       "rails that boards drive directly",
-                                       b.rail, b.role),
-                           false);
+    if (!clos && b.role != "awgr" && b.role != "ocs") {
+      throw PlacementError(
+          "",
+          fmt::format("rail {} needs {} ports, more than one switch driven by boards reaches; "
+                      "describe the rail as a Clos of boards (\"switch\": \"clos\", "
+                      "docs/fabric.md)",
+                      b.rail, rail_ports(b.rail)),
+          false);
     }
     by_rail[b.rail].push_back(&b);
   }
@@ -87,6 +104,35 @@ Placement place_job(const lp::Job& job, const FabricSpec& spec, const DeviceCapa
   std::vector<std::string> short_of;
   std::map<int, std::vector<size_t>> chosen;
   for (const auto& [rail, boards] : by_rail) {
+    if (clos) {
+      // Each stage switch of the plan on the board that is that switch.
+      std::vector<size_t> at;
+      std::vector<std::string> busy;
+      for (const lp::BoardSchedule* b : boards) {
+        std::optional<size_t> found;
+        for (size_t i = 0; i < spec.boards.size(); ++i)
+          if (spec.boards[i].rail == rail && spec.boards[i].stage == stage_of(b->role) &&
+              spec.boards[i].stage_index == b->index)
+            found = i;
+        if (!found) {
+          throw PlacementError("",
+                               fmt::format("rail {} needs {} {} of its Clos, which the fabric does not list",
+                                           rail, b->role, b->index),
+                               false);
+        }
+        if (*found >= board_free.size() || !board_free[*found]) busy.push_back(spec.boards[*found].name);
+        at.push_back(*found);
+      }
+      if (!busy.empty()) {
+        std::string names;
+        for (size_t i = 0; i < busy.size(); ++i) names += (i ? ", " : "") + busy[i];
+        short_of.push_back(fmt::format("rail {} (a Clos) needs {} boards, of which {} are not free", rail,
+                                       boards.size(), names));
+        continue;
+      }
+      chosen[rail] = at;
+      continue;
+    }
     std::vector<size_t> usable, cabled;
     for (size_t i = 0; i < spec.boards.size(); ++i) {
       if (spec.boards[i].rail != rail || !fully_cabled(spec.boards[i], caps.ports)) continue;
@@ -121,7 +167,10 @@ Placement place_job(const lp::Job& job, const FabricSpec& spec, const DeviceCapa
       pb.board = at[k];
       pb.schedule = boards[k]->schedule;
       pb.schedule.generation = generation;
+      // On a Clos rail every value names the next stage's switch or the
+      // egress port, as the fabric's stages are cabled: nothing to move.
       for (Configuration& c : pb.schedule.configs) {
+        if (clos) break;
         for (int p = 0; p < P && p < int(c.wavelength.size()); ++p) {
           int& v = c.wavelength[p];
           if (v == kDark) continue;
