@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "lightrail/planner/choice.hpp"
 #include "lightrail/planner/flow_model.hpp"
 #include "lightrail/planner/opus.hpp"
 #include "lightrail/planner/to_schedule.hpp"
@@ -69,11 +70,17 @@ Placement place_job(const lp::Job& job, const FabricSpec& spec, const DeviceCapa
                     const lp::Fabric& model, const std::vector<bool>& board_free, uint32_t generation) {
   const lp::Fabric fabric = planner_fabric(spec, model);
   const bool clos = spec.rails.front().kind == SwitchKind::kClos;  // planner_fabric: all rails alike
+  // The plan `lightrail plan` chooses: per phase the algorithm, and circuits
+  // or the electrical network, whichever the cost model finds faster with
+  // this fabric's reconfiguration time. An electrical phase has no steps on
+  // the boards, so its boundary moves no circuits.
+  lp::ChosenPlan choice;
   lp::OpusPlan plan;
   std::vector<lp::BoardSchedule> rel;
   try {
     lp::check_fits(fabric, job);
-    plan = lp::plan_opus(job, fabric);
+    choice = lp::choose_plan(job, fabric);
+    plan = choice.plan;
     rel = lp::to_schedules(plan, caps, clos ? lp::RailStages::kClos : lp::RailStages::kAuto);
   } catch (const std::invalid_argument& e) {
     throw PlacementError(field_of(e.what()), e.what(), false);
@@ -204,7 +211,7 @@ Placement place_job(const lp::Job& job, const FabricSpec& spec, const DeviceCapa
     }
   }
   // What the plan predicts, for the answer and the demo's comparison.
-  const lp::IterationTime it = lp::photonic_iteration(plan, false);
+  const lp::IterationTime& it = choice.chosen;
   nlohmann::json rails = nlohmann::json::array();
   for (const lp::RailPlan& rp : plan.rails) {
     nlohmann::json boards = nlohmann::json::array();
@@ -221,6 +228,8 @@ Placement place_job(const lp::Job& job, const FabricSpec& spec, const DeviceCapa
     bool boundary = false;
     for (const lp::RailPlan& rp : plan.rails) boundary |= rp.phases[i].boundary_reconfiguration;
     phases.push_back({{"phase", job.phases[i].name},
+                      {"network", lp::to_string(choice.phases[i].network)},
+                      {"algorithm", lp::to_string(choice.phases[i].algorithm)},
                       {"compute_ps", it.phases[i].compute_ps},
                       {"comm_ps", it.phases[i].comm_ps},
                       {"reconfigurations", it.phases[i].reconfigurations},
@@ -230,6 +239,11 @@ Placement place_job(const lp::Job& job, const FabricSpec& spec, const DeviceCapa
                  {"phases", phases},
                  {"reconfiguration_ps", fabric.reconfiguration_ps},
                  {"iteration_ps", it.total_ps()},
+                 {"electrical_fallback_ps", choice.electrical.total_ps()},
+                 {"declared_circuits_ps", choice.declared_circuits.total_ps()},
+                 {"fallback", choice.fallback},
+                 {"circuits_kept_in_place", choice.in_place},
+                 {"choice", lp::to_json(choice)},
                  {"generation", generation}};
   return out;
 }

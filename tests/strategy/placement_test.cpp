@@ -8,6 +8,7 @@
 #include <set>
 
 #include "lightrail/json_text.hpp"
+#include "lightrail/planner/choice.hpp"
 #include "lightrail/planner/opus.hpp"
 #include "lightrail/planner/to_schedule.hpp"
 
@@ -260,6 +261,53 @@ TEST(Placement, RailWiderThanOneSwitchNeedsAClosRail) {
     EXPECT_NE(std::string(e.what()).find("describe the rail as a Clos of boards"), std::string::npos)
         << e.what();
   }
+}
+
+// The daemon plans what `lightrail plan` chooses: at a 1 ms reconfiguration
+// a 64-GPU job's all-to-all stays electrical (circuits would need five
+// reconfigurations inside it), its all-reduce runs as a ring on the
+// all-gather's circuits rather than the declared halving-doubling; the
+// electrical phase has no event step on any board, so it moves no circuits.
+TEST(Placement, PlansThePlannersChoiceAndAnElectricalPhaseMovesNoCircuits) {
+  const lp::Job job = lp::job_from_json(nlohmann::json::parse(R"({
+    "name": "dp-moe-64", "gpus": 64, "gpus_per_node": 1, "parallelism": {"data": 64},
+    "phases": [
+      {"name": "forward", "compute_ps": 2000000, "collective": "all_gather", "algorithm": "ring",
+       "dimension": "data", "bytes": 32000},
+      {"name": "experts", "compute_ps": 2000000, "collective": "all_to_all", "algorithm": "direct",
+       "dimension": "data", "bytes": 64000},
+      {"name": "gradients", "compute_ps": 2000000, "collective": "all_reduce", "algorithm": "halving_doubling",
+       "dimension": "data", "bytes": 64000}]})"));
+  lp::Fabric slow = model();
+  slow.reconfiguration_ps = 1'000'000'000;  // 1 ms
+  const FabricSpec spec = four_boards(SwitchKind::kAwgr);
+  const Placement pl =
+      place_job(job, spec, DeviceCapabilities::reference(), slow, {true, true, true, true}, 1);
+  const lp::ChosenPlan cli = lp::choose_plan(job, planner_fabric(spec, slow));
+  EXPECT_EQ(pl.summary["choice"], lp::to_json(cli));
+  EXPECT_EQ(pl.summary["iteration_ps"], cli.chosen.total_ps());
+  const auto& phases = pl.summary["phases"];
+  EXPECT_EQ(phases[0]["network"], "circuits");
+  EXPECT_EQ(phases[1]["network"], "electrical");
+  EXPECT_EQ(phases[2]["network"], "circuits");
+  EXPECT_EQ(phases[2]["algorithm"], "ring");  // declared halving_doubling
+  EXPECT_NE(pl.summary["choice"][1]["why"].get<std::string>().find("kept electrical"), std::string::npos)
+      << pl.summary["choice"][1]["why"];
+  EXPECT_LE(pl.summary["iteration_ps"].get<int64_t>(), pl.summary["electrical_fallback_ps"].get<int64_t>());
+  ASSERT_FALSE(pl.boards.empty());
+  for (const PlacedBoard& pb : pl.boards) {
+    EXPECT_TRUE(pb.phase_step[0] && pb.phase_step[2]);
+    EXPECT_FALSE(pb.phase_step[1]) << "the electrical phase has an event step on board " << pb.board;
+    // Ring on both circuit phases: one configuration, nothing to retune.
+    EXPECT_EQ(pb.schedule.configs.size(), 1u);
+  }
+  // Where circuits pay for nothing, the job gets no board at all.
+  lp::Job a2a = job;
+  a2a.phases = {job.phases[1]};
+  const Placement none =
+      place_job(a2a, spec, DeviceCapabilities::reference(), slow, {true, true, true, true}, 2);
+  EXPECT_TRUE(none.boards.empty());
+  EXPECT_EQ(none.summary["fallback"], true);
 }
 
 }  // namespace
