@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "lightrail/errors.hpp"
 #include "lightrail/fabric.hpp"
@@ -24,6 +25,9 @@ constexpr int64_t kMaxMarginPs = int64_t{hwdef::COMMIT_HORIZON_S} * 1'000'000'00
 // An OCS far beyond any built; the bound keeps the per-port tables small.
 constexpr int64_t kMaxOcsRadix = 1 << 16;
 constexpr int64_t kMaxRail = (int64_t{1} << 31) - 1;
+// A Clos of boards: a middle board has PORTS inputs, one per ingress board.
+constexpr int64_t kMaxClosRadix = int64_t{hwdef::PORTS} * hwdef::PORTS;
+static_assert(hwdef::PORTS <= hwdef::WAVELENGTHS, "a stage's value names one of PORTS switches or ports");
 
 std::string quote_text(const std::string& s) { return "\"" + printable(s) + "\""; }
 
@@ -136,15 +140,18 @@ class Parser {
         ok = false;
       }
       if (!r.contains("switch")) {
-        fail(json_path(at, "switch"), "missing: \"awgr\" or \"ocs\"");
+        fail(json_path(at, "switch"), "missing: \"awgr\", \"ocs\" or \"clos\"");
         ok = false;
       } else if (auto s = string(r["switch"], json_path(at, "switch"))) {
         if (*s == "awgr") {
           rail.kind = SwitchKind::kAwgr;
         } else if (*s == "ocs") {
           rail.kind = SwitchKind::kOcs;
+        } else if (*s == "clos") {
+          rail.kind = SwitchKind::kClos;
         } else {
-          fail(json_path(at, "switch"), fmt::format("{} is not \"awgr\" or \"ocs\"", quote_text(*s)));
+          fail(json_path(at, "switch"),
+               fmt::format("{} is not \"awgr\", \"ocs\" or \"clos\"", quote_text(*s)));
           ok = false;
         }
       } else {
@@ -157,8 +164,19 @@ class Parser {
         // An AWGR routes by wavelength: it has at most as many ports as the
         // lasers have wavelengths to reach them with.
         const bool awgr = ok && rail.kind == SwitchKind::kAwgr;
-        const std::string why = awgr ? integer_problem(r["radix"], 1, hwdef::WAVELENGTHS)
-                                     : integer_problem(r["radix"], 1, kMaxOcsRadix);
+        const bool clos = ok && rail.kind == SwitchKind::kClos;
+        std::string why = awgr   ? integer_problem(r["radix"], 1, hwdef::WAVELENGTHS)
+                          : clos ? integer_problem(r["radix"], hwdef::PORTS, kMaxClosRadix)
+                                 : integer_problem(r["radix"], 1, kMaxOcsRadix);
+        if (why.empty() && clos && r["radix"].get<int64_t>() % hwdef::PORTS != 0)
+          why = fmt::format("{} is not a multiple of a board's {} ports", r["radix"].get<int64_t>(),
+                            hwdef::PORTS);
+        if (!why.empty() && clos) {
+          why += fmt::format(
+              " (a Clos rail of boards has radix/{} ingress and egress boards and {} middle "
+              "boards of {} ports: at most {} rail ports)",
+              hwdef::PORTS, hwdef::PORTS, hwdef::PORTS, kMaxClosRadix);
+        }
         if (!why.empty()) {
           fail(json_path(at, "radix"),
                awgr ? why + fmt::format(" (an AWGR has at most the lasers' {} wavelengths of ports)",
@@ -194,9 +212,9 @@ class Parser {
         fail(at, fmt::format("must be an object, not {}", json_type_name(b)));
         continue;
       }
-      reject_unknown(
-          b, at,
-          {"name", "uri", "rail", "first_switch_port", "switch_ports", "sync_parent", "sync_calibration"});
+      reject_unknown(b, at,
+                     {"name", "uri", "rail", "first_switch_port", "switch_ports", "stage", "stage_index",
+                      "sync_parent", "sync_calibration"});
       if (b.contains("sync_parent")) {
         if (auto n = string(b["sync_parent"], json_path(at, "sync_parent"))) parents_.emplace_back(i, *n);
       }
@@ -258,7 +276,17 @@ class Parser {
       } else {
         ok = false;
       }
-      if (!parse_ports(b, at, rail, board)) ok = false;
+      if (rail && rail->kind == SwitchKind::kClos) {
+        if (!parse_stage(b, at, *rail, board, i)) ok = false;
+      } else if (b.contains("stage") || b.contains("stage_index")) {
+        fail(json_path(at, b.contains("stage") ? "stage" : "stage_index"),
+             rail ? fmt::format("only boards of a \"clos\" rail have a stage; rail {} is one switch",
+                                rail->rail)
+                  : std::string("only boards of a \"clos\" rail have a stage"));
+        ok = false;
+      } else if (!parse_ports(b, at, rail, board)) {
+        ok = false;
+      }
       // Two board ports on one switch port: each switch port takes one fibre.
       if (rail) {
         for (size_t p = 0; p < board.switch_ports.size(); ++p) {
@@ -355,6 +383,61 @@ class Parser {
                               quote_text(spec.boards[i].name), hops, quote_text(spec.boards[master].name),
                               hwdef::SYNC_MAX_CHAIN_HOPS));
     }
+  }
+
+  // (rail, stage, index) -> the board entry that is that switch of a Clos rail.
+  std::map<std::tuple<int, ClosStage, int>, size_t> stages_;
+
+  // A Clos rail's board: "stage" and "stage_index" instead of switch ports
+  // (the stages imply the cabling).
+  bool parse_stage(const json& b, const std::string& at, const FabricRail& rail, FabricBoard& board,
+                   size_t i) {
+    bool ok = true;
+    for (const char* k : {"first_switch_port", "switch_ports"}) {
+      if (b.contains(k)) {
+        fail(json_path(at, k),
+             fmt::format("rail {} is a Clos of boards: give stage and stage_index, the stages imply the "
+                         "cabling",
+                         rail.rail));
+        ok = false;
+      }
+    }
+    if (!b.contains("stage")) {
+      fail(json_path(at, "stage"), fmt::format("missing: rail {} is a Clos of boards (\"ingress\", "
+                                               "\"middle\" or \"egress\")",
+                                               rail.rail));
+      ok = false;
+    } else if (auto s = string(b["stage"], json_path(at, "stage"))) {
+      if (*s == "ingress") {
+        board.stage = ClosStage::kIngress;
+      } else if (*s == "middle") {
+        board.stage = ClosStage::kMiddle;
+      } else if (*s == "egress") {
+        board.stage = ClosStage::kEgress;
+      } else {
+        fail(json_path(at, "stage"),
+             fmt::format("{} is not \"ingress\", \"middle\" or \"egress\"", quote_text(*s)));
+        ok = false;
+      }
+    } else {
+      ok = false;
+    }
+    if (!b.contains("stage_index")) {
+      fail(json_path(at, "stage_index"), "missing: which switch of its stage the board is (0..)");
+      return false;
+    }
+    if (!ok) return false;
+    const int64_t count = board.stage == ClosStage::kMiddle ? hwdef::PORTS : rail.radix / hwdef::PORTS;
+    const auto n = integer(b["stage_index"], json_path(at, "stage_index"), 0, count - 1);
+    if (!n) return false;
+    board.stage_index = static_cast<int>(*n);
+    if (auto [it, fresh] = stages_.emplace(std::make_tuple(rail.rail, board.stage, board.stage_index), i);
+        !fresh) {
+      fail(json_path(at, "stage_index"), fmt::format("{} {} of rail {} is already boards[{}]",
+                                                     to_string(board.stage), *n, rail.rail, it->second));
+      return false;
+    }
+    return true;
   }
 
   std::vector<std::pair<size_t, std::string>> parents_;  // board entry -> the sync_parent it names
@@ -457,6 +540,20 @@ class Parser {
 
 }  // namespace
 
+const char* to_string(ClosStage s) {
+  switch (s) {
+    case ClosStage::kNone:
+      return "none";
+    case ClosStage::kIngress:
+      return "ingress";
+    case ClosStage::kMiddle:
+      return "middle";
+    case ClosStage::kEgress:
+      return "egress";
+  }
+  return "?";
+}
+
 const FabricRail& FabricSpec::rail(int r) const {
   for (const FabricRail& x : rails) {
     if (x.rail == r) return x;
@@ -510,22 +607,27 @@ FabricSpec read_fabric_file(const std::string& path) {
 nlohmann::json to_json(const FabricSpec& spec) {
   json rails = json::array();
   for (const FabricRail& r : spec.rails) {
-    rails.push_back(
-        {{"rail", r.rail}, {"switch", r.kind == SwitchKind::kAwgr ? "awgr" : "ocs"}, {"radix", r.radix}});
+    const char* kind = r.kind == SwitchKind::kAwgr ? "awgr" : r.kind == SwitchKind::kOcs ? "ocs" : "clos";
+    rails.push_back({{"rail", r.rail}, {"switch", kind}, {"radix", r.radix}});
   }
   json boards = json::array();
   for (const FabricBoard& b : spec.boards) {
     json out = {{"name", b.name}, {"uri", b.uri}, {"rail", b.rail}};
-    // The short form when every port is cabled in a row, as it was read.
-    bool contiguous = b.switch_ports.size() == hwdef::PORTS && b.switch_ports[0] != kDark;
-    for (size_t p = 0; contiguous && p < b.switch_ports.size(); ++p)
-      contiguous = b.switch_ports[p] == b.switch_ports[0] + static_cast<int>(p);
-    if (contiguous) {
-      out["first_switch_port"] = b.switch_ports[0];
+    if (b.stage != ClosStage::kNone) {
+      out["stage"] = to_string(b.stage);
+      out["stage_index"] = b.stage_index;
     } else {
-      std::vector<int> ports = b.switch_ports;
-      while (!ports.empty() && ports.back() == kDark) ports.pop_back();
-      out["switch_ports"] = ports;
+      // The short form when every port is cabled in a row, as it was read.
+      bool contiguous = b.switch_ports.size() == hwdef::PORTS && b.switch_ports[0] != kDark;
+      for (size_t p = 0; contiguous && p < b.switch_ports.size(); ++p)
+        contiguous = b.switch_ports[p] == b.switch_ports[0] + static_cast<int>(p);
+      if (contiguous) {
+        out["first_switch_port"] = b.switch_ports[0];
+      } else {
+        std::vector<int> ports = b.switch_ports;
+        while (!ports.empty() && ports.back() == kDark) ports.pop_back();
+        out["switch_ports"] = ports;
+      }
     }
     // Only what differs from the default (follow the sync master).
     if (b.sync_parent && b.sync_parent != spec.sync_master && *b.sync_parent < spec.boards.size())

@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <set>
 
 #include "lightrail/fabric.hpp"
+#include "lightrail/hwdef.hpp"
 #include "lightrail/json_text.hpp"
 
 namespace lightrail {
@@ -50,6 +53,7 @@ class FabricChecker {
     }
     same_step_programs();
     links();
+    clos_links();
   }
 
  private:
@@ -131,7 +135,7 @@ class FabricChecker {
       for (const auto& [b, s] : member_) {
         if (k >= s->steps.size() || s->steps[k].config >= s->configs.size()) continue;  // validate() says
         const FabricRail* rail = rail_of(b);
-        if (!rail || rail->radix < 1) continue;
+        if (!rail || rail->radix < 1 || rail->kind == SwitchKind::kClos) continue;  // clos_links()
         const FabricBoard& fb = spec_.boards[b];
         const std::vector<int>& value = s->configs[s->steps[k].config].wavelength;
         for (size_t p = 0; p < value.size(); ++p) {
@@ -184,6 +188,103 @@ class FabricChecker {
                  fmt::format("{} ({}) already receives {} port {} on wavelength {} at this step (a receiver "
                              "takes one sender at a time)",
                              dest_desc, receiver, name(h.board), h.port, it->second.second));
+          }
+        }
+      }
+    }
+  }
+
+  // The value board b's port p holds at step k (kDark when the step or the
+  // port does not exist: validate() and same_step_programs() say why).
+  int value_at(size_t b, size_t k, size_t p) const {
+    const Schedule& s = *member_.at(b);
+    if (k >= s.steps.size() || s.steps[k].config >= s.configs.size()) return kDark;
+    const std::vector<int>& v = s.configs[s.steps[k].config].wavelength;
+    return p < v.size() && v[p] >= 0 ? v[p] : kDark;
+  }
+
+  // Per step index on each Clos rail (docs/fabric.md, "Rails wider than one
+  // switch"): every stage maps one-to-one, every lit circuit goes on lit
+  // through the next stage to a rail port, and every lit middle or egress
+  // input is fed by the stage before it, so the boards agree on the rail's
+  // circuits.
+  void clos_links() {
+    const int P = static_cast<int>(hwdef::PORTS);
+    for (const FabricRail& rail : spec_.rails) {
+      if (rail.kind != SwitchKind::kClos) continue;
+      const int r = rail.radix / P;  // ingress and egress boards
+      // (stage, index) -> board, over the whole fabric.
+      std::map<std::pair<ClosStage, int>, size_t> at;
+      size_t steps = 0;
+      for (size_t b = 0; b < spec_.boards.size(); ++b) {
+        if (spec_.boards[b].rail != rail.rail) continue;
+        at.emplace(std::make_pair(spec_.boards[b].stage, spec_.boards[b].stage_index), b);
+        if (member_.count(b)) steps = std::max(steps, member_.at(b)->steps.size());
+      }
+      // The next stage's board, if it is in this set; else why not.
+      auto next = [&](ClosStage st, int index, std::string* why) -> std::optional<size_t> {
+        auto it = at.find({st, index});
+        if (it == at.end()) {
+          *why = fmt::format("no board of the fabric is {} {} of rail {}", to_string(st), index, rail.rail);
+          return std::nullopt;
+        }
+        if (!member_.count(it->second)) {
+          *why = fmt::format("{} {} of rail {} is {}, which is not in this set", to_string(st), index,
+                             rail.rail, name(it->second));
+          return std::nullopt;
+        }
+        return it->second;
+      };
+      for (size_t k = 0; k < steps; ++k) {
+        std::set<std::pair<int, int>> fed_middle, fed_egress;  // (switch, input port) lit from before
+        for (const ClosStage st : {ClosStage::kIngress, ClosStage::kMiddle, ClosStage::kEgress}) {
+          const ClosStage after = st == ClosStage::kIngress ? ClosStage::kMiddle : ClosStage::kEgress;
+          const int outputs = st == ClosStage::kMiddle ? r : P;  // middles reach the r egress boards
+          for (const auto& [key, b] : at) {
+            if (key.first != st || !member_.count(b)) continue;
+            const int self = key.second;
+            std::map<int, int> taken;  // output -> the input port using it
+            for (int p = 0; p < P; ++p) {
+              const int v = value_at(b, k, p);
+              if (v == kDark) continue;
+              const std::string where = fmt::format("{}.steps[{}].port {}", name(b), k, p);
+              if (st == ClosStage::kMiddle && p >= r) {
+                fail(where,
+                     fmt::format("lit, but middle port {} is not cabled (rail {} has {} ingress boards)", p,
+                                 rail.rail, r));
+                continue;
+              }
+              if (st != ClosStage::kIngress &&
+                  !(st == ClosStage::kMiddle ? fed_middle : fed_egress).count({self, p})) {
+                fail(where,
+                     fmt::format("lit, but no light arrives: {} {} sends nothing to {} {} at this step",
+                                 st == ClosStage::kMiddle ? "ingress" : "middle", p, to_string(st), self));
+                continue;
+              }
+              if (v >= outputs) {
+                fail(where, fmt::format("{} {} has {} outputs (0..{}), not {}", to_string(st), self, outputs,
+                                        outputs - 1, v));
+                continue;
+              }
+              if (auto [it, fresh] = taken.emplace(v, p); !fresh) {
+                fail(where, fmt::format("{} {}'s output {} is already taken at this step by port {}",
+                                        to_string(st), self, v, it->second));
+                continue;
+              }
+              if (st == ClosStage::kEgress) continue;  // leaves on rail port self*P+v
+              std::string why;
+              const auto nb = next(after, v, &why);
+              if (!nb) {
+                fail(where, why);
+                continue;
+              }
+              if (value_at(*nb, k, size_t(self)) == kDark) {
+                fail(where, fmt::format("the circuit ends at {} port {} ({} {}), which is dark at this step",
+                                        name(*nb), self, to_string(after), v));
+                continue;
+              }
+              (st == ClosStage::kIngress ? fed_middle : fed_egress).insert({v, self});
+            }
           }
         }
       }

@@ -83,31 +83,6 @@ void print_choice(const lp::ChosenPlan& c) {
   if (!c.ports_why.empty()) std::cout << fmt::format("ports: {}\n", c.ports_why);
 }
 
-nlohmann::json choice_json(const lp::ChosenPlan& c) {
-  nlohmann::json out = nlohmann::json::array();
-  auto cost = [](const std::optional<lp::PhaseCost>& x) -> nlohmann::json {
-    if (!x) return nullptr;
-    return {{"algorithm", lp::to_string(x->algorithm)},
-            {"comm_ps", x->comm_ps},
-            {"reconfigurations", x->reconfigurations},
-            {"total_ps", x->total_ps}};
-  };
-  for (size_t i = 0; i < c.phases.size(); ++i) {
-    const auto& p = c.phases[i];
-    out.push_back({{"phase", c.plan.job.phases[i].name},
-                   {"collective", lp::to_string(c.plan.job.phases[i].collective)},
-                   {"groups", p.groups},
-                   {"ranks_per_group", p.ranks_per_group},
-                   {"across_nodes", p.across_nodes},
-                   {"network", lp::to_string(p.network)},
-                   {"algorithm", lp::to_string(p.algorithm)},
-                   {"best_circuits", cost(p.best_circuits)},
-                   {"best_electrical", cost(p.best_electrical)},
-                   {"why", p.why}});
-  }
-  return out;
-}
-
 int run_plan(const std::string& job_path, const std::string& fabric_path, bool as_json, bool with_schedules,
              const std::string& out_dir, bool as_declared) {
   const lp::Job job = lp::job_from_json(read_json(job_path, "job"));
@@ -153,7 +128,7 @@ int run_plan(const std::string& job_path, const std::string& fabric_path, bool a
     out["job"] = lp::to_json(plan.job);
     out["fabric"] = lp::to_json(fabric);
     out["as_declared"] = as_declared;
-    out["choice"] = choice_json(choice);
+    out["choice"] = lp::to_json(choice);
     out["circuits_kept_in_place"] = !as_declared && choice.in_place;
     if (!choice.ports_why.empty()) out["ports_why"] = choice.ports_why;
     for (const auto& rp : plan.rails) {

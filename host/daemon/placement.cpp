@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "lightrail/planner/choice.hpp"
 #include "lightrail/planner/flow_model.hpp"
 #include "lightrail/planner/opus.hpp"
 #include "lightrail/planner/to_schedule.hpp"
@@ -32,6 +33,8 @@ lp::Fabric planner_fabric(const FabricSpec& spec, const lp::Fabric& model) {
   }
   lp::Fabric f = model;
   f.name = spec.name;
+  // A Clos rail is, to the planner, one circuit switch of its radix; its
+  // stages are to_schedules' (RailStages::kClos).
   f.mode = first.kind == SwitchKind::kAwgr ? lp::SwitchMode::kAwgr : lp::SwitchMode::kOcs;
   f.rails = static_cast<int>(spec.rails.size());
   f.ocs_radix = first.radix;
@@ -47,6 +50,13 @@ std::string field_of(const std::string& message) {
   return message.substr(0, colon);
 }
 
+ClosStage stage_of(const std::string& role) {
+  if (role == "ingress") return ClosStage::kIngress;
+  if (role == "middle") return ClosStage::kMiddle;
+  if (role == "egress") return ClosStage::kEgress;
+  return ClosStage::kNone;
+}
+
 bool fully_cabled(const FabricBoard& b, uint32_t ports) {
   if (b.switch_ports.size() < ports) return false;
   for (uint32_t p = 0; p < ports; ++p)
@@ -59,25 +69,39 @@ bool fully_cabled(const FabricBoard& b, uint32_t ports) {
 Placement place_job(const lp::Job& job, const FabricSpec& spec, const DeviceCapabilities& caps,
                     const lp::Fabric& model, const std::vector<bool>& board_free, uint32_t generation) {
   const lp::Fabric fabric = planner_fabric(spec, model);
+  const bool clos = spec.rails.front().kind == SwitchKind::kClos;  // planner_fabric: all rails alike
+  // The plan `lightrail plan` chooses: per phase the algorithm, and circuits
+  // or the electrical network, whichever the cost model finds faster with
+  // this fabric's reconfiguration time. An electrical phase has no steps on
+  // the boards, so its boundary moves no circuits.
+  lp::ChosenPlan choice;
   lp::OpusPlan plan;
   std::vector<lp::BoardSchedule> rel;
   try {
     lp::check_fits(fabric, job);
-    plan = lp::plan_opus(job, fabric);
-    rel = lp::to_schedules(plan, caps);
+    choice = lp::choose_plan(job, fabric);
+    plan = choice.plan;
+    rel = lp::to_schedules(plan, caps, clos ? lp::RailStages::kClos : lp::RailStages::kAuto);
   } catch (const std::invalid_argument& e) {
     throw PlacementError(field_of(e.what()), e.what(), false);
   }
   const auto P = static_cast<int>(caps.ports);
+  auto rail_ports = [&](int rail) {
+    for (const lp::RailPlan& rp : plan.rails)
+      if (rp.rail == rail) return rp.ports;
+    return 0;
+  };
   // Each rail's board schedules, in the planner's board order.
   std::map<int, std::vector<const lp::BoardSchedule*>> by_rail;
   for (const lp::BoardSchedule& b : rel) {
-    if (b.role != "awgr" && b.role != "ocs") {
-      throw PlacementError("",
-                           fmt::format("rail {} needs a Clos of boards ({} stage); lightraild places "
-                                       "rails that boards drive directly",
-                                       b.rail, b.role),
-                           false);
+    if (!clos && b.role != "awgr" && b.role != "ocs") {
+      throw PlacementError(
+          "",
+          fmt::format("rail {} needs {} ports, more than one switch driven by boards reaches; "
+                      "describe the rail as a Clos of boards (\"switch\": \"clos\", "
+                      "docs/fabric.md)",
+                      b.rail, rail_ports(b.rail)),
+          false);
     }
     by_rail[b.rail].push_back(&b);
   }
@@ -87,6 +111,35 @@ Placement place_job(const lp::Job& job, const FabricSpec& spec, const DeviceCapa
   std::vector<std::string> short_of;
   std::map<int, std::vector<size_t>> chosen;
   for (const auto& [rail, boards] : by_rail) {
+    if (clos) {
+      // Each stage switch of the plan on the board that is that switch.
+      std::vector<size_t> at;
+      std::vector<std::string> busy;
+      for (const lp::BoardSchedule* b : boards) {
+        std::optional<size_t> found;
+        for (size_t i = 0; i < spec.boards.size(); ++i)
+          if (spec.boards[i].rail == rail && spec.boards[i].stage == stage_of(b->role) &&
+              spec.boards[i].stage_index == b->index)
+            found = i;
+        if (!found) {
+          throw PlacementError("",
+                               fmt::format("rail {} needs {} {} of its Clos, which the fabric does not list",
+                                           rail, b->role, b->index),
+                               false);
+        }
+        if (*found >= board_free.size() || !board_free[*found]) busy.push_back(spec.boards[*found].name);
+        at.push_back(*found);
+      }
+      if (!busy.empty()) {
+        std::string names;
+        for (size_t i = 0; i < busy.size(); ++i) names += (i ? ", " : "") + busy[i];
+        short_of.push_back(fmt::format("rail {} (a Clos) needs {} boards, of which {} are not free", rail,
+                                       boards.size(), names));
+        continue;
+      }
+      chosen[rail] = at;
+      continue;
+    }
     std::vector<size_t> usable, cabled;
     for (size_t i = 0; i < spec.boards.size(); ++i) {
       if (spec.boards[i].rail != rail || !fully_cabled(spec.boards[i], caps.ports)) continue;
@@ -121,7 +174,10 @@ Placement place_job(const lp::Job& job, const FabricSpec& spec, const DeviceCapa
       pb.board = at[k];
       pb.schedule = boards[k]->schedule;
       pb.schedule.generation = generation;
+      // On a Clos rail every value names the next stage's switch or the
+      // egress port, as the fabric's stages are cabled: nothing to move.
       for (Configuration& c : pb.schedule.configs) {
+        if (clos) break;
         for (int p = 0; p < P && p < int(c.wavelength.size()); ++p) {
           int& v = c.wavelength[p];
           if (v == kDark) continue;
@@ -155,7 +211,7 @@ Placement place_job(const lp::Job& job, const FabricSpec& spec, const DeviceCapa
     }
   }
   // What the plan predicts, for the answer and the demo's comparison.
-  const lp::IterationTime it = lp::photonic_iteration(plan, false);
+  const lp::IterationTime& it = choice.chosen;
   nlohmann::json rails = nlohmann::json::array();
   for (const lp::RailPlan& rp : plan.rails) {
     nlohmann::json boards = nlohmann::json::array();
@@ -172,6 +228,8 @@ Placement place_job(const lp::Job& job, const FabricSpec& spec, const DeviceCapa
     bool boundary = false;
     for (const lp::RailPlan& rp : plan.rails) boundary |= rp.phases[i].boundary_reconfiguration;
     phases.push_back({{"phase", job.phases[i].name},
+                      {"network", lp::to_string(choice.phases[i].network)},
+                      {"algorithm", lp::to_string(choice.phases[i].algorithm)},
                       {"compute_ps", it.phases[i].compute_ps},
                       {"comm_ps", it.phases[i].comm_ps},
                       {"reconfigurations", it.phases[i].reconfigurations},
@@ -181,6 +239,11 @@ Placement place_job(const lp::Job& job, const FabricSpec& spec, const DeviceCapa
                  {"phases", phases},
                  {"reconfiguration_ps", fabric.reconfiguration_ps},
                  {"iteration_ps", it.total_ps()},
+                 {"electrical_fallback_ps", choice.electrical.total_ps()},
+                 {"declared_circuits_ps", choice.declared_circuits.total_ps()},
+                 {"fallback", choice.fallback},
+                 {"circuits_kept_in_place", choice.in_place},
+                 {"choice", lp::to_json(choice)},
                  {"generation", generation}};
   return out;
 }

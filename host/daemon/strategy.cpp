@@ -234,6 +234,17 @@ struct Strategy::Impl {
                                 {"generation", gen},
                                 {"boards", boards}},
                                j));
+    if (boards.empty()) {
+      // The planner keeps every phase electrical (circuits pay for none):
+      // the job runs with no board, and no circuit moves.
+      journal.append(
+          {{"type", "commit_done"}, {"id", j.id}, {"generation", gen}, {"ok", true}, {"commit_ps", 0}});
+      j.commit_ps = 0;
+      j.placement = std::move(pl);
+      j.state = JobState::kRunning;
+      j.next_phase = 0;
+      return;
+    }
     FabricCommitOptions o;
     o.allow_unlocked = options.allow_unlocked;
     o.wait_for_swap = !options.crash_after_arm;
@@ -449,7 +460,12 @@ struct Strategy::Impl {
     std::vector<size_t> boards;
     for (const PlacedBoard& pb : j.placement->boards)
       if (pb.phase_step[p]) boards.push_back(pb.board);
-    out["circuits"] = true;
+    // What the planner chose for this phase: an electrical one moves no
+    // circuits (its boards hold the previous phase's).
+    const json& chosen = j.placement->summary["phases"][p];
+    out["network"] = chosen["network"];
+    out["algorithm"] = chosen["algorithm"];
+    out["circuits"] = !boards.empty();
     out["boards"] = board_names(boards);
     if (boards.empty()) {  // no rail carries this phase: no boundary to take
       j.next_phase = (p + 1) % j.job.phases.size();
@@ -938,16 +954,17 @@ json Strategy::Impl::recover() {
           owner[b] = id;
           j.triggers[b] = state[b].status.triggers;
         }
-        // The next phase: after the one whose event step the boards are at.
-        const PlacedBoard& first = j.placement->boards.front();
-        const uint32_t cur = state[first.board].status.cur_step;
+        // The next phase: after the one whose event step the boards are at
+        // (a job the planner keeps electrical has no board: it starts over).
+        const PlacedBoard* first = j.placement->boards.empty() ? nullptr : &j.placement->boards.front();
+        const uint32_t cur = first ? state[first->board].status.cur_step : 0;
         size_t last = j.job.phases.size();
-        for (size_t p = 0; p < first.phase_step.size(); ++p)
-          if (first.phase_step[p] && *first.phase_step[p] <= cur) last = p;
+        for (size_t p = 0; first && p < first->phase_step.size(); ++p)
+          if (first->phase_step[p] && *first->phase_step[p] <= cur) last = p;
         if (last == j.job.phases.size()) {
           j.next_phase = 0;
         } else {
-          const bool waiting = state[first.board].status.waiting_trigger && *first.phase_step[last] == cur;
+          const bool waiting = state[first->board].status.waiting_trigger && *first->phase_step[last] == cur;
           j.next_phase = waiting ? last : (last + 1) % j.job.phases.size();
         }
         if (!it.ok) {

@@ -470,6 +470,154 @@ TEST(ValidateFabric, BoardIndicesAndEachScheduleOnItsBoard) {
   find(problems, "b3.steps[0].duration_ps");
 }
 
+// A Clos rail of 32 ports: ingress i0, i1; middles m0..m15; egress e0, e1.
+json clos32() {
+  json boards = json::array();
+  int n = 0;
+  auto add = [&](const std::string& stage, int count) {
+    for (int k = 0; k < count; ++k, ++n) {
+      boards.push_back({{"name", stage.substr(0, 1) + std::to_string(k)},
+                        {"uri", "sim://127.0.0.1:7000/" + std::to_string(n)},
+                        {"rail", 0},
+                        {"stage", stage},
+                        {"stage_index", k}});
+    }
+  };
+  add("ingress", 2);
+  add("middle", 16);
+  add("egress", 2);
+  return {
+      {"name", "clos-32"}, {"rails", {{{"rail", 0}, {"switch", "clos"}, {"radix", 32}}}}, {"boards", boards}};
+}
+
+// Rail port s to itself at both steps: ingress i port p -> middle p, middle
+// k port i -> egress i, egress j port k -> rail port j*16+k.
+std::vector<BoardAssignment> clos_identity(const FabricSpec& spec) {
+  std::vector<BoardAssignment> set;
+  for (size_t b = 0; b < spec.boards.size(); ++b) {
+    Schedule s = shift_schedule(kDark, kDark);
+    for (Configuration& c : s.configs) {
+      for (int p = 0; p < 16; ++p) {
+        if (spec.boards[b].stage == ClosStage::kMiddle)
+          c.wavelength[p] = p < 2 ? p : kDark;  // two ingress boards feed ports 0, 1
+        else
+          c.wavelength[p] = p;
+      }
+    }
+    set.push_back({b, s});
+  }
+  return set;
+}
+
+TEST(FabricFile, ClosRailParsesAndRoundTrips) {
+  const FabricSpec spec = fabric_from_json(clos32());
+  ASSERT_EQ(spec.boards.size(), 20u);
+  EXPECT_EQ(spec.rails[0].kind, SwitchKind::kClos);
+  EXPECT_EQ(spec.boards[2].stage, ClosStage::kMiddle);
+  EXPECT_EQ(spec.boards[19].stage_index, 1);
+  EXPECT_TRUE(spec.boards[0].switch_ports.empty());
+  const json back = json::parse(to_json_text(spec));
+  EXPECT_EQ(back["rails"][0]["switch"], "clos");
+  EXPECT_EQ(back["boards"][18]["stage"], "egress");
+  EXPECT_FALSE(back["boards"][18].contains("switch_ports"));
+  EXPECT_EQ(to_json_text(fabric_from_json(back)), to_json_text(spec));
+}
+
+TEST(FabricFile, ClosRailNamesEveryProblem) {
+  json doc = clos32();
+  doc["rails"].push_back({{"rail", 1}, {"switch", "clos"}, {"radix", 40}});
+  doc["rails"].push_back({{"rail", 2}, {"switch", "awgr"}, {"radix", 16}});
+  doc["boards"][0]["first_switch_port"] = 0;
+  doc["boards"][1].erase("stage");
+  doc["boards"][3]["stage_index"] = 0;   // m0 again
+  doc["boards"][4]["stage_index"] = 16;  // 16 middles: 0..15
+  doc["boards"][18]["stage_index"] = 2;  // 32 ports: egress 0..1
+  doc["boards"][5]["stage"] = "spine";
+  doc["boards"].push_back({{"name", "x"},
+                           {"uri", "u"},
+                           {"rail", 2},
+                           {"first_switch_port", 0},
+                           {"stage", "ingress"},
+                           {"stage_index", 0}});
+  const std::vector<Problem> problems = format_problems(doc);
+  if (const Problem* p = find(problems, "rails[1].radix")) {
+    EXPECT_NE(p->message.find("not a multiple of a board's 16 ports"), std::string::npos) << p->message;
+  }
+  if (const Problem* p = find(problems, "boards[0].first_switch_port")) {
+    EXPECT_NE(p->message.find("give stage and stage_index"), std::string::npos) << p->message;
+  }
+  find(problems, "boards[1].stage");
+  if (const Problem* p = find(problems, "boards[3].stage_index")) {
+    EXPECT_NE(p->message.find("middle 0 of rail 0 is already boards[2]"), std::string::npos) << p->message;
+  }
+  find(problems, "boards[4].stage_index");
+  find(problems, "boards[18].stage_index");
+  if (const Problem* p = find(problems, "boards[5].stage")) {
+    EXPECT_NE(p->message.find("\"spine\" is not"), std::string::npos) << p->message;
+  }
+  if (const Problem* p = find(problems, "boards[20].stage")) {
+    EXPECT_NE(p->message.find("only boards of a \"clos\" rail have a stage"), std::string::npos)
+        << p->message;
+  }
+  json big = clos32();
+  big["rails"][0]["radix"] = 272;  // 17 ingress boards: a middle has 16 ports
+  if (const Problem* p = find(format_problems(big), "rails[0].radix")) {
+    EXPECT_NE(p->message.find("at most 256 rail ports"), std::string::npos) << p->message;
+  }
+}
+
+TEST(ValidateFabric, ClosRailAcceptsCircuitsThroughEveryStage) {
+  const FabricSpec spec = spec_of(clos32());
+  EXPECT_EQ(to_string(validate_fabric(spec, reference_caps(spec), clos_identity(spec))), "");
+}
+
+TEST(ValidateFabric, ClosRailStagesMustAgree) {
+  const FabricSpec spec = spec_of(clos32());
+  std::vector<BoardAssignment> set = clos_identity(spec);
+  // Step 0: i0 port 3 to middle 4 as well as port 4 (middle 4's input 0 taken twice).
+  set[0].schedule.configs[0].wavelength[3] = 4;
+  // Step 1: m7 (board 9) sends its input 1 nowhere: i1 port 7's circuit ends there.
+  set[9].schedule.configs[1].wavelength[1] = kDark;
+  // Step 1: a middle sends beyond the two egress boards.
+  set[10].schedule.configs[1].wavelength[0] = 5;  // m8 to egress 5 of 2
+  std::vector<Problem> problems = validate_fabric(spec, reference_caps(spec), set);
+  if (const Problem* p = find(problems, "i0.steps[0].port 4")) {
+    EXPECT_NE(p->message.find("ingress 0's output 4 is already taken at this step by port 3"),
+              std::string::npos)
+        << p->message;
+  }
+  // Middle 3 gets nothing from i0 at step 0: its lit input 0 is not fed.
+  if (const Problem* p = find(problems, "m3.steps[0].port 0")) {
+    EXPECT_NE(p->message.find("no light arrives: ingress 0 sends nothing to middle 3"), std::string::npos)
+        << p->message;
+  }
+  if (const Problem* p = find(problems, "i1.steps[1].port 7")) {
+    EXPECT_NE(p->message.find("the circuit ends at m7 port 1 (middle 7), which is dark"), std::string::npos)
+        << p->message;
+  }
+  if (const Problem* p = find(problems, "m8.steps[1].port 0")) {
+    EXPECT_NE(p->message.find("middle 8 has 2 outputs (0..1), not 5"), std::string::npos) << p->message;
+  }
+  // A middle board left out of the set: its ingress circuits end outside it.
+  set = clos_identity(spec);
+  set.erase(set.begin() + 6);  // m4
+  problems = validate_fabric(spec, reference_caps(spec), set);
+  if (const Problem* p = find(problems, "i0.steps[0].port 4")) {
+    EXPECT_NE(p->message.find("middle 4 of rail 0 is m4, which is not in this set"), std::string::npos)
+        << p->message;
+  }
+}
+
+TEST(ValidateFabric, ClosBoardShiftedByACycleIsNamed) {
+  const FabricSpec spec = spec_of(clos32());
+  std::vector<BoardAssignment> set = clos_identity(spec);
+  set[12].schedule.steps[0].duration_ps += DeviceCapabilities::reference().clk_period_ps;  // m10
+  set[12].schedule.steps[1].duration_ps -= DeviceCapabilities::reference().clk_period_ps;
+  const std::vector<Problem> problems = validate_fabric(spec, reference_caps(spec), set);
+  ASSERT_EQ(problems.size(), 1u) << to_string(problems);
+  EXPECT_EQ(problems[0].where, "m10.steps[0].duration_ps");
+}
+
 // Boards in memory with their clocks locked; commits wait for their time.
 struct Rig {
   explicit Rig(size_t n = 4) {

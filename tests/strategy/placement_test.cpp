@@ -8,6 +8,7 @@
 #include <set>
 
 #include "lightrail/json_text.hpp"
+#include "lightrail/planner/choice.hpp"
 #include "lightrail/planner/opus.hpp"
 #include "lightrail/planner/to_schedule.hpp"
 
@@ -32,7 +33,9 @@ FabricSpec four_boards(SwitchKind kind) {
   return s;
 }
 
-lp::Job dp32() { return lp::job_from_json(read_json_file(LIGHTRAIL_EXAMPLES "/daemon/dp32.job.json", "job")); }
+lp::Job dp32() {
+  return lp::job_from_json(read_json_file(LIGHTRAIL_EXAMPLES "/daemon/dp32.job.json", "job"));
+}
 lp::Fabric model() {
   return lp::fabric_from_json(read_json_file(LIGHTRAIL_EXAMPLES "/daemon/model.json", "model"));
 }
@@ -133,6 +136,178 @@ TEST(Placement, UncabledBoardIsNotUsed) {
   ASSERT_EQ(pl.boards.size(), 2u);
   EXPECT_EQ(pl.boards[0].board, 0u);
   EXPECT_EQ(pl.boards[1].board, 2u);
+}
+
+// A Clos rail of `radix` ports: ingress, 16 middle and egress boards.
+FabricSpec clos_rail(int radix) {
+  FabricSpec s;
+  s.name = "clos";
+  s.rails = {{0, SwitchKind::kClos, radix}};
+  const std::pair<ClosStage, int> stages[] = {
+      {ClosStage::kIngress, radix / 16}, {ClosStage::kMiddle, 16}, {ClosStage::kEgress, radix / 16}};
+  for (const auto& [stage, count] : stages) {
+    for (int k = 0; k < count; ++k) {
+      FabricBoard fb;
+      fb.name = std::string(to_string(stage)) + std::to_string(k);
+      fb.uri = "sim://127.0.0.1:1/" + std::to_string(s.boards.size());
+      fb.stage = stage;
+      fb.stage_index = k;
+      s.boards.push_back(fb);
+    }
+  }
+  return s;
+}
+
+lp::Job job_file(const std::string& name) {
+  return lp::job_from_json(read_json_file(std::string(LIGHTRAIL_EXAMPLES "/daemon/") + name, "job"));
+}
+
+// Every step: each lit rail port, followed through its ingress, middle and
+// egress boards, leaves on the port the planner's configuration says.
+void expect_clos_carries_the_plan(const FabricSpec& spec, const Placement& pl, const lp::Job& job) {
+  const lp::OpusPlan plan = lp::plan_opus(job, planner_fabric(spec, model()));
+  std::map<std::pair<ClosStage, int>, const Schedule*> at;
+  for (const PlacedBoard& pb : pl.boards)
+    at[{spec.boards[pb.board].stage, spec.boards[pb.board].stage_index}] = &pb.schedule;
+  auto value = [&](ClosStage st, int index, size_t step, int port) {
+    const Schedule* s = at.at({st, index});
+    return s->configs.at(s->steps.at(step).config).wavelength.at(port);
+  };
+  const lp::RailPlan& rp = plan.rails.at(0);
+  const Schedule& first = *at.at({ClosStage::kIngress, 0});
+  // Each step's circuits, followed from every rail port through its
+  // ingress, middle and egress boards, are one of the planner's
+  // configurations (a board's own configurations are deduplicated, so its
+  // names do not say which); every configuration shows up.
+  std::set<int> seen;
+  size_t circuits = 0;
+  for (size_t step = 0; step < first.steps.size(); ++step) {
+    std::vector<int> dest(rp.ports, lp::kIdle);
+    for (int s = 0; s < rp.ports; ++s) {
+      const int k = value(ClosStage::kIngress, s / 16, step, s % 16);
+      if (k == kDark) continue;
+      const int j = value(ClosStage::kMiddle, k, step, s / 16);
+      ASSERT_NE(j, kDark) << "step " << step << " rail port " << s;
+      const int q = value(ClosStage::kEgress, j, step, k);
+      ASSERT_NE(q, kDark) << "step " << step << " rail port " << s;
+      dest[s] = j * 16 + q;
+      ++circuits;
+    }
+    int found = -1;
+    for (size_t c = 0; c < rp.configs.size(); ++c)
+      if (rp.configs[c].dest == dest) found = int(c);
+    EXPECT_GE(found, 0) << "step " << step << ": the stages' circuits are none of the planner's";
+    seen.insert(found);
+  }
+  EXPECT_EQ(seen.size(), rp.configs.size());
+  EXPECT_GT(circuits, 0u);
+  std::vector<BoardAssignment> set;
+  for (const PlacedBoard& pb : pl.boards) set.push_back({pb.board, pb.schedule});
+  const auto caps = std::vector<DeviceCapabilities>(spec.boards.size(), DeviceCapabilities::reference());
+  EXPECT_EQ(to_string(validate_fabric(spec, caps, set)), "");
+}
+
+TEST(Placement, ClosRailOf128PortsTakesEveryStage) {
+  const FabricSpec spec = clos_rail(128);
+  const lp::Job job = job_file("dp128.job.json");
+  const Placement pl = place_job(job, spec, DeviceCapabilities::reference(), model(),
+                                 std::vector<bool>(spec.boards.size(), true), 3);
+  ASSERT_EQ(pl.boards.size(), 32u);
+  expect_clos_carries_the_plan(spec, pl, job);
+  EXPECT_EQ(pl.summary["rails"][0]["boards"].size(), 32u);
+}
+
+TEST(Placement, NarrowJobOnAClosRailGoesThroughItsStagesToo) {
+  const FabricSpec spec = clos_rail(128);
+  const Placement pl = place_job(dp32(), spec, DeviceCapabilities::reference(), model(),
+                                 std::vector<bool>(spec.boards.size(), true), 3);
+  ASSERT_EQ(pl.boards.size(), 20u);  // ingress 0, 1; every middle; egress 0, 1
+  expect_clos_carries_the_plan(spec, pl, dp32());
+}
+
+TEST(Placement, ClosRailWithABusyOrMissingMiddle) {
+  FabricSpec spec = clos_rail(128);
+  std::vector<bool> free(spec.boards.size(), true);
+  free[8 + 5] = false;  // middle5
+  try {
+    place_job(job_file("dp128.job.json"), spec, DeviceCapabilities::reference(), model(), free, 1);
+    FAIL() << "placed with a middle board in use";
+  } catch (const PlacementError& e) {
+    EXPECT_TRUE(e.fits_later);
+    EXPECT_NE(std::string(e.what()).find("needs 32 boards, of which middle5 are not free"), std::string::npos)
+        << e.what();
+  }
+  spec.boards.erase(spec.boards.begin() + 8 + 5);
+  try {
+    place_job(job_file("dp128.job.json"), spec, DeviceCapabilities::reference(), model(),
+              std::vector<bool>(spec.boards.size(), true), 1);
+    FAIL() << "placed without middle 5";
+  } catch (const PlacementError& e) {
+    EXPECT_FALSE(e.fits_later);
+    EXPECT_NE(std::string(e.what()).find("needs middle 5 of its Clos, which the fabric does not list"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Placement, RailWiderThanOneSwitchNeedsAClosRail) {
+  FabricSpec spec = clos_rail(128);
+  spec.rails[0].kind = SwitchKind::kOcs;
+  try {
+    place_job(job_file("dp128.job.json"), spec, DeviceCapabilities::reference(), model(),
+              std::vector<bool>(spec.boards.size(), true), 1);
+    FAIL();
+  } catch (const PlacementError& e) {
+    EXPECT_NE(std::string(e.what()).find("describe the rail as a Clos of boards"), std::string::npos)
+        << e.what();
+  }
+}
+
+// The daemon plans what `lightrail plan` chooses: at a 1 ms reconfiguration
+// a 64-GPU job's all-to-all stays electrical (circuits would need five
+// reconfigurations inside it), its all-reduce runs as a ring on the
+// all-gather's circuits rather than the declared halving-doubling; the
+// electrical phase has no event step on any board, so it moves no circuits.
+TEST(Placement, PlansThePlannersChoiceAndAnElectricalPhaseMovesNoCircuits) {
+  const lp::Job job = lp::job_from_json(nlohmann::json::parse(R"({
+    "name": "dp-moe-64", "gpus": 64, "gpus_per_node": 1, "parallelism": {"data": 64},
+    "phases": [
+      {"name": "forward", "compute_ps": 2000000, "collective": "all_gather", "algorithm": "ring",
+       "dimension": "data", "bytes": 32000},
+      {"name": "experts", "compute_ps": 2000000, "collective": "all_to_all", "algorithm": "direct",
+       "dimension": "data", "bytes": 64000},
+      {"name": "gradients", "compute_ps": 2000000, "collective": "all_reduce", "algorithm": "halving_doubling",
+       "dimension": "data", "bytes": 64000}]})"));
+  lp::Fabric slow = model();
+  slow.reconfiguration_ps = 1'000'000'000;  // 1 ms
+  const FabricSpec spec = four_boards(SwitchKind::kAwgr);
+  const Placement pl =
+      place_job(job, spec, DeviceCapabilities::reference(), slow, {true, true, true, true}, 1);
+  const lp::ChosenPlan cli = lp::choose_plan(job, planner_fabric(spec, slow));
+  EXPECT_EQ(pl.summary["choice"], lp::to_json(cli));
+  EXPECT_EQ(pl.summary["iteration_ps"], cli.chosen.total_ps());
+  const auto& phases = pl.summary["phases"];
+  EXPECT_EQ(phases[0]["network"], "circuits");
+  EXPECT_EQ(phases[1]["network"], "electrical");
+  EXPECT_EQ(phases[2]["network"], "circuits");
+  EXPECT_EQ(phases[2]["algorithm"], "ring");  // declared halving_doubling
+  EXPECT_NE(pl.summary["choice"][1]["why"].get<std::string>().find("kept electrical"), std::string::npos)
+      << pl.summary["choice"][1]["why"];
+  EXPECT_LE(pl.summary["iteration_ps"].get<int64_t>(), pl.summary["electrical_fallback_ps"].get<int64_t>());
+  ASSERT_FALSE(pl.boards.empty());
+  for (const PlacedBoard& pb : pl.boards) {
+    EXPECT_TRUE(pb.phase_step[0] && pb.phase_step[2]);
+    EXPECT_FALSE(pb.phase_step[1]) << "the electrical phase has an event step on board " << pb.board;
+    // Ring on both circuit phases: one configuration, nothing to retune.
+    EXPECT_EQ(pb.schedule.configs.size(), 1u);
+  }
+  // Where circuits pay for nothing, the job gets no board at all.
+  lp::Job a2a = job;
+  a2a.phases = {job.phases[1]};
+  const Placement none =
+      place_job(a2a, spec, DeviceCapabilities::reference(), slow, {true, true, true, true}, 2);
+  EXPECT_TRUE(none.boards.empty());
+  EXPECT_EQ(none.summary["fallback"], true);
 }
 
 }  // namespace

@@ -20,7 +20,16 @@ namespace lightrail {
 enum class SwitchKind {
   kAwgr,  // tunable lasers: switch port s on wavelength w reaches (s + w) mod radix
   kOcs,   // optical circuit switch: a board port's value is the output switch port
+  // A rail wider than one board's values reach (> WAVELENGTHS ports): a
+  // 3-stage Clos of board-controlled PORTS x PORTS switches (docs/fabric.md,
+  // "Rails wider than one switch"). radix = the rail's ports, a multiple of
+  // PORTS; radix / PORTS ingress and egress boards, PORTS middle boards.
+  kClos,
 };
+
+// A board's stage in a Clos rail; kNone on an AWGR or OCS rail.
+enum class ClosStage { kNone, kIngress, kMiddle, kEgress };
+LIGHTRAIL_EXPORT const char* to_string(ClosStage s);
 
 struct FabricRail {
   int rail = 0;
@@ -33,7 +42,14 @@ struct FabricBoard {
   std::string uri;   // sim://... or xrt://...
   int rail = 0;
   // switch_ports[p]: the switch port board port p feeds; kDark: not cabled.
+  // Empty on a Clos rail, whose cabling the stages imply.
   std::vector<int> switch_ports;
+  // On a Clos rail: the stage and the switch within it. Ingress i takes rail
+  // ports i*PORTS+p on its port p, its value k sends to middle k (arriving
+  // on middle port i); middle k's value j sends to egress j (arriving on
+  // egress port k); egress j's value q leaves on rail port j*PORTS+q.
+  ClosStage stage = ClosStage::kNone;
+  int stage_index = 0;
   // The board whose clock this one follows (a boundary clock's parent);
   // nullopt: the sync master itself (for every other board, the fabric file
   // defaults it to the sync master).
@@ -93,6 +109,9 @@ struct BoardAssignment {
 //   driven light-on must be cabled, and its destination must be a switch
 //   port of a board in this set (a port of a board left out belongs to
 //   someone else's schedule);
+// - on a Clos rail, per step: each stage maps one-to-one, a lit circuit is
+//   lit on through the next stage's board (in this set) to a rail port, and
+//   a lit middle or egress input is fed by the stage before it;
 // - boards on one rail have the same step program (count, durations,
 //   event-triggered steps, cyclic), so they switch on the same boundaries.
 // caps[i] are the capabilities of spec.boards[i].

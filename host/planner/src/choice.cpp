@@ -389,4 +389,29 @@ ChosenPlan choose_plan(const Job& job, const Fabric& fabric) {
   return out;
 }
 
+nlohmann::json to_json(const ChosenPlan& c) {
+  nlohmann::json out = nlohmann::json::array();
+  auto cost = [](const std::optional<PhaseCost>& x) -> nlohmann::json {
+    if (!x) return nullptr;
+    return {{"algorithm", to_string(x->algorithm)},
+            {"comm_ps", x->comm_ps},
+            {"reconfigurations", x->reconfigurations},
+            {"total_ps", x->total_ps}};
+  };
+  for (size_t i = 0; i < c.phases.size(); ++i) {
+    const auto& p = c.phases[i];
+    out.push_back({{"phase", c.plan.job.phases[i].name},
+                   {"collective", to_string(c.plan.job.phases[i].collective)},
+                   {"groups", p.groups},
+                   {"ranks_per_group", p.ranks_per_group},
+                   {"across_nodes", p.across_nodes},
+                   {"network", to_string(p.network)},
+                   {"algorithm", to_string(p.algorithm)},
+                   {"best_circuits", cost(p.best_circuits)},
+                   {"best_electrical", cost(p.best_electrical)},
+                   {"why", p.why}});
+  }
+  return out;
+}
+
 }  // namespace lightrail::planner

@@ -75,7 +75,8 @@ struct Segment {
 
 }  // namespace
 
-std::vector<BoardSchedule> to_schedules(const OpusPlan& plan, const DeviceCapabilities& caps) {
+std::vector<BoardSchedule> to_schedules(const OpusPlan& plan, const DeviceCapabilities& caps,
+                                        RailStages stages) {
   const Fabric& f = plan.fabric;
   const int P = static_cast<int>(caps.ports);
   const int W = static_cast<int>(caps.wavelengths);
@@ -90,17 +91,21 @@ std::vector<BoardSchedule> to_schedules(const OpusPlan& plan, const DeviceCapabi
   for (const RailPlan& rp : plan.rails) {
     // Whether boards can drive the rail at all, before any work for it.
     const int N = rp.ports;
+    const bool clos = stages == RailStages::kClos || (f.mode == SwitchMode::kOcs && N > W);
+    if (stages == RailStages::kClos && f.mode == SwitchMode::kAwgr)
+      throw std::invalid_argument("fabric.mode: a Clos of boards is built of circuit switches (\"ocs\")");
+    if (clos && ((N + P - 1) / P > P || (N + P - 1) / P > W)) {
+      throw std::invalid_argument(
+          fmt::format("fabric.ocs_radix: rail {} needs {} switch ports; boards of {} ports compose at most "
+                      "{} (a {}x{} Clos)",
+                      rp.rail, N, P, P * std::min(P, W), P, P));
+    }
     if (f.mode == SwitchMode::kAwgr) {
       if (f.ocs_radix > W) {
         throw std::invalid_argument(
             fmt::format("fabric.ocs_radix: an AWGR of {} ports needs {} wavelengths, the board has {}",
                         f.ocs_radix, f.ocs_radix, W));
       }
-    } else if (N > W && ((N + P - 1) / P > P || (N + P - 1) / P > W)) {
-      throw std::invalid_argument(
-          fmt::format("fabric.ocs_radix: rail {} needs {} switch ports; boards of {} ports compose at most "
-                      "{} (a {}x{} Clos)",
-                      rp.rail, N, P, P * std::min(P, W), P, P));
     }
     // The rail's program as (config, duration) segments.
     std::vector<Segment> segs;
@@ -152,7 +157,7 @@ std::vector<BoardSchedule> to_schedules(const OpusPlan& plan, const DeviceCapabi
           if (rp.configs[c].dest[s] != kIdle)
             per_board[s / P][c][s % P] =
                 ((rp.configs[c].dest[s] - s) % f.ocs_radix + f.ocs_radix) % f.ocs_radix;
-    } else if (N <= W) {
+    } else if (!clos) {
       for (int b = 0; b * P < N; ++b) add_board("ocs", b);
       for (size_t c = 0; c < rp.configs.size(); ++c)
         for (int s = 0; s < N; ++s)

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,5 +65,12 @@ struct ChosenPlan {
 // full flow model finds fastest is kept, never slower than `electrical`.
 // Errors as plan_opus.
 ChosenPlan choose_plan(const Job& job, const Fabric& fabric);
+
+// Per phase, what was chosen and why, as `lightrail plan --json` ("choice")
+// and lightraild's job status ("plan.choice") print it: phase, collective,
+// groups, ranks_per_group, across_nodes, network, algorithm, best_circuits,
+// best_electrical ({algorithm, comm_ps, reconfigurations, total_ps} or
+// null), why.
+nlohmann::json to_json(const ChosenPlan& c);
 
 }  // namespace lightrail::planner

@@ -31,7 +31,12 @@ struct BoardSchedule {
 // Throws std::invalid_argument when a rail cannot be driven by boards of
 // `caps` (too many ports, configurations or steps), naming the limit, or
 // when a step would last beyond kMaxPs (limits.hpp), naming the phase.
-std::vector<BoardSchedule> to_schedules(const OpusPlan& plan, const DeviceCapabilities& caps);
+// kAuto: one switch when the rail's ports fit the boards' values, else a
+// Clos; kClos: every rail as a 3-stage Clos (a fabric whose rails are Clos
+// rails of boards, docs/fabric.md), whatever its width.
+enum class RailStages { kAuto, kClos };
+std::vector<BoardSchedule> to_schedules(const OpusPlan& plan, const DeviceCapabilities& caps,
+                                        RailStages stages = RailStages::kAuto);
 
 // Routes a permutation of `ports` switch ports (kIdle allowed) through a
 // 3-stage Clos of (n x n) ingress, (r x r) middle and (n x n) egress
