@@ -1,6 +1,6 @@
 // How every device-facing command reports a failure: the message (or each
 // problem, named by file and entry) on stderr, and with --json an
-// {"ok": false, "error", "problems"} object on stdout.
+// {"ok": false, "error", "problems"} object (lightrail.error/1) on stdout.
 #pragma once
 
 #include <iostream>
@@ -32,7 +32,7 @@ inline int report_failure(int code, const std::string& command, const std::strin
   if (as_json) {
     nlohmann::json out = {{"ok", false}, {"error", message}};
     if (!problems.empty()) out["problems"] = problems_json(problems);
-    std::cout << out.dump(2) << "\n";
+    print_json(out, "lightrail.error/1");
   }
   return code;
 }
