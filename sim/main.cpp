@@ -307,7 +307,14 @@ int stop(int port, int timeout_ms, const std::string& token_file) {
     return false;
   };
   if (!token.empty() && !say("AUTH " + token, "AUTH")) return kNoServer;
-  return say("SHUTDOWN", "SHUTDOWN") ? kPass : kNoServer;
+  if (!say("SHUTDOWN", "SHUTDOWN")) return kNoServer;
+  // The serving process prints the summary and verdict and writes the
+  // report; this one only asked it to.
+  std::cout << fmt::format(
+      "lightrail-cosim stop: 127.0.0.1:{} is finishing: its summary and verdict "
+      "follow on its own output, its report in its --report file\n",
+      port);
+  return kPass;
 }
 
 }  // namespace
