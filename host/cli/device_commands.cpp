@@ -37,7 +37,7 @@ struct Options {
 
 template <typename Body>
 int guarded(const Options& opt, const char* command, Body body) {
-  return run_reporting(command, opt.file, opt.json, body);
+  return run_reporting(command, opt.device, opt.file, opt.json, body);
 }
 
 int run_validate(const Options& opt) {

@@ -42,7 +42,7 @@ struct LabOptions {
 
 template <typename Body>
 int guarded(const LabOptions& opt, const char* command, Body body) {
-  return run_reporting(command, opt.file, opt.json, body);
+  return run_reporting(command, opt.device, opt.file, opt.json, body);
 }
 
 // ---------------------------------------------------------------- boards
