@@ -56,6 +56,9 @@ def main():
     a = ap.parse_args()
     if a.scale < 1:
         sys.exit("--scale: must be 1 or more")
+    if not os.access(a.lightrail, os.X_OK):
+        sys.exit(f"--lightrail {a.lightrail}: no such program; give the `lightrail` CLI of your build "
+                 "(it validates each scaled schedule)")
     roles = {"ingress": 0, "middle": 1, "egress": 2}
     files = []
     for path in glob.glob(os.path.join(a.plan_dir, f"rail{a.rail}-*-*.json")):

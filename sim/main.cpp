@@ -20,6 +20,7 @@
 #include "bench.hpp"
 #include "cli_doc.hpp"
 #include "cosim.hpp"
+#include "lightrail/json_document.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/schedule_json.hpp"
 #include "lightrail/schedule_json_value.hpp"
@@ -197,6 +198,9 @@ void plot(const std::string& dir, const std::string& report) {
   }
 }
 
+// What `run` and `serve` write with --report (docs/json.md).
+constexpr const char* kReportSchema = "lightrail.cosim-report/1";
+
 struct ServeArgs {
   int boards = 1, port = 0;
   std::string port_file, report, wave, sync, token_file, plot_dir;
@@ -242,9 +246,10 @@ int serve(ServeArgs a) {
             << std::flush;
   write_output(a.port_file, fmt::format("{}\n", cosim->port()), "port file");
   cosim->run(std::nullopt);
-  const json r = cosim->report();
+  json r = cosim->report();
   print_summary(r);
-  write_output(a.report, r.dump(2) + "\n", "report");
+  lightrail::stamp_schema(r, kReportSchema);
+  write_output(a.report, lightrail::json_text(r) + "\n", "report");
   plot(a.plot_dir, a.report);
   return r["ok"].get<bool>() ? kPass : kFail;
 }
@@ -302,7 +307,14 @@ int stop(int port, int timeout_ms, const std::string& token_file) {
     return false;
   };
   if (!token.empty() && !say("AUTH " + token, "AUTH")) return kNoServer;
-  return say("SHUTDOWN", "SHUTDOWN") ? kPass : kNoServer;
+  if (!say("SHUTDOWN", "SHUTDOWN")) return kNoServer;
+  // The serving process prints the summary and verdict and writes the
+  // report; this one only asked it to.
+  std::cout << fmt::format(
+      "lightrail-cosim stop: 127.0.0.1:{} is finishing: its summary and verdict "
+      "follow on its own output, its report in its --report file\n",
+      port);
+  return kPass;
 }
 
 }  // namespace
@@ -470,17 +482,18 @@ int sc_main(int argc, char** argv) {
       if (kernel_latency >= 0) sc.kernel_latency = kernel_latency;
       clear_output(report, "report");
       check_waveform(sc.waveform_prefix);
-      const json rep = run_scenario(sc);
+      json rep = run_scenario(sc);
       if (rep.is_null()) return kPass;  // not rank 0: rank 0 reports
       print_summary(rep);
-      write_output(report, rep.dump(2) + "\n", "report");
+      lightrail::stamp_schema(rep, kReportSchema);
+      write_output(report, lightrail::json_text(rep) + "\n", "report");
       plot(plot_dir, report);
       return rep["ok"].get<bool>() ? kPass : kFail;
     }
     if (bo.sync_boards > 0) {
       const json res = run_sync_bench(bo.sync_boards, bo.sync_us, bo.sync_link);
       if (as_json) {
-        std::cout << res.dump() << "\n";
+        std::cout << lightrail::json_text(res) << "\n";
       } else {
         const json& st = res["offset_ps"];
         std::cout << fmt::format(
@@ -504,12 +517,12 @@ int sc_main(int argc, char** argv) {
       return 0;
     }
     if (bo.board_only) {
-      std::cout << run_board_bench(bo.cycles).dump() << "\n";
+      std::cout << lightrail::json_text(run_board_bench(bo.cycles)) << "\n";
       return kPass;
     }
     const json res = run_bench(bo);
     if (as_json) {
-      std::cout << res.dump(2) << "\n";
+      std::cout << lightrail::json_text(res) << "\n";
     } else {
       std::cout << fmt::format(
           "co-simulation: {:.3g} board cycles/s (RTL + kernel + probes); bare verilated top: {:.3g} "

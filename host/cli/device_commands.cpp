@@ -37,7 +37,7 @@ struct Options {
 
 template <typename Body>
 int guarded(const Options& opt, const char* command, Body body) {
-  return run_reporting(command, opt.file, opt.json, body);
+  return run_reporting(command, opt.device, opt.file, opt.json, body);
 }
 
 int run_validate(const Options& opt) {
@@ -58,16 +58,15 @@ int run_validate(const Options& opt) {
       problems.insert(problems.end(), invalid.begin(), invalid.end());
     }
     if (opt.json) {
-      std::cout << json{{"ok", problems.empty()},
-                        {"file", printable(opt.file)},
-                        {"device", opt.device.empty() ? "reference" : printable(opt.device)},
-                        {"validated", doc.complete},
-                        {"steps", schedule.steps.size()},
-                        {"configs", schedule.configs.size()},
-                        {"period_ps", problems.empty() ? json(schedule.period_ps()) : json(nullptr)},
-                        {"problems", problems_json(problems)}}
-                       .dump(2)
-                << "\n";
+      print_json({{"ok", problems.empty()},
+                  {"file", printable(opt.file)},
+                  {"device", opt.device.empty() ? "reference" : printable(opt.device)},
+                  {"validated", doc.complete},
+                  {"steps", schedule.steps.size()},
+                  {"configs", schedule.configs.size()},
+                  {"period_ps", problems.empty() ? json(schedule.period_ps()) : json(nullptr)},
+                  {"problems", problems_json(problems)}},
+                 "lightrail.validate/1");
     }
     if (!problems.empty()) {
       print_problems(opt.file, problems);
@@ -198,7 +197,7 @@ int run_upload(const Options& opt) {
       what += "; not committed (--commit-at none)";
     }
     if (opt.json) {
-      std::cout << out.dump(2) << "\n";
+      print_json(out, "lightrail.upload/1");
     } else {
       std::cout << what << "\n";
     }
@@ -224,7 +223,7 @@ int run_status(const Options& opt) {
       out["board_id"] = device.board_id();
       out["build"] = build_json(device.build_id());
       out["lease"] = lease_json(lease);
-      std::cout << out.dump(2) << "\n";
+      print_json(out, "lightrail.status/1");
       return static_cast<int>(kOk);
     }
     std::string errors;
@@ -276,12 +275,11 @@ int run_trigger(const Options& opt) {
     std::optional<int64_t> boundary;
     if (const std::optional<BoardTime> b = device.trigger_at(board_time_ps(t))) boundary = to_ps(*b);
     if (opt.json) {
-      std::cout << json{{"ok", true},
-                        {"device", opt.device},
-                        {"at_ps", t},
-                        {"boundary_ps", boundary ? json(*boundary) : json(nullptr)}}
-                       .dump(2)
-                << "\n";
+      print_json({{"ok", true},
+                  {"device", opt.device},
+                  {"at_ps", t},
+                  {"boundary_ps", boundary ? json(*boundary) : json(nullptr)}},
+                 "lightrail.trigger/1");
     } else if (boundary) {
       std::cout << fmt::format("{}: the event step ends at {} ps (asked for {} ps)\n", printable(opt.device),
                                *boundary, t);
@@ -304,9 +302,8 @@ int run_cancel(const Options& opt) {
                                                                    : "nothing_pending";
     const Status s = device.status();
     if (opt.json) {
-      std::cout << json{{"ok", true}, {"device", opt.device}, {"outcome", name}, {"generation", s.generation}}
-                       .dump(2)
-                << "\n";
+      print_json({{"ok", true}, {"device", opt.device}, {"outcome", name}, {"generation", s.generation}},
+                 "lightrail.cancel/1");
     } else if (outcome == CancelOutcome::kCancelled) {
       std::cout << fmt::format("{}: commit cancelled before its swap; generation {} runs on\n", opt.device,
                                s.generation);
@@ -334,7 +331,7 @@ int run_lease(const Options& opt, bool take) {
     if (opt.json) {
       json out = {{"ok", true}, {"device", opt.device}, {"lease", lease_json(now)}};
       if (take) out["broken"] = lease_json(before);
-      std::cout << out.dump(2) << "\n";
+      print_json(out, "lightrail.lease/1");
     } else if (take) {
       std::cout << fmt::format("{}: lease {} broken; the board is {}\n", opt.device,
                                lease_text(before, to_ps(device.time())),

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lightrail/device.hpp"
+#include "lightrail/json_document.hpp"
 #include "lightrail/sync.hpp"
 #include "lightrail/validate.hpp"
 

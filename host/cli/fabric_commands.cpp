@@ -162,15 +162,14 @@ int run_validate(const FabricOptions& opt) {
       json boards = json::array();
       for (size_t i = 0; i < a.set.size(); ++i)
         boards.push_back({{"board", spec.boards[a.set[i].board].name}, {"file", printable(a.files[i])}});
-      std::cout << json{{"ok", problems.empty() && format_count == 0},
-                        {"fabric", spec.name},
-                        {"against", opt.online ? "online" : "reference"},
-                        {"validated", a.complete},
-                        {"boards", boards},
-                        {"format_problems", files},
-                        {"problems", problems_json(problems)}}
-                       .dump(2)
-                << "\n";
+      print_json({{"ok", problems.empty() && format_count == 0},
+                  {"fabric", spec.name},
+                  {"against", opt.online ? "online" : "reference"},
+                  {"validated", a.complete},
+                  {"boards", boards},
+                  {"format_problems", files},
+                  {"problems", problems_json(problems)}},
+                 "lightrail.fabric-validate/1");
     }
     for (const auto& [file, ps] : a.format_problems) print_problems(file, ps);
     print_problems(opt.fabric, problems);
@@ -236,11 +235,10 @@ int run_commit(const FabricOptions& opt) {
         files.push_back({{"file", printable(file)}, {"problems", problems_json(ps)}});
       }
       if (opt.json)
-        std::cout << json{{"ok", false},
-                          {"error", "schedule file problems; nothing was written"},
-                          {"format_problems", files}}
-                         .dump(2)
-                  << "\n";
+        print_json({{"ok", false},
+                    {"error", "schedule file problems; nothing was written"},
+                    {"format_problems", files}},
+                   "lightrail.error/1");
       return static_cast<int>(kInvalidInput);
     }
     FabricCommitOptions o;
@@ -256,7 +254,7 @@ int run_commit(const FabricOptions& opt) {
       json out = to_json(r);
       out["ok"] = r.committed;
       out["fabric"] = spec.name;
-      std::cout << out.dump(2) << "\n";
+      print_json(out, "lightrail.fabric-commit/1");
     } else {
       std::cout << fmt::format("fabric {}: {} for {} ps\n", printable(spec.name),
                                r.committed ? (o.wait_for_swap ? "committed" : "armed") : "NOT committed",
@@ -311,7 +309,7 @@ int run_trigger(const FabricOptions& opt) {
       json out = to_json(r);
       out["fabric"] = spec.name;
       out["latched"] = latched;
-      std::cout << out.dump(2) << "\n";
+      print_json(out, "lightrail.fabric-trigger/1");
     } else if (r.ok) {
       std::cout << fmt::format("fabric {}: {} boards end their event step at {} ps (asked for {} ps)\n",
                                printable(spec.name), boards.size(), *r.boundary_ps, r.at_ps);
@@ -365,9 +363,8 @@ int run_status(const FabricOptions& opt) {
           master ? " (sync master)" : "");
     }
     if (opt.json) {
-      std::cout << json{{"ok", reachable}, {"fabric", spec.name}, {"all_locked", locked}, {"boards", boards}}
-                       .dump(2)
-                << "\n";
+      print_json({{"ok", reachable}, {"fabric", spec.name}, {"all_locked", locked}, {"boards", boards}},
+                 "lightrail.fabric-status/1");
     }
     return static_cast<int>(reachable ? kOk : kDeviceError);
   });
@@ -394,7 +391,7 @@ int run_sync(const FabricOptions& opt) {
     if (opt.json) {
       json out = to_json(r);
       out["fabric"] = spec.name;
-      std::cout << out.dump(2) << "\n";
+      print_json(out, "lightrail.fabric-sync/1");
     } else {
       std::cout << fmt::format("fabric {}: sync roles {}\n", printable(spec.name),
                                r.ok ? "written" : "NOT all written");

@@ -1,6 +1,6 @@
 // How every device-facing command reports a failure: the message (or each
 // problem, named by file and entry) on stderr, and with --json an
-// {"ok": false, "error", "problems"} object on stdout.
+// {"ok": false, "error", "problems"} object (lightrail.error/1) on stdout.
 #pragma once
 
 #include <iostream>
@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "device_json.hpp"
+#include "lease_holder.hpp"
 #include "lightrail/errors.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/validate.hpp"
@@ -32,15 +33,17 @@ inline int report_failure(int code, const std::string& command, const std::strin
   if (as_json) {
     nlohmann::json out = {{"ok", false}, {"error", message}};
     if (!problems.empty()) out["problems"] = problems_json(problems);
-    std::cout << out.dump(2) << "\n";
+    print_json(out, "lightrail.error/1");
   }
   return code;
 }
 
 // Runs body; turns the driver's exceptions into exit codes and messages
-// (invalid input 1, board busy 4, any other device error 3).
+// (invalid input 1, board busy 4, any other device error 3). device: the
+// URI the command works on, empty if none.
 template <typename Body>
-int run_reporting(const char* command, const std::string& file, bool as_json, Body body) {
+int run_reporting(const char* command, const std::string& device, const std::string& file, bool as_json,
+                  Body body) {
   auto report = [&](int code, const std::string& message, const std::vector<Problem>& problems) {
     return report_failure(code, "lightrail " + std::string(command), file, as_json, message, problems);
   };
@@ -50,6 +53,9 @@ int run_reporting(const char* command, const std::string& file, bool as_json, Bo
     return report(kInvalidInput, e.what(), e.problems());
   } catch (const ValidationError& e) {
     return report(kInvalidInput, e.what(), e.problems());
+  } catch (const LeaseError& e) {
+    // The board names only a token: say whose it is when a daemon can tell.
+    return report(kBoardBusy, std::string(e.what()) + ". " + lease_holder_note(device, e.owner()), {});
   } catch (const BoardBusyError& e) {
     return report(kBoardBusy, e.what(), {});
   } catch (const Error& e) {

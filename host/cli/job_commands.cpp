@@ -2,6 +2,7 @@
 // (docs/lightraild.md), over its HTTP API.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -12,6 +13,7 @@
 
 #include "commands.hpp"
 #include "daemon_client.hpp"
+#include "lightrail/json_document.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/token_file.hpp"
 #include "routes.hpp"
@@ -40,10 +42,26 @@ int exit_of(int status) {
   return kDeviceError;
 }
 
-// JSON with every control and non-ASCII character escaped: safe on a
-// terminal whatever the daemon's strings hold.
-std::string ascii(const json& j, int indent) {
-  return j.dump(indent, ' ', true, json::error_handler_t::replace);
+// A reply but a list without --json: one line, its id first, then every field that is
+// a number, a string, a boolean or a list of strings as key=value (the
+// schema and version stay in the JSON); printable on a terminal whatever
+// the daemon's strings hold.
+std::string summary_line(const json& j) {
+  if (!j.is_object()) return printable(j.dump());
+  auto text = [](const json& v) { return printable(v.is_string() ? v.get<std::string>() : v.dump()); };
+  std::string line = j.contains("id") ? text(j["id"]) : "";
+  for (const auto& [key, v] : j.items()) {
+    if (key == "id" || key == "schema" || key == "version" || v.is_null() || v.is_object()) continue;
+    std::string value;
+    if (v.is_array()) {
+      if (!std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_string(); })) continue;
+      for (const auto& x : v) value += (value.empty() ? "" : ",") + text(x);
+    } else {
+      value = text(v);
+    }
+    line += fmt::format("{}{}={}", line.empty() ? "" : "  ", printable(key), value);
+  }
+  return line;
 }
 
 std::string text_of(const json& j, const char* key) {
@@ -86,7 +104,7 @@ int run(const JobOptions& o, const std::string& method, const std::string& targe
     return exit_of(r.status);
   }
   if (o.json) {
-    std::cout << ascii(r.body, -1) << '\n';
+    std::cout << json_text(r.body) << '\n';
   } else if (r.body.is_object() && r.body.contains("jobs") && r.body["jobs"].is_array()) {
     // `job list`: one line per job.
     if (r.body["jobs"].empty()) std::cout << "no jobs\n";
@@ -102,7 +120,7 @@ int run(const JobOptions& o, const std::string& method, const std::string& targe
       std::cout << line << '\n';
     }
   } else {
-    std::cout << ascii(r.body, 2) << '\n';
+    std::cout << summary_line(r.body) << '\n';
   }
   return kOk;
 }
@@ -125,7 +143,7 @@ void add_job_commands(CLI::App& app, Action& action) {
     c->add_option("--token-file", o->token_file,
                   "file with the daemon's token (mode 0600), for the commands that change state")
         ->envname("LIGHTRAILD_TOKEN_FILE");
-    c->add_flag("--json", o->json, "print the daemon's reply as one line of JSON");
+    c->add_flag("--json", o->json, "print the daemon's reply as a JSON object");
     c->add_option("--timeout-ms", o->timeout_ms, "give up after this long")
         ->capture_default_str()
         ->check(CLI::Range(1, 86'400'000));

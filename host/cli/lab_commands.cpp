@@ -42,7 +42,7 @@ struct LabOptions {
 
 template <typename Body>
 int guarded(const LabOptions& opt, const char* command, Body body) {
-  return run_reporting(command, opt.file, opt.json, body);
+  return run_reporting(command, opt.device, opt.file, opt.json, body);
 }
 
 // ---------------------------------------------------------------- boards
@@ -96,7 +96,7 @@ int run_boards(const LabOptions& opt) {
       out["servers"].push_back(s);
     }
     if (opt.json) {
-      std::cout << out.dump(2) << "\n";
+      print_json(out, "lightrail.boards/1");
     } else {
       if (!have_xrt()) std::cout << "XRT: not in this build (xrt:// devices are not listed)\n";
       for (const json& s : out["servers"]) {
@@ -194,17 +194,16 @@ int run_flash(const LabOptions& opt) {
     device.release();
     const BuildId& b = device.build_id();
     if (opt.json) {
-      std::cout << json{{"ok", true},
-                        {"device", printable(opt.device)},
-                        {"file", printable(opt.file)},
-                        {"programmed", !is_sim},
-                        {"action", loaded},
-                        {"uuid", image.uuid},
-                        {"board_id", device.board_id()},
-                        {"build", build_json(b)},
-                        {"self_test", {{"passed", true}, {"scratch_patterns", patterns}}}}
-                       .dump(2)
-                << "\n";
+      print_json({{"ok", true},
+                  {"device", printable(opt.device)},
+                  {"file", printable(opt.file)},
+                  {"programmed", !is_sim},
+                  {"action", loaded},
+                  {"uuid", image.uuid},
+                  {"board_id", device.board_id()},
+                  {"build", build_json(b)},
+                  {"self_test", {{"passed", true}, {"scratch_patterns", patterns}}}},
+                 "lightrail.flash/1");
     } else {
       std::cout << fmt::format(
           "{}: {}\n"
@@ -329,7 +328,7 @@ int run_health(const LabOptions& opt) {
       if (opt.clear_errors) out["cleared"] = cleared;
       for (const Check& c : checks)
         out["checks"][c.name] = {{"ok", c.ok}, {"text", c.text}, {"value", c.value}};
-      std::cout << out.dump(2) << "\n";
+      print_json(out, "lightrail.health/1");
     } else {
       std::cout << fmt::format("{} (board {}): {}\n", printable(opt.device), device.board_id(),
                                healthy ? "healthy" : "UNHEALTHY");

@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "lightrail/errors.hpp"
+#include "lightrail/json_document.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/planner/choice.hpp"
 #include "lightrail/planner/experiments.hpp"
@@ -159,7 +160,7 @@ int run_plan(const std::string& job_path, const std::string& fabric_path, bool a
             {{"rail", b.rail}, {"role", b.role}, {"index", b.index}, {"schedule", to_json(b.schedule)}});
       }
     }
-    std::cout << out.dump(2) << '\n';
+    print_json(out, "lightrail.plan/1");
   } else {
     std::cout << fmt::format("job {}: {} GPUs on {} nodes; fabric {}: {} rails\n", printable(job.name),
                              job.gpus, job.nodes(), printable(fabric.name), fabric.rails);
@@ -252,7 +253,7 @@ int run_eval(const std::string& path, bool as_json, const std::string& plot_dir)
     }
   }
   if (as_json) {
-    std::cout << result.dump(2) << '\n';
+    print_json(result, "lightrail.eval/1");
   } else {
     std::cout << lp::render_table(result);
   }

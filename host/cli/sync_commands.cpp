@@ -83,7 +83,7 @@ int guarded(const SyncOptions& opt, const char* command, Body body) {
         for (const Problem& p : problems)
           out["problems"].push_back({{"where", p.where}, {"message", p.message}});
       }
-      std::cout << out.dump(2) << "\n";
+      print_json(out, "lightrail.error/1");
     }
     return code;
   };
@@ -131,7 +131,7 @@ int run_status(const SyncOptions& opt) {
       out["device"] = printable(opt.device);
       out["board_id"] = device.board_id();
       out["calibration"] = calibration_json(cal);
-      std::cout << out.dump(2) << "\n";
+      print_json(out, "lightrail.sync-status/1");
       return static_cast<int>(kOk);
     }
     std::string errors;
@@ -264,7 +264,7 @@ int run_calibrate(const SyncOptions& opt) {
                   {"ref_ok", s.ref_ok},
                   {"warnings", warnings}};
       if (!note.empty()) out["note"] = note;
-      std::cout << out.dump(2) << "\n";
+      print_json(out, "lightrail.sync-calibrate/1");
     } else {
       std::cout << fmt::format("{}: {} delay tx {} ps, delay rx {} ps, asymmetry {} ps",
                                printable(opt.device),
@@ -341,7 +341,7 @@ int run_mode(const SyncOptions& opt) {
                   {"previous", sync_mode_json(sync_mode_of(before))},
                   {"summary", describe(s)},
                   {"warnings", warnings}};
-      std::cout << out.dump(2) << "\n";
+      print_json(out, "lightrail.sync-mode/1");
     } else {
       std::string was;
       if (wanted && sync_mode_of(before) != now) was = ", was " + mode_text(sync_mode_of(before));
@@ -399,14 +399,13 @@ int run_alpha(const SyncOptions& opt) {
     const double asym_error_long = k_error * b.rtt_ps;
     const double asym_error_10km = k_error * rtt_longest;
     if (opt.json) {
-      std::cout << json{{"ok", true},
-                        {"alpha", alpha},
-                        {"alpha_error", alpha_error},
-                        {"skew_error_ps", opt.skew_error_ps},
-                        {"asymmetry_error_ps_at_long_rtt", asym_error_long},
-                        {"asymmetry_error_ps_at_10km", asym_error_10km}}
-                       .dump(2)
-                << "\n";
+      print_json({{"ok", true},
+                  {"alpha", alpha},
+                  {"alpha_error", alpha_error},
+                  {"skew_error_ps", opt.skew_error_ps},
+                  {"asymmetry_error_ps_at_long_rtt", asym_error_long},
+                  {"asymmetry_error_ps_at_10km", asym_error_10km}},
+                 "lightrail.sync-alpha/1");
     } else {
       std::cout << fmt::format(
           "alpha {:.4e} +- {:.1e} (skews +- {} ps rms)\n"

@@ -30,6 +30,7 @@
 #include "histogram.hpp"
 #include "idempotency.hpp"
 #include "lightrail/errors.hpp"
+#include "lightrail/json_document.hpp"
 #include "lightrail/json_text.hpp"
 #include "lightrail/token_file.hpp"
 #include "lightrail/version.hpp"
@@ -62,10 +63,33 @@ struct Reply {
 
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
+// The JSON Schema of what a call answers (docs/json.md).
+const char* schema_of(Call call) {
+  switch (call) {
+    case Call::kSubmit:
+    case Call::kGet:
+      return "lightrail.job/1";
+    case Call::kPhase:
+      return "lightrail.job-phase/1";
+    case Call::kProgress:
+      return "lightrail.job-progress/1";
+    case Call::kRemove:
+      return "lightrail.job-deleted/1";
+    case Call::kList:
+      return "lightrail.job-list/1";
+    case Call::kFabric:
+      return "lightrail.daemon-fabric/1";
+    default:
+      return "lightrail.daemon-error/1";  // not reached: the others answer text or at once
+  }
+}
+
 Reply error_reply(int status, const std::string& field, const std::string& message) {
   Reply r;
   r.status = status;
-  r.body = dump({{"error", {{"status", status}, {"field", field}, {"message", message}}}});
+  json out = {{"error", {{"status", status}, {"field", field}, {"message", message}}}};
+  stamp_schema(out, "lightrail.daemon-error/1");
+  r.body = dump(out);
   if (status == 503) r.headers.emplace_back(http::field::retry_after, "1");
   return r;
 }
@@ -703,17 +727,21 @@ void HttpServer::Impl::accept() {
 Reply HttpServer::Impl::at_once(Call call) {
   Reply r;
   if (call == Call::kHealthz) {
-    r.body = dump({{"status", "alive"}});
+    json out = {{"status", "alive"}};
+    stamp_schema(out, "lightrail.daemon-alive/1");
+    r.body = dump(out);
   } else if (call == Call::kVersion) {
     const VersionInfo& v = version();
-    r.body = dump({{"name", "lightraild"},
-                   {"version", std::string(v.version)},
-                   {"source", std::string(v.source_hash)},
-                   {"regmap_version", v.regmap_version}});
+    json out = {
+        {"name", "lightraild"}, {"source", std::string(v.source_hash)}, {"regmap_version", v.regmap_version}};
+    stamp_schema(out, "lightrail.daemon-version/1");
+    r.body = dump(out);
   } else {
     std::string why = stopping ? "the daemon is stopping" : service.not_ready();
     r.status = why.empty() ? 200 : 503;
-    r.body = dump(why.empty() ? json{{"ready", true}} : json{{"ready", false}, {"problem", why}});
+    json out = why.empty() ? json{{"ready", true}} : json{{"ready", false}, {"problem", why}};
+    stamp_schema(out, "lightrail.daemon-ready/1");
+    r.body = dump(out);
   }
   return r;
 }
@@ -826,6 +854,7 @@ Reply HttpServer::Impl::invoke(Call call, const std::string& id, const json& bod
         return r;
       }
     }
+    if (out.is_object()) stamp_schema(out, schema_of(call));
     Reply r;
     r.status = status;
     r.body = dump(out);

@@ -91,7 +91,7 @@ TEST_F(JobCli, EveryCommandReachesTheDaemon) {
   EXPECT_EQ(submitted.at("wait_for_circuits"), true);
   r = job("phase " + id + " gradients");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("\"boundary_ps\": 1000000"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("boundary_ps=1000000"), std::string::npos) << r.out;  // one line without --json
   r = job("phase " + id + " 0 --json");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out).at("phase"), 0);  // an index is sent as a number
@@ -100,9 +100,10 @@ TEST_F(JobCli, EveryCommandReachesTheDaemon) {
   r = job("list", false);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, id + "  state=running  phase=0\n");
-  r = job("show " + id, false);
+  r = job("show " + id + " --json", false);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out).at("accuracy"), 0.5);
+  EXPECT_EQ(json::parse(r.out).at("schema"), "lightrail.job/1");
   r = job("delete " + id);
   ASSERT_EQ(r.code, 0) << r.err;
   r = job("show " + id, false);

@@ -87,7 +87,7 @@ class ClientTest(unittest.TestCase):
 
     def test_token(self):
         reader = Client(self.daemon.url)
-        self.assertEqual(reader.jobs(), {"jobs": []})  # reads need no token
+        self.assertEqual(reader.jobs()["jobs"], [])  # reads need no token
         with self.assertRaises(LightrailError) as c:
             reader.submit({"name": "a"})
         self.assertEqual(c.exception.field, "token_file")
@@ -102,7 +102,7 @@ class ClientTest(unittest.TestCase):
         with self.assertRaises(LightrailError) as c:
             Client(self.daemon.url, token_file=wrong)
         self.assertIn("group or others", c.exception.message)
-        self.assertEqual(self.client.jobs(), {"jobs": []})  # nothing was done
+        self.assertEqual(self.client.jobs()["jobs"], [])  # nothing was done
 
     def test_token_files_follow_the_daemons_rule(self):
         """Issue 30, defect 4: every token file the daemon (read_token_file)
@@ -138,7 +138,7 @@ class ClientTest(unittest.TestCase):
                 own.submit({"name": "a"})  # the token the daemon read is the one the client sends
                 proc.send_signal(signal.SIGTERM)
             self.assertEqual(proc.wait(timeout=20), 0 if daemon_takes else 3)
-        self.assertEqual(self.client.jobs(), {"jobs": []})
+        self.assertEqual(self.client.jobs()["jobs"], [])
 
     def test_unreachable(self):
         self.daemon.stop()
@@ -159,7 +159,7 @@ class ClientTest(unittest.TestCase):
         self.assertEqual([ln for ln in lines if "boundary_ps" in ln],
                          [f"iteration {i} phase gradients: boundary_ps {(i + 1) * 1000000}" for i in range(3)])
         self.assertIn("iteration 2: accuracy 0.7875", lines)
-        self.assertEqual(self.client.jobs(), {"jobs": []})  # deleted at the end
+        self.assertEqual(self.client.jobs()["jobs"], [])  # deleted at the end
 
 
 if __name__ == "__main__":

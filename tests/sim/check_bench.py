@@ -3,7 +3,7 @@
 board round (the first in the bench's process, the others in their own)
 passes its checks, and the harness cost it prints is the median of the
 rounds it lists. Speed itself is not judged here (a shared machine); the
-README's figures come from the full bench."""
+docs/figures.md's figures come from the full bench."""
 import json
 import math
 import os
