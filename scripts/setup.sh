@@ -24,7 +24,7 @@ packages=(cmake make g++ pkg-config verilator libsystemc-dev libboost-dev iveril
           nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libgtest-dev libbenchmark-dev
           clang libclang-rt-dev python3 python3-dev pybind11-dev python3-pytest python3-matplotlib
           dpkg-dev file lintian man-db tcl libopenmpi-dev openmpi-bin z3 lcov python3-torch python3-jsonschema
-          libsystemd-dev libssl-dev)
+          libsystemd-dev libssl-dev ccache)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -37,6 +37,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
 fi
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release > build-configure.log || { cat build-configure.log; exit 1; }
+# Through ccache, with paths taken relative to the tree: the scratch copies
+# that scripts/mutate.py and scripts/faults.py build (tests mutation.sample,
+# faults.system) then compile only what their one-line edit changed.
+launcher=()
+if command -v ccache > /dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR="$PWD"
+fi
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" > build-configure.log || { cat build-configure.log; exit 1; }
 grep -E "not found|skipping|skipped" build-configure.log || true
 cmake --build build -j "$(nproc)"
