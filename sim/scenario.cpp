@@ -389,15 +389,16 @@ Scenario load_scenario(const std::string& path) {
                   "link_change_flags",
                   "servo_flags_absent",
                   "std_growth_per_hop_max",
+                  "std_growth_beyond_sqrt_per_hop_max",
                   "below_spread_ps_max",
                   "holdover_boards",
                   "own_link_flags_only",
                   "engine_aligned",
                   "engine_bad_frames",
                   "engine_counts_corrupted_frames"});
-      for (const char* k :
-           {"link_change_recovery_us_max", "link_change_overshoot_ps_max", "link_change_shift_error_ps_max",
-            "relock_us_max", "std_growth_per_hop_max", "below_spread_ps_max"})
+      for (const char* k : {"link_change_recovery_us_max", "link_change_overshoot_ps_max",
+                            "link_change_shift_error_ps_max", "relock_us_max", "std_growth_per_hop_max",
+                            "std_growth_beyond_sqrt_per_hop_max", "below_spread_ps_max"})
         if (sc.expect.contains(k) && !(sc.expect[k].is_number() && sc.expect[k].get<double>() >= 0))
           bad(std::string("expect.") + k, "must be a non-negative number");
       if (sc.expect.contains("engine_aligned") &&
@@ -1023,6 +1024,12 @@ json run_scenario(const Scenario& sc) {
       need_max("spread growth per hop",
                sy.contains("std_growth_per_hop") ? sy["std_growth_per_hop"].get<double>() : 1e300,
                e["std_growth_per_hop_max"]);
+    if (e.contains("std_growth_beyond_sqrt_per_hop_max"))
+      need_max("spread growth per hop beyond sqrt(hop)",
+               sy.contains("std_growth_beyond_sqrt_per_hop")
+                   ? sy["std_growth_beyond_sqrt_per_hop"].get<double>()
+                   : 1e300,
+               e["std_growth_beyond_sqrt_per_hop_max"]);
     if (e.contains("slot_skew_p99_ps_max"))
       need_max("step-boundary skew p99 ps",
                sy["slot_skew_ps_p99"].is_number() ? sy["slot_skew_ps_p99"].get<double>() : 1e300,

@@ -1159,9 +1159,12 @@ json SyncEngine::merge_reports(const std::vector<json>& parts) const {
   if (opt_.topology == "chain") {
     // Per hop, and how the spread grows from hop to hop: exp of the
     // least-squares slope of log(std) over the hop number (robust to one
-    // noisy hop at either end); below 1 per hop is no jitter peaking.
+    // noisy hop at either end). Each hop adds its own noise to what it
+    // follows, so even with no peaking at all the spread grows as sqrt(hop)
+    // (1.081x per hop by this fit over 16 hops); the growth beyond that, of
+    // std / sqrt(hop), is what jitter peaking adds: 1 or below is none.
     json hops = json::array();
-    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, sy_beyond = 0, sxy_beyond = 0;
     int counted = 0;
     // With a declared event, over the window before it: a step every hop
     // below it shares is no jitter, and would swamp the growth per hop.
@@ -1177,13 +1180,17 @@ json SyncEngine::merge_reports(const std::vector<json>& parts) const {
       hops.push_back({{"hop", id}, {"p99", st["p99"]}, {"std", st["std"]}, {"mean", st["mean"]}});
       const double std_ps = st["std"].get<double>();
       if (std_ps <= 0) continue;
-      const double x = id, y = std::log(std_ps);
+      const double x = id, y = std::log(std_ps), y_beyond = y - 0.5 * std::log(x);
       sx += x, sy += y, sxx += x * x, sxy += x * y;
+      sy_beyond += y_beyond, sxy_beyond += x * y_beyond;
       ++counted;
     }
     r["hops"] = hops;
-    if (counted > 1)
-      r["std_growth_per_hop"] = std::exp((counted * sxy - sx * sy) / (counted * sxx - sx * sx));
+    if (counted > 1) {
+      const double d = counted * sxx - sx * sx;
+      r["std_growth_per_hop"] = std::exp((counted * sxy - sx * sy) / d);
+      r["std_growth_beyond_sqrt_per_hop"] = std::exp((counted * sxy_beyond - sx * sy_beyond) / d);
+    }
   }
   return r;
 }
