@@ -117,15 +117,18 @@ complete_words() {  # complete_words SCRIPT WORD...: what the last word complete
     sh "$@"
 }
 expect() {  # expect WANT SCRIPT WORD...
-  local want=$1
+  local want=$1 got
   shift
-  complete_words "$@" | grep -qx -- "$want" || fail "'${*:2}' does not complete to $want: $(complete_words "$@" | tr '\n' ' ')"
+  # Taken whole first: `grep -q` leaves at its first match, and under
+  # pipefail the writer's SIGPIPE would fail a completion that has more.
+  got=$(complete_words "$@")
+  grep -qx -- "$want" <<< "$got" || fail "'${*:2}' does not complete to $want: $(tr '\n' ' ' <<< "$got")"
 }
 c=$completions/lightrail
 expect fabric "$c" lightrail fab
 expect commit "$c" lightrail fabric co
 expect --version "$c" lightrail --ver
-! complete_words "$c" lightrail fabric co | grep -qx upload || fail "a top-level command completes under fabric"
+! grep -qx upload <<< "$(complete_words "$c" lightrail fabric co)" || fail "a top-level command completes under fabric"
 # An option of a nested subcommand, taken from its own --help.
 opt=$("$prefix/bin/lightrail" fabric commit --help | sed -n 's/^  \(--[a-z-]*\).*/\1/p' | grep -v -- --help | head -1)
 expect "$opt" "$c" lightrail fabric commit "${opt:0:4}"

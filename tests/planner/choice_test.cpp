@@ -17,12 +17,6 @@ namespace {
 json shipped(const std::string& name) {
   return lightrail::read_json_file(std::string(LIGHTRAIL_EXPERIMENTS_DIR) + "/" + name, name);
 }
-size_t phase_index(const lp::Job& job, const std::string& name) {
-  for (size_t i = 0; i < job.phases.size(); ++i)
-    if (job.phases[i].name == name) return i;
-  ADD_FAILURE() << "no phase " << name;
-  return 0;
-}
 
 // 64 nodes of one GPU: a data-parallel all-reduce of 8 MB and an expert
 // all-to-all of 8 MB over 8 ranks. The electrical network is a shared EPS
