@@ -11,9 +11,9 @@
 namespace lightrail::sync::test {
 namespace {
 
-// The plant's MMCM step is 17.9 ps and the first-order noise shaping of
-// the steps moves the board by one now and then; settled means within this
-// of the final offset from then on.
+// The plant's MMCM step is 17.9 ps, and a correction of a step or more
+// moves the board by whole steps (the rest goes to the DAC); settled means
+// within this of the final offset from then on.
 constexpr double kBandPs = 30;
 
 struct StepRun {
