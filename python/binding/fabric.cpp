@@ -66,7 +66,15 @@ void bind_fabric(py::module_& m) {
       .def_readonly("uri", &FabricBoard::uri)
       .def_readonly("rail", &FabricBoard::rail)
       .def_readonly("switch_ports", &FabricBoard::switch_ports,
-                    "Switch port each board port feeds; DARK: not cabled.");
+                    "Switch port each board port feeds; DARK: not cabled.")
+      .def_property_readonly(
+          "stage",
+          [](const FabricBoard& b) -> std::optional<std::string> {
+            if (b.stage == ClosStage::kNone) return std::nullopt;
+            return std::string(to_string(b.stage));
+          },
+          "On a Clos rail: \"ingress\", \"middle\" or \"egress\"; None on a rail of one switch.")
+      .def_readonly("stage_index", &FabricBoard::stage_index, "On a Clos rail: the switch within its stage.");
 
   py::class_<FabricSpec>(m, "FabricSpec", "A fabric file: rails, boards and margins.")
       .def_static("load", &read_fabric_file, py::arg("path"),

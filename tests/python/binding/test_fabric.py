@@ -49,3 +49,21 @@ def test_unknown_board_and_bad_fabric_file_name_the_field(boards):
     with pytest.raises(lightrail.FormatError) as e:
         lightrail.FabricSpec.from_json(json.dumps({"rails": [], "boards": [{"name": "x", "uri": ""}]}))
     assert any(p.where.startswith("boards[0]") for p in e.value.problems)
+
+
+def test_a_clos_rails_boards_say_their_stage():
+    stages = [(stage, k) for stage, count in (("ingress", 2), ("middle", 16), ("egress", 2)) for k in range(count)]
+    boards = [{"name": "%s%d" % (stage[0], k), "uri": "sim://127.0.0.1:1/%d" % i, "rail": 0, "stage": stage,
+               "stage_index": k} for i, (stage, k) in enumerate(stages)]
+    spec = lightrail.FabricSpec.from_json(json.dumps({
+        "rails": [{"rail": 0, "switch": "clos", "radix": 32}], "boards": boards}))
+    assert [(b.stage, b.stage_index) for b in spec.boards[:3]] == [("ingress", 0), ("ingress", 1), ("middle", 0)]
+    assert spec.boards[-1].stage == "egress" and spec.boards[-1].stage_index == 1
+    assert two_board_stage() is None
+
+
+def two_board_stage():
+    spec = lightrail.FabricSpec.from_json(json.dumps({
+        "rails": [{"rail": 0, "switch": "awgr", "radix": 32}],
+        "boards": [{"name": "b0", "uri": "sim://127.0.0.1:1/0", "rail": 0, "first_switch_port": 0}]}))
+    return spec.boards[0].stage
