@@ -220,6 +220,22 @@ def probes_pass(report):
     return problems
 
 
+def boundaries_taken(report, boundaries, events):
+    """Every board shows a trigger boundary at each answered board time and
+    checked the triggers (the last is checked once the reference resumes
+    past it, which may take a later boundary the run no longer reaches)."""
+    problems = []
+    for b in report["boards"]:
+        seen = {e["board_ps"] for e in b["watched_boundaries"] if e["kind"] == "trigger"}
+        missing = [x for x in boundaries if x not in seen]
+        if missing:
+            problems.append("board %s has no boundary at %d of the answered times (first %s)" %
+                            (b["board"], len(missing), missing[:3]))
+        if b["triggers_checked"] < events - 1:
+            problems.append("board %s checked %d triggers" % (b["board"], b["triggers_checked"]))
+    return problems
+
+
 def finish_checked(h, extra=None):
     """Stops everything; fails unless the probes pass and the verdict is 0
     (plus `extra(report)`'s problems); returns the report."""

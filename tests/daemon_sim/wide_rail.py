@@ -11,7 +11,7 @@ runs a cycle ahead or behind), and pass the probes.
 import json
 import sys
 
-from daemon_lib import Harness, fail, finish_checked
+from daemon_lib import Harness, boundaries_taken, fail, finish_checked
 
 cosim, daemon, src = sys.argv[1:4]
 events = int(sys.argv[4]) if len(sys.argv) > 4 else 20
@@ -58,17 +58,9 @@ with Harness(cosim, daemon, src, boards=32, sync=False) as h:
         fail("boundaries do not advance: %s" % boundaries[:20])
 
     def every_board_in_step(report):
-        problems = []
-        starts = {}
-        for b in report["boards"]:
-            seen = {e["board_ps"] for e in b["watched_boundaries"] if e["kind"] == "trigger"}
-            missing = [x for x in boundaries if x not in seen]
-            if missing:
-                problems.append("board %s has no boundary at %d of the answered times (first %s)" %
-                                (b["board"], len(missing), missing[:3]))
-            if b["triggers_checked"] < events - 1:
-                problems.append("board %s checked %d triggers" % (b["board"], b["triggers_checked"]))
-            starts[b["board"]] = [e["board_ps"] for e in b["watched_boundaries"] if e["kind"] == "event_start"]
+        problems = boundaries_taken(report, boundaries, events)
+        starts = {b["board"]: [e["board_ps"] for e in b["watched_boundaries"] if e["kind"] == "event_start"]
+                  for b in report["boards"]}
         # One step program on one clock: every board reaches each event step
         # at the same board time.
         ref = starts[0]
