@@ -4,7 +4,9 @@
 # zcu102_board.xdc. Each of those defines the clocks sys_clk (clk_i, 4.000
 # ns), dmtd_clk (clk_dmtd_i, 4.001 ns = 4 ns * (N + 1) / N, N = DDMTD_N) and
 # rx_clk (clk_rx_i, 4.000 ns, recovered from another board's oscillator), each
-# at its true period; the cells are found by hierarchical name, so the file
+# at its true period, and out of context down_rx_clk (the downstream ports'
+# clk_down_rx_i, hw/sync_port.sv: the same crossings as rx_clk's); the
+# cells are found by hierarchical name, so the file
 # does not depend on where the top sits.
 #
 # No pair is an asynchronous group: every crossing is bounded below by
@@ -26,7 +28,7 @@ set_false_path -to [get_cells -hier -filter {NAME =~ *u_*_sync/sync_q1_reg* && N
 # the measured phase: keep both short so it stays small and stable. What is
 # left is a constant of the build, calibrated per bitstream with the fixed
 # delays (SYNC_CAL_DELAY_*).
-set_max_delay -datapath_only 1.000 -from [get_clocks rx_clk] \
+set_max_delay -datapath_only 1.000 -from [get_clocks -quiet {rx_clk down_rx_clk}] \
   -to [get_cells -hier -filter {NAME =~ *u_ddmtd/u_ref_sync/sync_q1_reg*}]
 set_max_delay -datapath_only 1.000 -from [get_clocks sys_clk] \
   -to [get_cells -hier -filter {NAME =~ *u_ddmtd/u_local_sync/sync_q1_reg*}]
@@ -45,7 +47,7 @@ set_max_delay -datapath_only 4.000 \
 # calibrated with the fixed delays. Their difference is a step of the stamp
 # where the engine changes sampler (the DDMTD phase crossing a quarter
 # period).
-set_max_delay -datapath_only 1.000 -from [get_clocks rx_clk] \
+set_max_delay -datapath_only 1.000 -from [get_clocks -quiet {rx_clk down_rx_clk}] \
   -to [get_cells -hier -filter {NAME =~ *u_link/u_sof_rise_sync/sync_q1_reg* || NAME =~ *u_link/u_sof_fall_sync/sync_q1_reg*}]
 
 # A received frame's fields and the bit slide are held in clk_rx_i until the

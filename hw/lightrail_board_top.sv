@@ -1,6 +1,7 @@
-// Board top: the host register file and memories, board time, the PPS
-// output, the fine-edge output stages and the clock-sync hardware (DDMTD
-// phase detector, message timestamps, oscillator control; docs/hw-clock-sync.md).
+// Board top: the core (hw/lightrail_board_core.sv: the host register file
+// and memories, board time, the PPS output, the fine-edge output stages,
+// oscillator control) and the timing-link ports (hw/sync_port.sv: the
+// message engine and a DDMTD each; docs/hw-clock-sync.md).
 // The sequencer kernel
 // (hls/sequencer) and the clock-sync servo (hls/clock_sync), both Vitis HLS,
 // sit beside this top, not inside it: the sequencer's per-cycle ports
@@ -21,7 +22,11 @@ module lightrail_board_top #(
   // cycles from its inputs to its outputs: the kernel is told a time this
   // many cycles ahead of board time, so its edges land where they would
   // with no pipeline (docs/sequencer.md, "Latency").
-  parameter int SEQ_KERNEL_LATENCY = lightrail_hwdef_pkg::SEQ_KERNEL_LATENCY
+  parameter int SEQ_KERNEL_LATENCY = lightrail_hwdef_pkg::SEQ_KERNEL_LATENCY,
+  // Downstream timing-link ports (hw/sync_port.sv): followers this board
+  // serves besides the one on its own link (port 0, when it is the
+  // reference there). A wrapper sets what its cages carry (ZCU102: 0).
+  parameter int SYNC_DOWN_PORTS = lightrail_hwdef_pkg::SYNC_DOWN_PORTS
 ) (
   input  logic                                                            clk_i,
   input  logic                                                            rst_ni,
@@ -154,6 +159,15 @@ module lightrail_board_top #(
   // (hw/sync_link.sv) frames the two-way exchange on them.
   output logic [lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS-1:0]              link_tx_word_o,
   input  logic [lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS-1:0]              link_rx_word_i,
+  // The downstream ports' links, port p at [p] (p = 0 is port 1), each on
+  // its own transceiver: words sent on clk_i and received on its recovered
+  // clock (with a reset synchronous to it), and whether its engine aligned.
+  // With SYNC_DOWN_PORTS = 0 they are one unused bit wide.
+  output logic [(SYNC_DOWN_PORTS > 0 ? SYNC_DOWN_PORTS : 1)*lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS-1:0] down_tx_words_o,
+  input  logic [(SYNC_DOWN_PORTS > 0 ? SYNC_DOWN_PORTS : 1)*lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS-1:0] down_rx_words_i,
+  input  logic [(SYNC_DOWN_PORTS > 0 ? SYNC_DOWN_PORTS : 1)-1:0] clk_down_rx_i,
+  input  logic [(SYNC_DOWN_PORTS > 0 ? SYNC_DOWN_PORTS : 1)-1:0] rst_down_rx_ni,
+  output logic [(SYNC_DOWN_PORTS > 0 ? SYNC_DOWN_PORTS : 1)-1:0] down_aligned_o,
   // from the servo: its actuators (ClockSyncOut.dac_word, .phase_steps), each
   // with a one-cycle load
   input  logic [lightrail_hwdef_pkg::SYNC_DAC_BITS-1:0]                   sync_dac_word_i,
@@ -180,273 +194,39 @@ module lightrail_board_top #(
   input  logic                                                            mmcm_locked_i,
   input  logic                                                            link_up_i
 );
-  localparam int Ports = lightrail_hwdef_pkg::PORTS;
-  localparam int FineBits = lightrail_hwdef_pkg::FINE_BITS;
-  localparam int FineSteps = lightrail_hwdef_pkg::FINE_STEPS;
-  localparam int WlBits = lightrail_hwdef_pkg::WAVELENGTH_BITS;
-  localparam int BankWordBits = $clog2(lightrail_hwdef_pkg::MEM_BANK0_WORDS);
-
-  // ---------------------------------------------------------------- board time
-  // Board time of the current cycle. Public to Verilator: the co-simulation
-  // judges the outputs against it, not against the kernel's time.
+  // Board time of the current cycle, as the core counts it (public to the
+  // verilated model: benches judge the link against it).
   logic [63:0] board_ticks  /*verilator public_flat_rd*/;
 
-  time_counter u_time (
-    .clk_i,
-    .rst_ni,
-    .step_i      (sync_time_step_i),
-    .step_valid_i(sync_time_step_load_i),
-    .ticks_o     (board_ticks)
-  );
-
-`ifndef __ICARUS__  // Icarus 11 has no elaboration-time $error
-  if (SEQ_KERNEL_LATENCY < 0 || SEQ_KERNEL_LATENCY > lightrail_hwdef_pkg::SEQ_KERNEL_LATENCY_MAX) begin : g_latency_check
-    $error("SEQ_KERNEL_LATENCY must be 0..SEQ_KERNEL_LATENCY_MAX");
-  end
-`endif
-
-  // The kernel's time runs SEQ_KERNEL_LATENCY cycles ahead: what it emits
-  // for its window reaches the fine-edge stage that many cycles later, which
-  // is when board time reaches that window. The co-simulation runs one
-  // verilated model at every latency by writing kernel_latency (public);
-  // in hardware it is the constant.
-`ifdef VERILATOR
-  logic [3:0] kernel_latency  /*verilator public_flat_rw*/ = 4'(SEQ_KERNEL_LATENCY);
-`else
-  logic [3:0] kernel_latency;  // SEQ_KERNEL_LATENCY is 0..15
-  assign kernel_latency = 4'(SEQ_KERNEL_LATENCY);
-`endif
-  assign seq_now_ticks_o = board_ticks + 64'(kernel_latency) * 64'(FineSteps);
-
-  // ---------------------------------------------------------------- registers
-  logic [31:0] regs_sync_clear;  // SYNC_ERROR write-1s, one cycle (to the servo glue below)
-  logic [             1:0] bank_en;
-  logic                    bank_we;
-  logic [BankWordBits-1:0] bank_word;
-  logic [             3:0] bank_be;
-  logic [            31:0] bank_wdata;
-  logic [            31:0] bank0_rdata;
-  logic [            31:0] bank1_rdata;
-
-  logic [1:0] health_q;
-  cdc_sync #(.WIDTH(2)) u_health_sync (
-    .clk_i,
-    .rst_ni,
-    .d_i({link_up_i, mmcm_locked_i}),
-    .q_o(health_q)
-  );
-
-  axil_regfile #(
-    .BUILD_HASH(BUILD_HASH),
-    .BUILD_TIME(BUILD_TIME)
-  ) u_regs (
-    .clk_i,
-    .rst_ni,
-    .board_id_i,
-    .health_i((health_q[0] ? lightrail_hwdef_pkg::HEALTH_MMCM_LOCKED_MASK : '0) |
-              (health_q[1] ? lightrail_hwdef_pkg::HEALTH_LINK_UP_MASK : '0)),
-    .s_axil_awaddr,
-    .s_axil_awvalid,
-    .s_axil_awready,
-    .s_axil_wdata,
-    .s_axil_wstrb,
-    .s_axil_wvalid,
-    .s_axil_wready,
-    .s_axil_bresp,
-    .s_axil_bvalid,
-    .s_axil_bready,
-    .s_axil_araddr,
-    .s_axil_arvalid,
-    .s_axil_arready,
-    .s_axil_rdata,
-    .s_axil_rresp,
-    .s_axil_rvalid,
-    .s_axil_rready,
-    .now_ticks_i(board_ticks),
-    .seq_status_i,
-    .seq_errors_i,
-    .seq_steps_i,
-    .seq_missed_i,
-    .seq_cur_step_i,
-    .seq_cur_config_i,
-    .seq_generation_i,
-    .seq_epochs_i,
-    .seq_swaps_i,
-    .seq_last_swap_i,
-    .seq_triggered_at_i,
-    .seq_triggers_i,
-    .seq_commit_o,
-    .seq_cancel_o,
-    .seq_commit_crc_o,
-    .seq_commit_at_time_o,
-    .seq_commit_ticks_o,
-    .seq_trigger_o,
-    .seq_trigger_at_o,
-    .seq_trigger_ticks_o,
-    .seq_stop_o,
-    .seq_clear_errors_o,
-    .seq_tune_we_o,
-    .seq_tune_addr_o,
-    .seq_tune_wdata_o,
-    .bank_en_o(bank_en),
-    .bank_we_o(bank_we),
-    .bank_word_o(bank_word),
-    .bank_be_o(bank_be),
-    .bank_wdata_o(bank_wdata),
-    .bank0_rdata_i(bank0_rdata),
-    .bank1_rdata_i(bank1_rdata),
-    .sync_ctrl_o,
-    .sync_cal_delay_ms_ps_o,
-    .sync_cal_delay_sm_ps_o,
-    .sync_cal_asym_ps_o,
-    .sync_kp_o,
-    .sync_ki_o,
-    .sync_lock_thresh_ps_o,
-    .sync_lock_samples_o,
-    .sync_slew_max_ns_per_s_o,
-    .sync_dac_pull_ppb_o,
-    .sync_phase_step_fs_o,
-    .sync_clear_errors_o(regs_sync_clear),
-    .sync_status_i,
-    .sync_error_i,
-    .sync_offset_ps_i,
-    .sync_rtt_ps_i,
-    .sync_delay_ms_ps_i,
-    .sync_servo_p_ps_i,
-    .sync_servo_i_ppt_i,
-    .sync_dac_i,
-    .sync_phase_steps_i,
-    .sync_holdover_us_i,
-    .sync_link_i           (sync_link_reg),
-    .sync_link_bad_frames_i(link_bad_frames)
-  );
-
-  // ---------------------------------------------------------------- PPS / epoch
-  // Taken from board time, so boards on one synchronised time base pulse on
-  // the same boundary. The boundary itself and the alignment state are not
-  // needed outside: the pulse and its fine tick are the board output.
-  logic [63:0] pps_time;
-  logic        pps_aligned;
-  logic        pps_period_error;
-
-  pps_out u_pps (
-    .clk_i,
-    .rst_ni,
-    .time_i        (board_ticks),
-    .enable_i      (1'b1),
-    .period_i      (PPS_PERIOD_TICKS),
-    .pps_o,
-    .pps_fine_o,
-    .pps_time_o    (pps_time),
-    .aligned_o     (pps_aligned),
-    .period_error_o(pps_period_error)
-  );
-
-  logic unused_pps;
-  assign unused_pps = ^{pps_time, pps_aligned, pps_period_error};
-
-  // ---------------------------------------------------------------- clock sync
+  // ---------------------------------------------------------------- timing-link ports
+  // The board's own link (port 0): towards its parent, or a grandmaster's
+  // towards its first follower (SYNC_CTRL.REFERENCE). The engine holds the
+  // last exchange and counts them: the servo takes the newest at its next
+  // update, however late.
   localparam int TagBits = lightrail_hwdef_pkg::DDMTD_TAG_BITS;
-  logic               dmtd_tag_valid, dmtd_valid;
-  logic [TagBits-1:0] dmtd_phase;
-  logic [TagBits-1:0] dmtd_tag_ref, dmtd_tag_local, dmtd_sys_tag_ref, dmtd_sys_tag_local;
+  localparam int WordBits = lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS;
+  logic               link_phase_valid, link_aligned;
+  logic [TagBits-1:0] link_phase;
+  logic [31:0]        link_bad_frames;
 
-  ddmtd u_ddmtd (
-    .clk_dmtd_i,
-    .rst_dmtd_ni,
-    .clk_ref_i      (clk_rx_i),
-    .clk_local_i    (clk_i),
-    .tag_valid_o    (dmtd_tag_valid),
-    .tag_ref_o      (dmtd_tag_ref),
-    .tag_local_o    (dmtd_tag_local),
-    .clk_sys_i      (clk_i),
-    .rst_sys_ni     (rst_ni),
-    .sys_valid_o    (dmtd_valid),
-    .sys_tag_ref_o  (dmtd_sys_tag_ref),
-    .sys_tag_local_o(dmtd_sys_tag_local),
-    .sys_phase_o    (dmtd_phase)
-  );
-
-  // ---------------------------------------------------------------- servo glue
-  // The servo kernel reads its inputs only between updates (sync_busy_i
-  // low; an update takes SYNC_KERNEL_LATENCY cycles). A SYNC_ERROR clear
-  // (one cycle from the register file) or a DDMTD phase (one cycle per
-  // beat) arriving while it is busy is held here and presented in the first
-  // cycle it is free: clears OR together, the newest phase wins. With
-  // sync_busy_i low both pass straight through.
-  logic [31:0]        clear_held_q;
-  logic               phase_held_q;
-  logic [TagBits-1:0] phase_held_value_q;
-
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      clear_held_q       <= '0;
-      phase_held_q       <= 1'b0;
-      phase_held_value_q <= '0;
-    end else if (sync_busy_i) begin
-      clear_held_q <= clear_held_q | regs_sync_clear;
-      if (dmtd_valid) begin
-        phase_held_q       <= 1'b1;
-        phase_held_value_q <= dmtd_phase;
-      end
-    end else begin
-      clear_held_q <= '0;
-      phase_held_q <= 1'b0;
-    end
-  end
-
-  assign sync_clear_errors_o = sync_busy_i ? '0 : regs_sync_clear | clear_held_q;
-  assign sync_phase_valid_o  = !sync_busy_i && (dmtd_valid || phase_held_q);
-  assign sync_ddmtd_phase_o  = (dmtd_valid || !phase_held_q) ? dmtd_phase : phase_held_value_q;
-
-  // The servo's local time: clk_i cycles since reset, wrapping (it takes
-  // differences over at most a few beats).
-  logic [31:0] cycles_q;
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) cycles_q <= '0;
-    else cycles_q <= cycles_q + 32'd1;
-  end
-  assign sync_cycles_o  = cycles_q;
-
-  // ---------------------------------------------------------------- sync message engine
-  // The two-way exchange on the timing link. The engine holds the last
-  // exchange and counts them: the servo takes the newest at its next
-  // update, however late. A grandmaster (servo off) vouches for its own
-  // time; a boundary clock sends its servo's quality: LOCKED, TIME_VALID
-  // (locked once and kept since) and HOLDOVER, from SYNC_STATUS.
-  localparam int SlideBits = $clog2(lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS);
-  localparam int FlagBits = lightrail_hwdef_pkg::SYNC_FLAG_BITS;
-  logic                 link_aligned, link_reference, servo_off;
-  logic [FlagBits-1:0]  link_flags, link_parent_flags;
-  logic [SlideBits-1:0] link_slide;
-  logic [31:0]          link_bad_frames, sync_link_reg;
-
-  assign link_reference = sync_ctrl_o[lightrail_hwdef_pkg::SYNC_CTRL_REFERENCE_LSB];
-  assign servo_off      = !sync_ctrl_o[lightrail_hwdef_pkg::SYNC_CTRL_ENABLE_LSB];
-  assign link_flags =
-      FlagBits'((32'(servo_off || sync_status_i[lightrail_hwdef_pkg::SYNC_STATUS_LOCKED_LSB]) <<
-                 lightrail_hwdef_pkg::SYNC_FLAG_LOCKED_BIT) |
-                (32'(servo_off || sync_status_i[lightrail_hwdef_pkg::SYNC_STATUS_TIME_VALID_LSB]) <<
-                 lightrail_hwdef_pkg::SYNC_FLAG_TIME_VALID_BIT) |
-                (32'(!servo_off && sync_status_i[lightrail_hwdef_pkg::SYNC_STATUS_HOLDOVER_LSB]) <<
-                 lightrail_hwdef_pkg::SYNC_FLAG_HOLDOVER_BIT));
-
-  sync_link u_link (
+  sync_port u_own (
     .clk_i,
     .rst_ni,
     .time_i         (board_ticks),
     .time_step_i    (sync_time_step_load_i),
-    .reference_i    (link_reference),
-    .flags_i        (link_flags),
-    .phase_valid_i  (dmtd_valid),
-    .phase_i        (dmtd_phase),
+    .sync_ctrl_i    (sync_ctrl_o),
+    .sync_status_i,
+    .clk_dmtd_i,
+    .rst_dmtd_ni,
     .tx_word_o      (link_tx_word_o),
     .clk_rx_i,
     .rst_rx_ni,
     .rx_word_i      (link_rx_word_i),
+    .phase_valid_o  (link_phase_valid),
+    .phase_o        (link_phase),
     .aligned_o      (link_aligned),
-    .rx_bitslide_o  (link_slide),
-    .parent_flags_o (link_parent_flags),
+    .rx_bitslide_o  (sync_rx_bitslide_o),
+    .parent_flags_o (sync_parent_flags_o),
     .bad_frames_o   (link_bad_frames),
     .exchanges_o    (sync_exchanges_o),
     .exchange_fine_o(sync_exchange_fine_o),
@@ -455,95 +235,172 @@ module lightrail_board_top #(
     .t3_fs_o        (sync_t3_fs_o),
     .t4_fs_o        (sync_t4_fs_o)
   );
-  assign sync_rx_bitslide_o = link_slide;
-  assign sync_link_reg =
-      (link_aligned ? lightrail_hwdef_pkg::SYNC_LINK_ALIGNED_MASK : '0) |
-      (32'(link_parent_flags[lightrail_hwdef_pkg::SYNC_FLAG_LOCKED_BIT]) <<
-       lightrail_hwdef_pkg::SYNC_LINK_PARENT_LOCKED_LSB) |
-      (32'(link_parent_flags[lightrail_hwdef_pkg::SYNC_FLAG_TIME_VALID_BIT]) <<
-       lightrail_hwdef_pkg::SYNC_LINK_PARENT_TIME_VALID_LSB) |
-      (32'(link_parent_flags[lightrail_hwdef_pkg::SYNC_FLAG_HOLDOVER_BIT]) <<
-       lightrail_hwdef_pkg::SYNC_LINK_PARENT_HOLDOVER_LSB) |
-      (32'(link_slide) << lightrail_hwdef_pkg::SYNC_LINK_BITSLIDE_LSB);
 
-  // This board's own link is up when the transceiver is and the engine
-  // aligned; whether the reference's time is worth following is its frames'
-  // flags, which the servo judges (SYNC_ERROR tells REF_LOST, this link,
-  // from PARENT_LOST, the reference: docs/clock-sync.md).
-  assign sync_link_up_o      = health_q[1] && link_aligned;
-  assign sync_parent_flags_o = link_parent_flags;
+  // The downstream ports: the reference end of a link each, with this
+  // board's time and flags as port 0 sends them. Their exchanges are their
+  // followers'; their counts of bad frames are for the ILA.
+  if (SYNC_DOWN_PORTS > 0) begin : g_down
+    for (genvar p = 0; p < SYNC_DOWN_PORTS; p++) begin : g_port
+      logic                                                        phase_valid, fine;
+      logic [TagBits-1:0]                                          phase;
+      logic [$clog2(WordBits)-1:0]                                 slide;
+      logic [lightrail_hwdef_pkg::SYNC_FLAG_BITS-1:0]              parent_flags;
+      logic [31:0]                                                 bad_frames, exchanges;
+      logic [63:0]                                                 t1, t2, t3, t4;
 
-  logic               dac_busy, dac_done, ps_timeout;
-  logic signed [31:0] ps_pending, ps_done_total;
-
-  osc_ctrl u_osc (
-    .clk_i,
-    .rst_ni,
-    .dac_word_i        (sync_dac_word_i),
-    .dac_load_i        (sync_dac_load_i),
-    .dac_sclk_o,
-    .dac_sync_no,
-    .dac_din_o,
-    .dac_busy_o        (dac_busy),
-    .dac_done_o        (dac_done),
-    .phase_steps_i     (sync_phase_steps_req_i),
-    .phase_load_i      (sync_phase_load_i),
-    .psen_o            (mmcm_psen_o),
-    .psincdec_o        (mmcm_psincdec_o),
-    .psdone_i          (mmcm_psdone_i),
-    .steps_pending_o   (ps_pending),
-    .steps_done_total_o(ps_done_total),
-    .ps_timeout_o      (ps_timeout)
-  );
-
-  // The servo reports through its own SYNC_* status; these are for
-  // waveforms and the ILA.
-  logic unused_sync;
-  assign unused_sync = ^{dmtd_tag_valid, dmtd_tag_ref, dmtd_tag_local, dmtd_sys_tag_ref, dmtd_sys_tag_local,
-                         dac_busy, dac_done, ps_timeout, ps_pending,
-                         ps_done_total};
-
-  // ---------------------------------------------------------------- bank memories
-  bank_ram u_bank0 (
-    .clk_i,
-    .a_en_i(bank_en[0]),
-    .a_we_i(bank_we),
-    .a_word_i(bank_word),
-    .a_be_i(bank_be),
-    .a_wdata_i(bank_wdata),
-    .a_rdata_o(bank0_rdata),
-    .b_line_i(seq_bank0_raddr_i),
-    .b_rdata_o(seq_bank0_rdata_o)
-  );
-
-  bank_ram u_bank1 (
-    .clk_i,
-    .a_en_i(bank_en[1]),
-    .a_we_i(bank_we),
-    .a_word_i(bank_word),
-    .a_be_i(bank_be),
-    .a_wdata_i(bank_wdata),
-    .a_rdata_o(bank1_rdata),
-    .b_line_i(seq_bank1_raddr_i),
-    .b_rdata_o(seq_bank1_rdata_o)
-  );
-
-  // ---------------------------------------------------------------- fine-edge outputs
-  for (genvar p = 0; p < Ports; p++) begin : g_port
-    fine_edge_stage u_edge (
-      .clk_i,
-      .rst_ni,
-      .sel_valid_i (seq_sel_valid_i[p]),
-      .sel_fine_i  (seq_sel_fine_i[p*FineBits+:FineBits]),
-      .sel_value_i (seq_sel_value_i[p*WlBits+:WlBits]),
-      .fall_valid_i(seq_fall_valid_i[p]),
-      .fall_fine_i (seq_fall_fine_i[p*FineBits+:FineBits]),
-      .rise_valid_i(seq_rise_valid_i[p]),
-      .rise_fine_i (seq_rise_fine_i[p*FineBits+:FineBits]),
-      .gate_ser_o  (gate_ser_o[p*FineSteps+:FineSteps]),
-      .sel_o       (sel_o[p*WlBits+:WlBits]),
-      .sel_stb_o   (sel_stb_o[p]),
-      .sel_fine_o  (sel_fine_o[p*FineBits+:FineBits])
-    );
+      sync_port #(.DOWNSTREAM(1'b1)) u_port (
+        .clk_i,
+        .rst_ni,
+        .time_i         (board_ticks),
+        .time_step_i    (sync_time_step_load_i),
+        .sync_ctrl_i    (sync_ctrl_o),
+        .sync_status_i,
+        .clk_dmtd_i,
+        .rst_dmtd_ni,
+        .tx_word_o      (down_tx_words_o[p*WordBits+:WordBits]),
+        .clk_rx_i       (clk_down_rx_i[p]),
+        .rst_rx_ni      (rst_down_rx_ni[p]),
+        .rx_word_i      (down_rx_words_i[p*WordBits+:WordBits]),
+        .phase_valid_o  (phase_valid),
+        .phase_o        (phase),
+        .aligned_o      (down_aligned_o[p]),
+        .rx_bitslide_o  (slide),
+        .parent_flags_o (parent_flags),
+        .bad_frames_o   (bad_frames),
+        .exchanges_o    (exchanges),
+        .exchange_fine_o(fine),
+        .t1_fs_o        (t1),
+        .t2_fs_o        (t2),
+        .t3_fs_o        (t3),
+        .t4_fs_o        (t4)
+      );
+      logic unused_port;
+      assign unused_port = ^{phase_valid, phase, slide, parent_flags, bad_frames, exchanges, fine, t1, t2, t3, t4};
+    end
+  end else begin : g_no_down
+    assign down_tx_words_o = '0;
+    assign down_aligned_o  = '0;
+    logic unused_down;
+    assign unused_down = ^{down_rx_words_i, clk_down_rx_i, rst_down_rx_ni};
   end
+
+  // ---------------------------------------------------------------- core
+  lightrail_board_core #(
+    .PPS_PERIOD_TICKS  (PPS_PERIOD_TICKS),
+    .BUILD_HASH        (BUILD_HASH),
+    .BUILD_TIME        (BUILD_TIME),
+    .SEQ_KERNEL_LATENCY(SEQ_KERNEL_LATENCY)
+  ) u_core (
+    .clk_i                    (clk_i),
+    .rst_ni                   (rst_ni),
+    .board_id_i               (board_id_i),
+    .s_axil_awaddr            (s_axil_awaddr),
+    .s_axil_awvalid           (s_axil_awvalid),
+    .s_axil_awready           (s_axil_awready),
+    .s_axil_wdata             (s_axil_wdata),
+    .s_axil_wstrb             (s_axil_wstrb),
+    .s_axil_wvalid            (s_axil_wvalid),
+    .s_axil_wready            (s_axil_wready),
+    .s_axil_bresp             (s_axil_bresp),
+    .s_axil_bvalid            (s_axil_bvalid),
+    .s_axil_bready            (s_axil_bready),
+    .s_axil_araddr            (s_axil_araddr),
+    .s_axil_arvalid           (s_axil_arvalid),
+    .s_axil_arready           (s_axil_arready),
+    .s_axil_rdata             (s_axil_rdata),
+    .s_axil_rresp             (s_axil_rresp),
+    .s_axil_rvalid            (s_axil_rvalid),
+    .s_axil_rready            (s_axil_rready),
+    .seq_now_ticks_o          (seq_now_ticks_o),
+    .seq_commit_o             (seq_commit_o),
+    .seq_cancel_o             (seq_cancel_o),
+    .seq_commit_crc_o         (seq_commit_crc_o),
+    .seq_commit_at_time_o     (seq_commit_at_time_o),
+    .seq_commit_ticks_o       (seq_commit_ticks_o),
+    .seq_trigger_o            (seq_trigger_o),
+    .seq_trigger_at_o         (seq_trigger_at_o),
+    .seq_trigger_ticks_o      (seq_trigger_ticks_o),
+    .seq_stop_o               (seq_stop_o),
+    .seq_clear_errors_o       (seq_clear_errors_o),
+    .seq_bank0_raddr_i        (seq_bank0_raddr_i),
+    .seq_bank0_rdata_o        (seq_bank0_rdata_o),
+    .seq_bank1_raddr_i        (seq_bank1_raddr_i),
+    .seq_bank1_rdata_o        (seq_bank1_rdata_o),
+    .seq_tune_we_o            (seq_tune_we_o),
+    .seq_tune_addr_o          (seq_tune_addr_o),
+    .seq_tune_wdata_o         (seq_tune_wdata_o),
+    .seq_status_i             (seq_status_i),
+    .seq_errors_i             (seq_errors_i),
+    .seq_steps_i              (seq_steps_i),
+    .seq_missed_i             (seq_missed_i),
+    .seq_cur_step_i           (seq_cur_step_i),
+    .seq_cur_config_i         (seq_cur_config_i),
+    .seq_generation_i         (seq_generation_i),
+    .seq_epochs_i             (seq_epochs_i),
+    .seq_swaps_i              (seq_swaps_i),
+    .seq_last_swap_i          (seq_last_swap_i),
+    .seq_triggered_at_i       (seq_triggered_at_i),
+    .seq_triggers_i           (seq_triggers_i),
+    .seq_sel_valid_i          (seq_sel_valid_i),
+    .seq_sel_fine_i           (seq_sel_fine_i),
+    .seq_sel_value_i          (seq_sel_value_i),
+    .seq_fall_valid_i         (seq_fall_valid_i),
+    .seq_fall_fine_i          (seq_fall_fine_i),
+    .seq_rise_valid_i         (seq_rise_valid_i),
+    .seq_rise_fine_i          (seq_rise_fine_i),
+    .gate_ser_o               (gate_ser_o),
+    .sel_o                    (sel_o),
+    .sel_stb_o                (sel_stb_o),
+    .sel_fine_o               (sel_fine_o),
+    .sync_ctrl_o              (sync_ctrl_o),
+    .sync_cal_delay_ms_ps_o   (sync_cal_delay_ms_ps_o),
+    .sync_cal_delay_sm_ps_o   (sync_cal_delay_sm_ps_o),
+    .sync_cal_asym_ps_o       (sync_cal_asym_ps_o),
+    .sync_kp_o                (sync_kp_o),
+    .sync_ki_o                (sync_ki_o),
+    .sync_lock_thresh_ps_o    (sync_lock_thresh_ps_o),
+    .sync_lock_samples_o      (sync_lock_samples_o),
+    .sync_slew_max_ns_per_s_o (sync_slew_max_ns_per_s_o),
+    .sync_dac_pull_ppb_o      (sync_dac_pull_ppb_o),
+    .sync_phase_step_fs_o     (sync_phase_step_fs_o),
+    .sync_clear_errors_o      (sync_clear_errors_o),
+    .sync_status_i            (sync_status_i),
+    .sync_error_i             (sync_error_i),
+    .sync_offset_ps_i         (sync_offset_ps_i),
+    .sync_rtt_ps_i            (sync_rtt_ps_i),
+    .sync_delay_ms_ps_i       (sync_delay_ms_ps_i),
+    .sync_servo_p_ps_i        (sync_servo_p_ps_i),
+    .sync_servo_i_ppt_i       (sync_servo_i_ppt_i),
+    .sync_dac_i               (sync_dac_i),
+    .sync_phase_steps_i       (sync_phase_steps_i),
+    .sync_holdover_us_i       (sync_holdover_us_i),
+    .sync_link_up_o           (sync_link_up_o),
+    .sync_cycles_o            (sync_cycles_o),
+    .sync_busy_i              (sync_busy_i),
+    .link_phase_valid_i       (link_phase_valid),
+    .link_phase_i             (link_phase),
+    .link_aligned_i           (link_aligned),
+    .link_bitslide_i          (sync_rx_bitslide_o),
+    .link_parent_flags_i      (sync_parent_flags_o),
+    .link_bad_frames_i        (link_bad_frames),
+    .board_ticks_o            (board_ticks),
+    .sync_phase_valid_o       (sync_phase_valid_o),
+    .sync_ddmtd_phase_o       (sync_ddmtd_phase_o),
+    .sync_dac_word_i          (sync_dac_word_i),
+    .sync_dac_load_i          (sync_dac_load_i),
+    .sync_phase_steps_req_i   (sync_phase_steps_req_i),
+    .sync_phase_load_i        (sync_phase_load_i),
+    .sync_time_step_i         (sync_time_step_i),
+    .sync_time_step_load_i    (sync_time_step_load_i),
+    .dac_sclk_o               (dac_sclk_o),
+    .dac_sync_no              (dac_sync_no),
+    .dac_din_o                (dac_din_o),
+    .mmcm_psen_o              (mmcm_psen_o),
+    .mmcm_psincdec_o          (mmcm_psincdec_o),
+    .mmcm_psdone_i            (mmcm_psdone_i),
+    .pps_o                    (pps_o),
+    .pps_fine_o               (pps_fine_o),
+    .mmcm_locked_i            (mmcm_locked_i),
+    .link_up_i                (link_up_i)
+  );
 endmodule

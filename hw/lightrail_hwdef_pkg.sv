@@ -64,6 +64,8 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] SYNC_FLAG_TIME_VALID_BIT = 32'd1;
   // bit of a sync link frame's flags: the sender is in holdover (its own reference lost or invalid): its time is valid but free-running on its oscillator
   localparam logic [31:0] SYNC_FLAG_HOLDOVER_BIT = 32'd2;
+  // downstream timing-link ports of the board top (hw/sync_port.sv), each the reference end of a link to one follower, besides the board's own link: a grandmaster serves up to 1 + SYNC_DOWN_PORTS followers, a boundary clock SYNC_DOWN_PORTS; a board wrapper sets what its transceivers carry (the ZCU102's: 0)
+  localparam logic [31:0] SYNC_DOWN_PORTS = 32'd7;
   // width of the sync link frame's flags the servo takes (sync_parent_flags)
   localparam logic [31:0] SYNC_FLAG_BITS = 32'd3;
   // the fastest a serving boundary clock (SYNC_CTRL.SERVES) moves its time once it is valid (after its first lock since enable), ppb: re-acquiring after a link change or a holdover it slews at most this fast, so the boundary clocks below it follow within their lock threshold (a proportional gain of 1/4 lags a ramp by 4 ramp steps per hop: 16 ps per hop) and stay coherent with each other (docs/clock-sync.md, "Boundary clocks that keep serving")

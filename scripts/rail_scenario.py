@@ -131,7 +131,9 @@ def main():
                    f"{a.scale}; written by scripts/rail_scenario.py.",
         "boards": boards,
         "duration_ps": duration,
-        "sync": {"topology": "star", "baseline": False, "measure_from_ps": commit},
+        # A rail's boards in one star: more followers than a board has timing
+        # ports, so the exchange is the fast mode's (docs/cosim.md).
+        "sync": {"topology": "star", "baseline": False, "measure_from_ps": commit, "link": "model"},
         "schedules": schedules,
         "actions": actions,
         "expect": {"lock_time_us_max": commit / 1e6, "swaps": 1, "slot_skew_p99_ps_max": 150,

@@ -1,7 +1,7 @@
 #include "board.hpp"
 
-#include <Vlightrail_board_top.h>
-#include <Vlightrail_board_top___024root.h>
+#include <Vlightrail_board_core.h>
+#include <Vlightrail_board_core___024root.h>
 #include <fmt/format.h>
 #include <verilated.h>
 #include <verilated_fst_c.h>
@@ -20,6 +20,7 @@
 namespace lightrail::sim {
 
 using namespace hwdef;
+using Root = Vlightrail_board_core___024root;
 
 namespace {
 
@@ -42,7 +43,7 @@ constexpr int kResetCycles = 4;
 Board::Board(int id, const BoardOptions& options)
     : id_(id),
       opt_(options),
-      m_(std::make_unique<Vlightrail_board_top>()),
+      m_(std::make_unique<Vlightrail_board_core>()),
       st_(std::make_unique<seq::SequencerState>()),
       tune_(TUNE_ENTRIES, 0),
       ref_(std::make_unique<Reference>(tune_, options.margin_ticks, options.packet_ticks)),
@@ -50,15 +51,16 @@ Board::Board(int id, const BoardOptions& options)
   if (opt_.kernel_latency > kMaxKernelLatency)
     throw std::invalid_argument("kernel_latency must be 0.." + std::to_string(kMaxKernelLatency));
   m_->board_id_i = uint32_t(id);
-  // The timing link's words are not modelled: sim/sync.cpp plays the
-  // two-way exchange, so the message engine's receiver stays in reset.
-  m_->rst_rx_ni = 0;
+  // Its own link's port; its receiver stays in reset unless the run carries
+  // the link's words (sim/sync.hpp, SyncOptions::link).
+  ports_.push_back(PortModel::make(false));
   bank_[0].assign(MEM_BANK0_WORDS, 0);
   bank_[1].assign(MEM_BANK1_WORDS, 0);
   if (!opt_.waveform.empty()) {
     Verilated::traceEverOn(true);
     trace_ = std::make_unique<VerilatedFstC>();
     m_->trace(trace_.get(), 99);
+    ports_[0]->trace(trace_.get());
     trace_->open(opt_.waveform.c_str());
   }
 }
@@ -107,7 +109,7 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   if (reset_left_ > 0) --reset_left_;
   // The top's lead of the kernel's time over board time (a constant in
   // hardware, SEQ_KERNEL_LATENCY): this run's kernel latency.
-  m.rootp->lightrail_board_top__DOT__kernel_latency = uint8_t(opt_.kernel_latency);
+  m.rootp->lightrail_board_core__DOT__kernel_latency = uint8_t(opt_.kernel_latency);
 
   // The kernel's outputs leaving its pipeline onto the top's inputs: those
   // of the call kernel_latency calls before the last.
@@ -161,15 +163,34 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   // told that clk_i was low, and the edge's evaluation settles the same
   // inputs (about a fifth of the model's instructions spared). The first
   // cycle's low phase is the model's first evaluation (model_clock.hpp).
-  if (trace_ || axi_.pins_active() || cycles_ == 0 || !set_clk_low(m)) {
+  if (trace_ || axi_.pins_active() || cycles_ == 0 || !model_clock::Clocks<Root>::clk_low(*m.rootp)) {
     m.clk_i = 0;
     m.eval();
     // Both clock phases, in ps: the low phase half a period before the edge.
     if (trace_ && edge_fs >= period_fs / 2) trace_->dump((edge_fs - period_fs / 2) / 1000);
   }
   axi_.sample(m);
+  // What the core holds for its ports' edge: registers and inputs, so the
+  // same before and after its own.
+  const PortInputs port_in{m.rst_ni != 0, m.board_ticks_o, m.sync_time_step_load_i != 0, m.sync_ctrl_o,
+                           m.sync_status_i};
   m.clk_i = 1;
   m.eval();
+  // The ports' edge, then what they show onto the core's link_* inputs: its
+  // flops took the values from before the edge, its combinational outputs
+  // (SYNC_LINK, sync_link_up, the servo's DDMTD phase) follow the new ones.
+  for (auto& p : ports_) p->edge(port_in);
+  const PortOutputs own = ports_[0]->outputs();
+  if (!(own == shown_)) {
+    shown_ = own;
+    m.link_phase_valid_i = own.phase_valid;
+    m.link_phase_i = uint16_t(own.phase);
+    m.link_aligned_i = own.aligned;
+    m.link_bitslide_i = uint8_t(own.bitslide);
+    m.link_parent_flags_i = uint8_t(own.parent_flags);
+    m.link_bad_frames_i = own.bad_frames;
+    m.eval();
+  }
   uint32_t wr_addr = 0, wr_data = 0;
   if (axi_.accepted_write(&wr_addr, &wr_data)) mirror_write(wr_addr, wr_data);
   if (trace_) trace_->dump(edge_fs / 1000);
@@ -185,7 +206,7 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
 
   // The top's outputs to the kernel, then one kernel cycle. Board time is
   // the top's own; the kernel's runs kernel_latency cycles ahead of it.
-  now_ticks_ = m.rootp->lightrail_board_top__DOT__board_ticks;
+  now_ticks_ = m.board_ticks_o;
   in_.now_ticks = m.seq_now_ticks_o;
   in_.commit = m.seq_commit_o;
   in_.commit_at_time = m.seq_commit_at_time_o;
@@ -297,47 +318,24 @@ sync::top::Inputs Board::kernel_inputs() {
   i.phase_valid = m.sync_phase_valid_o;
   i.ddmtd_phase = m.sync_ddmtd_phase_o;
   i.link_up = m.sync_link_up_o;
-  i.parent_flags = m.sync_parent_flags_o;
+  const PortOutputs own = ports_[0]->outputs();
+  const PortExchange x = ports_[0]->exchange();
+  i.parent_flags = own.parent_flags;
   i.cycles = m.sync_cycles_o;
-  i.exchanges = m.sync_exchanges_o;
-  i.t1_fs = m.sync_t1_fs_o;
-  i.t2_fs = m.sync_t2_fs_o;
-  i.t3_fs = m.sync_t3_fs_o;
-  i.t4_fs = m.sync_t4_fs_o;
-  i.rx_bitslide = m.sync_rx_bitslide_o;
-  i.exchange_fine = m.sync_exchange_fine_o != 0;
+  i.exchanges = x.exchanges;
+  i.t1_fs = x.t1_fs;
+  i.t2_fs = x.t2_fs;
+  i.t3_fs = x.t3_fs;
+  i.t4_fs = x.t4_fs;
+  i.rx_bitslide = own.bitslide;
+  i.exchange_fine = x.fine;
   return i;
 }
 
 bool Board::in_reset() const { return !m_->rst_ni; }
 
-uint32_t Board::tx_word() const { return m_->link_tx_word_o; }
-
-// The recovered clock's edges, each evaluated: the receiver runs on its
-// rising edges and keeps a copy of the SOF toggle on its falling edges.
-void Board::rx_rise(bool rx_reset_n, uint32_t word) {
-  auto& m = *m_;
-  if (m.clk_rx_i) {
-    m.clk_rx_i = 0;
-    m.eval();
-  }
-  m.rst_rx_ni = rx_reset_n;
-  m.link_rx_word_i = word;
-  m.clk_rx_i = 1;
-  m.eval();
-}
-
-void Board::rx_fall() {
-  m_->clk_rx_i = 0;
-  m_->eval();
-}
-
-bool Board::rx_level() const { return m_->clk_rx_i; }
-
-bool Board::link_aligned() const { return m_->rootp->lightrail_board_top__DOT__u_link__DOT__aligned_q; }
-
-uint32_t Board::link_bad_frames() const {
-  return m_->rootp->lightrail_board_top__DOT__u_link__DOT__bad_frames_q;
+void Board::add_down_ports(int count) {
+  while (int(ports_.size()) < count + 1) ports_.push_back(PortModel::make(true));
 }
 
 void Board::drive_kernel(const sync::top::Outputs& k) {
@@ -360,26 +358,6 @@ void Board::drive_kernel(const sync::top::Outputs& k) {
   m.sync_phase_load_i = k.phase_load;
   m.sync_time_step_i = uint64_t(o.time_step_ticks);
   m.sync_time_step_load_i = k.time_step_load;
-}
-
-void Board::dmtd_edge(bool ref_level, bool local_level) {
-  auto& m = *m_;
-  m.rst_dmtd_ni = m.rst_ni;  // released with the system reset
-  // Its own low phase (the helper is only ~1 ps per cycle slower than
-  // clk_i, so with jitter two helper edges can fall in one system cycle):
-  // nothing reads the model before the rising edge, so it is only told the
-  // clock was low (see cycle()).
-  if (cycles_ == 0 || !set_dmtd_low(m)) {  // before the first cycle: maybe never evaluated
-    m.clk_dmtd_i = 0;
-    m.eval();
-  }
-  m.clk_rx_i = ref_level;
-  // clk_i is sampled as data here. Between system edges the model holds it
-  // high; lowering it in its low phase is no edge hw/ uses (nothing runs on
-  // negedge), and the next cycle raises it again.
-  if (!local_level) m.clk_i = 0;
-  m.clk_dmtd_i = 1;
-  m.eval();
 }
 
 // A board reset starts (rst_ni falls before the next edge): the outputs go

@@ -1,4 +1,5 @@
-// One simulated board: the verilated hw/ top, the hls/ sequencer kernel
+// One simulated board: the verilated hw/ top (its core and its timing-link
+// ports, each a model: port_model.hpp), the hls/ sequencer kernel
 // called once per cycle beside it (a free-running II=1 kernel), the AXI
 // master that plays host requests onto its bus, and the probes on its
 // outputs.
@@ -17,12 +18,13 @@
 #include "bus_request.hpp"
 #include "lightrail/hwdef.hpp"
 #include "osc_pins.hpp"
+#include "port_model.hpp"
 #include "probe.hpp"
 #include "reference.hpp"
 #include "sequencer/sequencer.hpp"
 #include "sync.hpp"
 
-class Vlightrail_board_top;
+class Vlightrail_board_core;
 class VerilatedFstC;
 
 namespace lightrail::sim {
@@ -89,16 +91,11 @@ class Board : public SyncPort {
   sync::top::Inputs kernel_inputs() override;
   void drive_kernel(const sync::top::Outputs& out) override;
   bool in_reset() const override;
-  void dmtd_edge(bool ref_level, bool local_level) override;
   bool take_dac(uint32_t* word) override { return osc_pins_.take_dac(word); }
   int take_phase_steps() override { return osc_pins_.take_steps(); }
   void set_link_up(bool up) override { link_up_ = up; }
-  uint32_t tx_word() const override;
-  void rx_rise(bool rx_reset_n, uint32_t word) override;
-  void rx_fall() override;
-  bool rx_level() const override;
-  bool link_aligned() const override;
-  uint32_t link_bad_frames() const override;
+  LinkPort& link_port(int k) override { return *ports_.at(size_t(k)); }
+  void add_down_ports(int count) override;
 
  private:
   void start_request(BusRequest* r, uint64_t edge_fs);
@@ -114,7 +111,11 @@ class Board : public SyncPort {
 
   int id_;
   BoardOptions opt_;
-  std::unique_ptr<Vlightrail_board_top> m_;
+  std::unique_ptr<Vlightrail_board_core> m_;
+  // Its timing-link ports, the own link first: the top's sync_port
+  // instances, each a model of its own (port_model.hpp), wired to the core
+  // each cycle as the top wires them (cycle()).
+  std::vector<std::unique_ptr<PortModel>> ports_;
   std::unique_ptr<VerilatedFstC> trace_;
   std::unique_ptr<seq::SequencerState> st_;  // large: on the heap
   seq::SequencerIn in_{};
@@ -130,13 +131,14 @@ class Board : public SyncPort {
   size_t pipe_head_ = 0;
   const seq::SequencerOut* out_ = &pipe_[0].out;  // the last call's outputs (all zero before the first)
   seq::SequencerOut faulty_{};                    // with a fault injected: what leaves the pipeline instead
+  PortOutputs shown_;                             // what the core's link_* inputs hold of its own port
   bool packed_events_ = true;                     // the top's event field ports may hold a non-zero field
   // Every change of the board outputs, hashed: two runs with the same
   // digest switched every port at the same ticks to the same values.
   uint64_t output_digest_ = 0;
   uint64_t output_changes_ = 0;
   std::array<uint32_t, hwdef::PORTS> last_gate_{};
-  AxiMaster<Vlightrail_board_top> axi_;
+  AxiMaster<Vlightrail_board_core> axi_;
   BusQueue bus_;
   uint64_t cycles_ = 0, now_ticks_ = 0, sel_seen_ = 0;
   OscPins osc_pins_;           // the DAC and MMCM on the top's osc_ctrl pins

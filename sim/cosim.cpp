@@ -57,26 +57,9 @@ struct Cosim::Clock : sc_core::sc_module {
         boards(all) {
     SC_METHOD(tick);
     if (sync) next_fs = uint64_t(sync->next_edge_fs(board.id()));
-    if (sync && sync->has_ddmtd(board.id())) SC_METHOD(dmtd_tick);
-    if (sync && sync->has_receiver(board.id())) SC_METHOD(rx_tick);
-  }
-
-  // The timing link's recovered clock at this board: its own process, one
-  // activation per edge. Words are queued at least a fibre delay ahead, so
-  // while none is on its way it looks again within that delay.
-  void rx_tick() {
-    const int64_t now = int64_t(sc_core::sc_time_stamp().value());
-    if (now >= sync->next_rx_fs(board.id())) sync->on_rx_edge(board.id(), now);
-    const int64_t next = sync->next_rx_fs(board.id());
-    const int64_t wait = next == INT64_MAX ? sync->rx_idle_poll_fs() : std::max<int64_t>(0, next - now);
-    next_trigger(sc_core::sc_time(double(wait), sc_core::SC_FS));
-  }
-
-  // The DDMTD helper clock: its own process, one activation per edge.
-  void dmtd_tick() {
-    const int64_t now = int64_t(sc_core::sc_time_stamp().value());
-    if (now >= sync->next_dmtd_edge_fs(board.id())) sync->on_dmtd_edge(board.id(), now);
-    next_trigger(sc_core::sc_time(double(sync->next_dmtd_edge_fs(board.id()) - now), sc_core::SC_FS));
+    // The DDMTD's helper clock is played lazily (SyncEngine::before_edge);
+    // its first edge is placed here, as at time 0.
+    if (sync && sync->has_ddmtd(board.id())) sync->next_dmtd_edge_fs(board.id());
   }
 
   void tick() {
@@ -135,6 +118,7 @@ struct Cosim::Clock : sc_core::sc_module {
       next_trigger(period);
       return;
     }
+    sync->before_edge(board.id(), int64_t(now));
     next_fs = uint64_t(sync->next_edge_fs(board.id()));
     board.cycle(now, next_fs - now);
     sync->on_edge(board.id(), int64_t(now), board.now_ticks());

@@ -403,7 +403,7 @@ Scenario load_scenario(const std::string& path) {
           bad(std::string("expect.") + k, "must be a non-negative number");
       if (sc.expect.contains("engine_aligned") &&
           !(sc.expect["engine_aligned"].is_boolean() && doc.contains("sync") &&
-            doc["sync"].value("link", "") == "rtl"))
+            doc["sync"].value("link", "rtl") == "rtl"))
         bad("expect.engine_aligned",
             "must be true or false, with sync.link \"rtl\" (the message engines run)");
       if (sc.expect.contains("engine_counts_corrupted_frames") &&
@@ -415,7 +415,7 @@ Scenario load_scenario(const std::string& path) {
       if (sc.expect.contains("engine_bad_frames")) {
         const json& r = sc.expect["engine_bad_frames"];
         if (!(r.is_array() && r.size() == 2 && r[0].is_number_unsigned() && r[1].is_number_unsigned() &&
-              r[0] <= r[1] && doc.contains("sync") && doc["sync"].value("link", "") == "rtl"))
+              r[0] <= r[1] && doc.contains("sync") && doc["sync"].value("link", "rtl") == "rtl"))
           bad("expect.engine_bad_frames", "must be [least, most] frames, with sync.link \"rtl\"");
       }
       if (sc.expect.contains("link_change_lock_kept") && !sc.expect["link_change_lock_kept"].is_boolean())

@@ -203,13 +203,24 @@ struct SyncEngine::Node {
   std::vector<double> offsets_before_event;  // ps, from measure_from to the first declared event
   std::deque<std::pair<int64_t, uint32_t>> flag_history;
   std::vector<std::pair<int64_t, uint32_t>> flags_out;  // changes not sent yet
-  // The timing link at word level (SyncOptions::link "rtl"): the other end
-  // of this board's engine's link; the last two words its transmitter sent
-  // (a received word spans two); on the receiving side, the words on their
-  // way (arrival fs, raw word), the recovered clock's last rise and pending
-  // fall, and the recovered edges its receiver is still held in reset for
-  // (after the clock starts again: the CDR's lock, its aligner's restart).
-  int peer = -1;
+  // The timing link at word level (SyncOptions::link "rtl"): the end on
+  // the board's own link (port 0: to its parent, or a grandmaster's to its
+  // first follower), and those on its downstream ports (hw/sync_port.sv),
+  // indices into ends_.
+  int own_end = -1;
+  std::vector<int> down_ends;
+};
+
+// One end of a timing link at word level: the engine (its LinkPort) and
+// what the link carries to it: the last two words its transmitter sent (a
+// received word spans two); on the receiving side, the words on their way
+// (arrival fs, raw word), the recovered clock's last rise and pending fall,
+// and the recovered edges its receiver is still held in reset for (after
+// the clock starts again: the CDR's lock, its aligner's restart).
+struct SyncEngine::End {
+  int node = -1, peer = -1;
+  int port = 0;            // 0: the board's own link; k > 0: downstream port k
+  LinkPort* io = nullptr;  // the board's port (attach())
   uint32_t tx_prev2 = 0, tx_prev1 = 0;
   // frame_error_rate: the frame being sent has a flipped bit already; the
   // last two words sent start a frame that has one (counted at the receiver
@@ -226,6 +237,7 @@ struct SyncEngine::Node {
   int rx_reset_edges = 0;
   double bits_to_error = -1;  // bits this end receives before the next flipped one (-1: draw)
   uint64_t bit_errors = 0;    // flipped in the words it received
+  int64_t next_fs() const { return std::min(rx_fall_fs, rx_words.empty() ? INT64_MAX : rx_words.front().at); }
 };
 
 SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boards) {
@@ -300,23 +312,44 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
   if (o.link != "model" && o.link != "rtl")
     throw std::invalid_argument("sync.link: must be \"model\" or \"rtl\", is \"" + o.link + "\"");
   if (rtl_link()) {
-    // A board top has one message engine: a reference serves one follower
-    // on it. Stars of more and boundary clocks need an engine per port.
-    if (boards != 2)
-      throw std::invalid_argument(fmt::format(
-          "sync.link: \"rtl\" carries the board tops' own message engines, one per board, so it runs 2 "
-          "boards (a grandmaster and one follower), not {} (docs/cosim.md, \"The timing link\")",
-          boards));
     if (o.exchange_rate_hz > 0)
       throw std::invalid_argument(
           "sync.exchange_rate_hz: the message engine sets its own rate (one exchange per DDMTD beat) with "
           "sync.link \"rtl\"");
-    nodes_[0]->peer = 1;
-    nodes_[1]->peer = 0;
-    // The engine's fixed delay each way, calibrated exactly: the word's
-    // cycle before it leaves, the period from its first bit's arrival to
-    // its presentation, and the receiver's three-cycle pipeline.
-    nodes_[1]->cfg.cal_delay_ms_ps = nodes_[1]->cfg.cal_delay_sm_ps = int32_t(5 * hwdef::CLK_PERIOD_PS);
+    // Every link between synchronised boards at word level: the follower's
+    // own link (port 0) to its parent's port 0 when that is a grandmaster's
+    // and free, else to the parent's next downstream port (PTP-only copies
+    // keep the modelled exchange: they are the baseline, not the shipped path).
+    for (auto& c : nodes_) {
+      if (c->parent < 0 || c->baseline) continue;
+      Node& p = *nodes_[size_t(c->parent)];
+      auto child = std::make_unique<End>();
+      child->node = c->id;
+      auto up = std::make_unique<End>();
+      up->node = p.id;
+      if (p.parent < 0 && p.own_end < 0) {
+        p.own_end = int(ends_.size()) + 1;
+      } else {
+        up->port = int(p.down_ends.size()) + 1;
+        if (up->port > int(hwdef::SYNC_DOWN_PORTS))
+          throw std::invalid_argument(fmt::format(
+              "sync.topology: board {} would serve board {} on downstream port {}, but a board top has {} "
+              "(SYNC_DOWN_PORTS; a grandmaster serves {} followers, a boundary clock {}); a larger star runs "
+              "with \"link\": \"model\", the fast mode (docs/cosim.md, \"The timing link\")",
+              p.id, c->id, up->port, hwdef::SYNC_DOWN_PORTS, hwdef::SYNC_DOWN_PORTS + 1,
+              hwdef::SYNC_DOWN_PORTS));
+        p.down_ends.push_back(int(ends_.size()) + 1);
+      }
+      c->own_end = int(ends_.size());
+      child->peer = c->own_end + 1;
+      up->peer = c->own_end;
+      ends_.push_back(std::move(child));
+      ends_.push_back(std::move(up));
+      // The engine's fixed delay each way, calibrated exactly: the word's
+      // cycle before it leaves, the period from its first bit's arrival to
+      // its presentation, and the receiver's three-cycle pipeline.
+      c->cfg.cal_delay_ms_ps = c->cfg.cal_delay_sm_ps = int32_t(5 * hwdef::CLK_PERIOD_PS);
+    }
   }
   add_link_changes(fc, opt_.link_changes, "sync.link_changes",
                    std::vector<double>(opt_.link_changes.size(), 0.0));
@@ -434,7 +467,12 @@ void SyncEngine::add_link_changes(const clock::FibreConfig& fc, const std::vecto
 
 SyncEngine::~SyncEngine() = default;
 
-void SyncEngine::attach(int b, SyncPort* port) { nodes_[size_t(b)]->port = port; }
+void SyncEngine::attach(int b, SyncPort* port) {
+  Node& n = *nodes_[size_t(b)];
+  n.port = port;
+  if (!n.down_ends.empty()) port->add_down_ports(int(n.down_ends.size()));
+  for_each_end(n, [&](End& e) { e.io = &port->link_port(e.port); });
+}
 
 sync::ClockSyncConfig SyncEngine::initial_config(int b) const { return nodes_[size_t(b)]->cfg; }
 
@@ -442,53 +480,67 @@ int64_t SyncEngine::next_edge_fs(int b) { return nodes_[size_t(b)]->osc->next_ed
 
 bool SyncEngine::has_ddmtd(int b) const {
   const Node& n = *nodes_[size_t(b)];
-  return (n.parent >= 0 && !n.baseline) || n.peer >= 0;  // a reference's engine refines its stamps too
-}
-
-bool SyncEngine::has_receiver(int b) const { return nodes_[size_t(b)]->peer >= 0; }
-
-int64_t SyncEngine::rx_idle_poll_fs() const {
-  double least = 1e9;  // 1 us
-  for (const auto& n : nodes_)
-    if (n->peer >= 0 && n->parent >= 0) least = std::min(least, n->fibre->mean_delay_fs() / 4);
-  return std::max<int64_t>(1000, int64_t(least));
+  return (n.parent >= 0 && !n.baseline) || n.own_end >= 0;  // a reference's engine refines its stamps too
 }
 
 bool SyncEngine::link_reference(int b) const {
   const Node& n = *nodes_[size_t(b)];
-  return n.peer >= 0 && n.parent < 0;
+  return n.own_end >= 0 && n.parent < 0;
 }
 
-int64_t SyncEngine::next_rx_fs(int b) const {
-  const Node& n = *nodes_[size_t(b)];
-  return std::min(n.rx_fall_fs, n.rx_words.empty() ? INT64_MAX : n.rx_words.front().at);
+// Board b's ends: its own link's, then its downstream ports'.
+template <class F>
+void SyncEngine::for_each_end(const Node& n, F&& f) const {
+  if (n.own_end >= 0) f(*ends_[size_t(n.own_end)]);
+  for (int e : n.down_ends) f(*ends_[size_t(e)]);
 }
 
-// The recovered clock at board b: its fall, or its next rise with the word
+// A board's DDMTD helper clock and its ports' recovered clocks are played
+// lazily: their edges (each one evaluation of a port's model) up to, not
+// including, the board's next clk_i edge, in time order, just before it.
+// Nothing observes a port in between (its helper and receive domains reach
+// clk_i only through synchronisers), so this is the run one process per
+// edge would give, without the scheduler's cost per edge: what an edge
+// needs is there by then (the words are on their way a fibre delay ahead,
+// the clocks' edges before it are in their histories, and the oscillator
+// has not yet been asked for the edge after this one).
+void SyncEngine::play_rx(End& e, int64_t before) {
+  if (!e.io) return;
+  for (int64_t t; (t = e.next_fs()) < before;) rx_edge(e, t);
+}
+
+void SyncEngine::before_edge(int b, int64_t edge_fs) {
+  Node& n = *nodes_[size_t(b)];
+  if (has_ddmtd(b))
+    while (n.dmtd_edge_fs < edge_fs) on_dmtd_edge(b, n.dmtd_edge_fs);
+  for_each_end(n, [&](End& e) { play_rx(e, edge_fs); });
+}
+
+// The recovered clock at an end: its fall, or its next rise with the word
 // it presents. Its receiver is held in reset for the first edges after the
 // clock starts again (a link that came back).
-void SyncEngine::on_rx_edge(int b, int64_t t) {
-  Node& n = *nodes_[size_t(b)];
+void SyncEngine::rx_edge(End& n, int64_t t) {
   if (n.rx_fall_fs <= t && (n.rx_words.empty() || n.rx_fall_fs <= n.rx_words.front().at)) {
     n.rx_fall_fs = INT64_MAX;
-    n.port->rx_fall();
+    n.io->rx_fall();
     return;
   }
   if (n.rx_words.empty()) return;
-  const Node::RxWord rx = n.rx_words.front();
+  const End::RxWord rx = n.rx_words.front();
   const int64_t at = rx.at;
   const uint32_t word = rx.word;
   n.rx_words.pop_front();
   if (rx.corrupted_frame) ++n.frames_corrupted;
-  if (n.rx_fall_fs != INT64_MAX) n.port->rx_fall();  // a fall the rise overtook (jitter)
+  if (n.rx_fall_fs != INT64_MAX) n.io->rx_fall();  // a fall the rise overtook (jitter)
   constexpr int kRxResetEdges = 8;
   if (n.rx_rise_fs == INT64_MIN || at - n.rx_rise_fs > 2 * kPeriodFs) n.rx_reset_edges = kRxResetEdges;
   n.rx_rise_fs = at;
   n.rx_fall_fs = at + kPeriodFs / 2;
   const bool release = n.rx_reset_edges == 0;
   if (n.rx_reset_edges > 0) --n.rx_reset_edges;
-  n.port->rx_rise(release && !n.port->in_reset(), word);
-  if (n.parent < 0) n.port->set_link_up(true);  // the reference hears its follower
+  n.io->rx_rise(release && !n.io->in_reset(), word);
+  Node& board = *nodes_[size_t(n.node)];
+  if (n.port == 0 && board.parent < 0) board.port->set_link_up(true);  // the reference hears its follower
 }
 
 // The words board `from` sent, over the fibre to the other end's receiver
@@ -498,16 +550,17 @@ void SyncEngine::on_rx_edge(int b, int64_t t) {
 // offset + 31 of words k and k + 1) at the recovered edge one period after
 // its first bit arrived: the sender's edge k + 2 one fibre later, plus the
 // offset and the CDR's jitter. No light while the link is down.
-void SyncEngine::send_words(Node& from, int64_t edge_fs) {
-  Node& to = *nodes_[size_t(from.peer)];
-  const bool forward = to.parent == from.id;
-  const Node& follower = forward ? to : from;
+void SyncEngine::send_words(End& from, int64_t edge_fs) {
+  End& to = *ends_[size_t(from.peer)];
+  Node& to_node = *nodes_[size_t(to.node)];
+  const bool forward = to_node.parent == from.node && to.port == 0;
+  const Node& follower = forward ? to_node : *nodes_[size_t(from.node)];
   const int64_t d =
       forward ? follower.fibre->forward_delay_fs(edge_fs) : follower.fibre->backward_delay_fs(edge_fs);
   const int offset = forward ? slide_at(follower, edge_fs + d) : 0;
   // (A relock's new slide is already in the fibre's forward delay:
   // add_cdr_relocks.)
-  int64_t at = edge_fs + d + int64_t(std::llround(opt_.profile.ddmtd.cdr_jitter_fs * to.noise.normal()));
+  int64_t at = edge_fs + d + int64_t(std::llround(opt_.profile.ddmtd.cdr_jitter_fs * to_node.noise.normal()));
   if (ref_ok(follower, at)) {
     if (!to.rx_words.empty()) at = std::max(at, to.rx_words.back().at + 1);  // a fibre keeps order
     const uint64_t pair = uint64_t(from.tx_prev2) | uint64_t(from.tx_prev1) << 32;
@@ -516,20 +569,20 @@ void SyncEngine::send_words(Node& from, int64_t edge_fs) {
     // drawn once per error, so an error-free link draws nothing).
     constexpr double kBits = hwdef::SYNC_LINK_WORD_BITS;
     for (double p = opt_.bit_error_rate; p > 0;) {
-      if (to.bits_to_error < 0) to.bits_to_error = std::floor(-std::log(to.noise.uniform()) / p);
+      if (to.bits_to_error < 0) to.bits_to_error = std::floor(-std::log(to_node.noise.uniform()) / p);
       if (to.bits_to_error >= kBits) {
         to.bits_to_error -= kBits;
         break;
       }
       word ^= 1u << unsigned(to.bits_to_error);
       ++to.bit_errors;
-      to.bits_to_error = std::floor(-std::log(to.noise.uniform()) / p) + to.bits_to_error + 1;
+      to.bits_to_error = std::floor(-std::log(to_node.noise.uniform()) / p) + to.bits_to_error + 1;
     }
     to.rx_words.push_back({at, word, from.tx_mark2});
   }
   from.tx_prev2 = from.tx_prev1;
   from.tx_mark2 = from.tx_mark1;
-  from.tx_prev1 = from.port->tx_word();
+  from.tx_prev1 = from.io->tx_word();
   from.tx_mark1 = false;
   if (opt_.frame_error_rate > 0) corrupt_frame_word(from, to);
 }
@@ -538,7 +591,7 @@ void SyncEngine::send_words(Node& from, int64_t edge_fs) {
 // bit pair (d, ~d); IDLE and SOF are not) gets one data bit flipped, both
 // bits of its pair, while the receiving end is aligned. A frame is a run of
 // payload words; its first flipped word carries the mark.
-void SyncEngine::corrupt_frame_word(Node& from, Node& to) {
+void SyncEngine::corrupt_frame_word(End& from, End& to) {
   uint32_t& w = from.tx_prev1;
   bool payload = true;
   for (int i = 0; i < 16 && payload; ++i) payload = ((w >> (2 * i)) & 1u) != ((w >> (2 * i + 1)) & 1u);
@@ -546,8 +599,9 @@ void SyncEngine::corrupt_frame_word(Node& from, Node& to) {
     from.tx_frame_hit = false;
     return;
   }
-  if (!to.port->link_aligned() || to.noise.uniform() >= opt_.frame_error_rate) return;
-  w ^= 3u << (2 * (to.noise.next_u64() % 16));
+  clock::Rng& noise = nodes_[size_t(to.node)]->noise;
+  if (!to.io->link_aligned() || noise.uniform() >= opt_.frame_error_rate) return;
+  w ^= 3u << (2 * (noise.next_u64() % 16));
   from.tx_mark1 = !from.tx_frame_hit;
   from.tx_frame_hit = true;
 }
@@ -557,23 +611,24 @@ void SyncEngine::corrupt_frame_word(Node& from, Node& to) {
 // at random within half the sampler's aperture of an edge. An edge the
 // sample says has come is played now, a few fs early, so the model's
 // clk_rx_i agrees with the sample.
-bool SyncEngine::rx_sample(Node& n, int64_t t) {
+bool SyncEngine::rx_sample(End& n, int64_t t) {
+  clock::Rng& noise = nodes_[size_t(n.node)]->noise;
   const int64_t half_ap = int64_t(opt_.profile.ddmtd.aperture_fs / 2);
   const int64_t next = n.rx_words.empty() ? INT64_MAX : n.rx_words.front().at;
   const bool started = n.rx_rise_fs != INT64_MIN;
   const int64_t since = started ? t - n.rx_rise_fs : INT64_MAX;
   const bool near = std::llabs(next - t) < half_ap ||
                     (started && (std::llabs(since) < half_ap || std::llabs(since - kPeriodFs / 2) < half_ap));
-  bool level = near ? (n.noise.next_u64() & 1) != 0 : since < kPeriodFs / 2;
-  const bool now = n.port->rx_level();
+  bool level = near ? (noise.next_u64() & 1) != 0 : since < kPeriodFs / 2;
+  const bool now = n.io->rx_level();
   if (level && !now) {
     if (next - t < kPeriodFs / 4)
-      on_rx_edge(n.id, next);
+      rx_edge(n, next);
     else
       level = false;
   } else if (!level && now) {
     n.rx_fall_fs = INT64_MAX;
-    n.port->rx_fall();
+    n.io->rx_fall();
   }
   return level;
 }
@@ -596,6 +651,7 @@ void SyncEngine::on_dmtd_edge(int b, int64_t t) {
   n.dmtd_edge_fs =
       std::max(t + 1, n.dmtd_ideal_fs + int64_t(std::llround(dp.helper_jitter_fs * n.noise.normal())));
   if (!n.port) return;
+  for_each_end(n, [&](End& e) { play_rx(e, t); });
   // Levels at t, high for the first half of each period: the recovered
   // reference is the parent's clock one fibre later with the CDR's jitter
   // (stuck low while the link is down); the local clock is the board's own.
@@ -617,8 +673,8 @@ void SyncEngine::on_dmtd_edge(int b, int64_t t) {
   int64_t e;
   uint64_t ticks;
   bool ref;
-  if (n.peer >= 0) {
-    ref = rx_sample(n, t);  // the recovered clock as played onto clk_rx_i
+  if (n.own_end >= 0) {
+    ref = rx_sample(*ends_[size_t(n.own_end)], t);  // the recovered clock as played onto clk_rx_i
   } else {
     const Node& p = *nodes_[size_t(n.parent)];
     const int64_t at_parent = t - n.fibre->forward_delay_fs(t);
@@ -626,7 +682,13 @@ void SyncEngine::on_dmtd_edge(int b, int64_t t) {
           level(at_parent - e, kPeriodFs, int64_t(std::llround(dp.cdr_jitter_fs * n.noise.normal())));
   }
   const bool local = n.history->edge_before(t, &e, &ticks) && level(t - e, n.period_fs, 0);
-  n.port->dmtd_edge(ref, local);
+  n.port->link_port(0).dmtd_edge(ref, local);
+  // The downstream ports' DDMTDs, on the same helper clock: each samples
+  // its own follower's recovered clock.
+  for (int d : n.down_ends) {
+    End& end = *ends_[size_t(d)];
+    end.io->dmtd_edge(rx_sample(end, t), local);
+  }
 }
 
 bool SyncEngine::ref_ok(const Node& n, int64_t now) const {
@@ -650,7 +712,7 @@ void SyncEngine::on_edge(int b, int64_t edge_fs, uint64_t ticks) {
     if (n.port->take_dac(&word)) n.osc->set_dac(word);
     if (const int steps = n.port->take_phase_steps()) n.osc->shift_phase(steps);
   }
-  if (n.peer >= 0 && n.port) send_words(n, edge_fs);
+  if (n.port) for_each_end(n, [&](End& e) { send_words(e, edge_fs); });
   // A follower's servo kernel: one call per cycle (the grandmaster's servo
   // is off, SYNC_CTRL.ENABLE 0, and its kernel is not run).
   if (n.parent >= 0 && n.port) servo_cycle(n, edge_fs);
@@ -703,7 +765,7 @@ void SyncEngine::exchange_inputs(Node& n, int64_t now, sync::top::Inputs& in) {
   // transient down the chain, amplified.
   const bool ref = ref_ok(n, now);
   n.port->set_link_up(ref);
-  if (n.peer < 0) {
+  if (n.own_end < 0) {
     in.link_up = ref;
     in.parent_flags = p.parent < 0 || !opt_.wait_for_parent_lock
                           ? sync::kGrandmasterFlags
@@ -721,7 +783,7 @@ void SyncEngine::exchange_inputs(Node& n, int64_t now, sync::top::Inputs& in) {
       c.seen = true;
       c.errors_before = n.out.errors;
     }
-  if (n.peer >= 0) {  // the top's message engine gave the rest
+  if (n.own_end >= 0) {  // the top's message engine gave the rest
     n.exchanges = in.exchanges;
     return;
   }
@@ -908,8 +970,9 @@ void SyncEngine::record_pps(int b, uint64_t index, int64_t fs) {
 void SyncEngine::partition(const std::vector<bool>& mine) {
   if (rtl_link())
     throw std::invalid_argument(
-        "sync.link: \"rtl\" runs in one process (the link's words do not cross processes yet); run it "
-        "without mpirun");
+        "sync.link: \"rtl\" (the default) runs in one process: the link's words do not cross processes yet; "
+        "run it without mpirun, or give \"link\": \"model\" (`serve --sync-link model`), the fast mode "
+        "(docs/cosim.md, \"The timing link\")");
   windowed_ = true;
   for (auto& n : nodes_) n->mine = mine[size_t(n->id)];
   for (auto& n : nodes_)
@@ -1035,20 +1098,23 @@ json SyncEngine::partial_report() const {
       entered.push_back({{"from_us", double(from) * 1e-9},
                          {"for_us", to < 0 ? json(nullptr) : json(double(to - from) * 1e-9)}});
     nodes.back()["holdovers_entered"] = entered;
-    if (n->peer >= 0 && n->port) {  // the follower's engine, as its SYNC_LINK registers show it
+    if (n->own_end >= 0 && n->port) {  // the follower's engine, as its SYNC_LINK registers show it
       const sync::top::Inputs top = n->port->kernel_inputs();
-      const Node& ref = *nodes_[size_t(n->parent)];
-      nodes.back()["engine"] = {{"aligned", n->port->link_aligned()},
+      const End& own = *ends_[size_t(n->own_end)];
+      const End& ref = *ends_[size_t(own.peer)];
+      nodes.back()["engine"] = {{"aligned", own.io->link_aligned()},
                                 {"parent_flags", top.parent_flags},
                                 {"bitslide_ui", top.rx_bitslide},
                                 // how far clk_i lags the recovered clock, T / DDMTD_N units
                                 {"ddmtd_phase", top.ddmtd_phase},
-                                {"bad_frames", n->port->link_bad_frames()},
-                                {"bit_errors_received", n->bit_errors},
+                                {"bad_frames", own.io->link_bad_frames()},
+                                {"bit_errors_received", own.bit_errors},
                                 {"reference_bit_errors_received", ref.bit_errors},
-                                {"frames_corrupted_received", n->frames_corrupted},
+                                {"frames_corrupted_received", own.frames_corrupted},
                                 {"reference_frames_corrupted_received", ref.frames_corrupted},
-                                {"reference_bad_frames", ref.port ? ref.port->link_bad_frames() : 0u}};
+                                {"reference_port", ref.port},
+                                {"reference_aligned", ref.io && ref.io->link_aligned()},
+                                {"reference_bad_frames", ref.io ? ref.io->link_bad_frames() : 0u}};
     }
     if (!n->event_offsets.empty())
       nodes.back()["event_offsets"] = n->event_offsets;  // merge_reports takes it out

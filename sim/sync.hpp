@@ -29,6 +29,7 @@
 #include "clock_sync/clock_sync.hpp"
 #include "clock_sync/clock_sync_top.hpp"
 #include "edge_history.hpp"
+#include "link_port.hpp"
 #include "partition.hpp"
 
 namespace lightrail::sim {
@@ -37,7 +38,8 @@ namespace lightrail::sim {
 // (hls/clock_sync/clock_sync_top.hpp) runs free, one call per clk_i cycle,
 // on the top's sync_* outputs, and drives its sync_* inputs, as on the
 // board. The exchange's inputs (link, parent flags, t1..t4, bit slide) are
-// the fibre model's (SyncEngine), not the top's message engine (docs/cosim.md).
+// the fibre model's (SyncEngine) or, with the link at word level, the top's
+// message engine (docs/cosim.md).
 struct SyncPort {
   virtual ~SyncPort() = default;
   // rst_ni is low: the kernel (ap_rst_n) is held in reset with the top.
@@ -46,9 +48,6 @@ struct SyncPort {
   virtual sync::top::Inputs kernel_inputs() = 0;
   // The kernel's outputs, onto the top's sync_* inputs for the next edge.
   virtual void drive_kernel(const sync::top::Outputs& out) = 0;
-  // One helper-clock edge of the board's DDMTD, with the levels the recovered
-  // reference and the board's own clock have at it.
-  virtual void dmtd_edge(bool ref_level, bool local_level) = 0;
   // What reached the oscillator since the last call through the top's
   // osc_ctrl: a DAC word the DAC took, and MMCM fine steps done (+ delays).
   virtual bool take_dac(uint32_t* word) = 0;
@@ -56,18 +55,10 @@ struct SyncPort {
   // The fibre model's link to the board's reference: up (receiver locked)
   // or down (a reference loss), onto the top's link_up_i.
   virtual void set_link_up(bool /*up*/) {}
-  // The timing link at word level (SyncOptions::link "rtl"): the word the
-  // top's transmitter holds after this cycle's edge (link_tx_word_o), and
-  // the recovered clock's edges onto clk_rx_i: a rising edge presenting a
-  // received word (rst_rx_ni as given), its fall, and its level now.
-  virtual uint32_t tx_word() const = 0;
-  virtual void rx_rise(bool rx_reset_n, uint32_t word) = 0;
-  virtual void rx_fall() = 0;
-  virtual bool rx_level() const = 0;
-  // What the top's message engine shows: its receiver aligned, and its
-  // count of dropped frames and line errors (SYNC_LINK_BAD_FRAMES).
-  virtual bool link_aligned() const = 0;
-  virtual uint32_t link_bad_frames() const = 0;
+  // The board's timing-link ports (hw/sync_port.sv): 0 its own link, k its
+  // downstream port k once the board has that many (add_down_ports).
+  virtual LinkPort& link_port(int k) = 0;
+  virtual void add_down_ports(int count) = 0;
 };
 
 struct RefLoss {
@@ -122,12 +113,14 @@ struct SyncOptions {
   // The receiver's bitslide goes to the servo (rx_bitslide_ui), which counts
   // it as receive delay, as White Rabbit does; off: the servo is never told.
   bool bitslide_compensation = true;
-  // What carries the two-way exchange to the servo: "model", timestamps
-  // taken from the fibre model at the messages' true instants; "rtl", the
-  // top's message engine (hw/sync_link.sv) at both ends of each link, its
-  // words carried over the fibre model to the other end's receiver on the
-  // recovered clock (docs/cosim.md, "The timing link").
-  std::string link = "model";
+  // What carries the two-way exchange to the servo: "rtl" (the default),
+  // the boards' own timing-link ports (hw/sync_port.sv: message engine and
+  // DDMTD) at both ends of each link, their words carried over the fibre
+  // model to the other end's receiver on the recovered clock; "model", the
+  // fast mode, timestamps taken from the fibre model at the messages' true
+  // instants, for what the ports cannot run: stars beyond a board's ports
+  // and runs over MPI processes (docs/cosim.md, "The timing link").
+  std::string link = "rtl";
   // With link "rtl": each bit on the fibre flips with this probability
   // (independently, both directions).
   double bit_error_rate = 0;
@@ -163,13 +156,10 @@ class SyncEngine {
   // Whether board b runs the DDMTD (a follower that is not a PTP-only
   // copy); its next helper edge; that edge, played onto the board.
   bool has_ddmtd(int b) const;
-  // With the link at word level: whether board b receives timing-link
-  // words, the arrival of its next recovered edge (INT64_MAX: none yet), and
-  // that edge played onto the board.
-  bool has_receiver(int b) const;
-  int64_t next_rx_fs(int b) const;
-  void on_rx_edge(int b, int64_t edge_fs);
-  int64_t rx_idle_poll_fs() const;  // under the shortest fibre's delay
+  // Before board b's clock edge at edge_fs (and before its oscillator is
+  // asked for the next one): the edges of its DDMTD helper clock and of its
+  // ports' recovered clocks up to that instant, in time order (see play_rx).
+  void before_edge(int b, int64_t edge_fs);
   // SYNC_CTRL.REFERENCE for board b's engine (the reference end of its link).
   bool link_reference(int b) const;
   int64_t next_dmtd_edge_fs(int b);
@@ -197,6 +187,11 @@ class SyncEngine {
 
  private:
   struct Node;
+  struct End;
+  template <class F>
+  void for_each_end(const Node& n, F&& f) const;
+  void rx_edge(End& e, int64_t t);
+  void play_rx(End& e, int64_t before_fs);
   void servo_cycle(Node& n, int64_t now_fs);
   void exchange_inputs(Node& n, int64_t now_fs, sync::top::Inputs& in);
   void after_update(Node& n, int64_t now_fs);
@@ -210,13 +205,14 @@ class SyncEngine {
   void add_cdr_relocks(const clock::FibreConfig& fc);
   int slide_at(const Node& n, int64_t now_fs) const;
   bool rtl_link() const { return opt_.link == "rtl"; }
-  void send_words(Node& from, int64_t edge_fs);
-  void corrupt_frame_word(Node& from, Node& to);
-  bool rx_sample(Node& n, int64_t t_fs);
+  void send_words(End& from, int64_t edge_fs);
+  void corrupt_frame_word(End& from, End& to);
+  bool rx_sample(End& e, int64_t t_fs);
 
   SyncOptions opt_;
   int boards_;
   std::vector<std::unique_ptr<Node>> nodes_;
+  std::vector<std::unique_ptr<End>> ends_;  // the links' ends at word level (link "rtl")
   // PPS edges waiting for the grandmaster's edge of the same index.
   std::map<uint64_t, int64_t> gm_pps_;
   bool windowed_ = false;                             // partitioned: see partition()

@@ -381,11 +381,17 @@ module lightrail_zcu102_top #(
   logic link_tx_done, link_rx_done, link_cdr_stable, link_cplllock, link_powergood;
   logic link_txbyp_done, link_txbyp_error, link_rxbyp_done, link_rxbyp_error;
 
+  logic [31:0] down_tx_words_unused;
+  logic        down_aligned_unused;
+
   lightrail_board_top #(
     .PPS_PERIOD_TICKS(PPS_PERIOD_TICKS),
     // The build ID `lightrail flash` checks against the image's descriptor.
     .BUILD_HASH      (lightrail_build_id_pkg::BUILD_HASH),
-    .BUILD_TIME      (lightrail_build_id_pkg::BUILD_TIME)
+    .BUILD_TIME      (lightrail_build_id_pkg::BUILD_TIME),
+    // SFP0 is the board's own link and SFP1 carries PPS: no cage is wired
+    // to a downstream port yet (docs/board.md, "What a lab must add").
+    .SYNC_DOWN_PORTS (0)
   ) u_top (
     .clk_i,
     .rst_ni,
@@ -491,6 +497,11 @@ module lightrail_zcu102_top #(
     .rst_rx_ni               (link_rx_active),
     .link_tx_word_o          (link_tx_word),
     .link_rx_word_i          (link_rx_word),
+    .down_tx_words_o         (down_tx_words_unused),
+    .down_rx_words_i         (32'd0),
+    .clk_down_rx_i           (1'b0),
+    .rst_down_rx_ni          (1'b0),
+    .down_aligned_o          (down_aligned_unused),
     .sync_dac_word_i         (sync_dac_word),
     .sync_dac_load_i         (sync_dac_load),
     .sync_phase_steps_req_i  (sync_phase_steps_req),
@@ -630,7 +641,8 @@ module lightrail_zcu102_top #(
   // What only waveforms, the ILA or later blocks (the laser-select
   // interface) use.
   logic unused;
-  assign unused = ^{refclk_hpc1_div2_unused, dmtd_refclk_unused, sel, sel_stb, sel_fine, gt_powergood, gt_txoutclk, gt_txpmaresetdone,
+  assign unused = ^{refclk_hpc1_div2_unused, dmtd_refclk_unused, down_tx_words_unused, down_aligned_unused,
+                    sel, sel_stb, sel_fine, gt_powergood, gt_txoutclk, gt_txpmaresetdone,
                     link_txpmaresetdone, link_powergood, link_txbyp_error, link_rxbyp_error,
                     link_cdr_stable};
 endmodule

@@ -99,7 +99,9 @@ module board_tb;
   logic        sync_exchange_fine;
   logic [63:0] sync_t1, sync_t2, sync_t3, sync_t4;
 
-  lightrail_board_top dut (
+  // No downstream ports: the co-simulation's top has none either, so the
+  // bench's speed figure compares the same logic (sim/bench.cpp).
+  lightrail_board_top #(.SYNC_DOWN_PORTS(0)) dut (
     .clk_i               (clk),
     .rst_ni              (rst_n),
     .board_id_i          (BoardId),
@@ -203,6 +205,11 @@ module board_tb;
     .sync_ddmtd_phase_o      (),
     .link_tx_word_o          (link_word),
     .link_rx_word_i          (link_word),
+    .down_tx_words_o         (),
+    .down_rx_words_i         (32'd0),
+    .clk_down_rx_i           (1'b0),
+    .rst_down_rx_ni          (1'b0),
+    .down_aligned_o          (),
     .sync_dac_word_i         (16'd0),
     .sync_dac_load_i         (1'b0),
     .sync_phase_steps_req_i  (32'sd0),

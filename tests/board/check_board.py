@@ -70,6 +70,8 @@ def width(rng, consts):
 
     def ev(expr):
         expr = expr.replace("lightrail_hwdef_pkg::", "").replace("$clog2", "clog2")
+        # (C ? A : B), unnested, as Python's conditional expression
+        expr = re.sub(r"\(([^()?:]+)\?([^()?:]+):([^()?:]+)\)", r"((\2) if (\1) else (\3))", expr)
         names = {k: v for k, v in consts.items()}
         names["clog2"] = lambda x: max(0, math.ceil(math.log2(x)))
         return int(eval(expr, {"__builtins__": {}}, names))  # expressions from our own RTL only

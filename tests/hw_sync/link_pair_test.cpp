@@ -2,7 +2,8 @@
 // message engine as the top wires it, with the top's own DDMTD measuring
 // each board's recovered clock, the role set through the register file,
 // and the exchange read where the servo reads it (sync_t*_fs_o). The link
-// is link_model.hpp's, at bit level; each board has its own oscillator
+// is link_model.hpp's, at bit level (on the top's own link or one of its
+// downstream ports); each board has its own oscillator
 // phase and DDMTD helper clock (T (N + 1) / N). No servo runs: the boards
 // keep their offset, and every exchange must measure it.
 #include <gtest/gtest.h>
@@ -38,8 +39,12 @@ struct Bus {
 
 class Board {
  public:
-  Board(VerilatedContext* ctx, int64_t phase_fs, int64_t dmtd_phase_fs, uint32_t id)
-      : m_(std::make_unique<Vhw_sync_board>(ctx)), phase_(phase_fs), dmtd_(kT * (kN + 1), kN, dmtd_phase_fs) {
+  // `port`: the link this board's end is on, 0 its own, k its downstream port k.
+  Board(VerilatedContext* ctx, int64_t phase_fs, int64_t dmtd_phase_fs, uint32_t id, int port = 0)
+      : m_(std::make_unique<Vhw_sync_board>(ctx)),
+        phase_(phase_fs),
+        dmtd_(kT * (kN + 1), kN, dmtd_phase_fs),
+        port_(port) {
     m_->board_id_i = id;
     m_->rst_ni = 0;
     m_->rst_dmtd_ni = 0;
@@ -51,6 +56,7 @@ class Board {
   Vhw_sync_board& m() { return *m_; }
   const hw_sync_test::WordLog& sent() const { return sent_; }
   int64_t phase_fs() const { return phase_; }
+  int port() const { return port_; }
   Bus& bus() { return bus_; }
 
   int64_t next_clk_fs() const { return phase_ + half_ * (kT / 2); }
@@ -60,7 +66,7 @@ class Board {
     m_->clk_i = rising;
     m_->eval();
     if (rising) {
-      sent_.push(m_->link_tx_word_o);
+      sent_.push(port_ == 0 ? m_->link_tx_word_o : uint32_t(m_->down_tx_words_o >> (32 * (port_ - 1))));
       m_->rst_ni = half_ / 2 >= 8 && !(half_ / 2 >= reboot_from_ && half_ / 2 < reboot_from_ + 8);
       ticks_ = m_->rootp->lightrail_board_top__DOT__board_ticks;
       edge_fs_ = next_clk_fs();
@@ -137,6 +143,7 @@ class Board {
   int64_t edge_fs_ = 0;
   int phases_ = 0;
   int64_t reboot_from_ = -8;
+  int port_;
 };
 
 // One direction: `to`'s recovered clock and received words, from `from`.
@@ -150,11 +157,23 @@ class Receiver {
   bool rising_next() const { return !high_; }
   void edge() {
     Vhw_sync_board& m = to_.m();
-    m.clk_rx_i = !high_;
+    const int k = to_.port() - 1;  // downstream port k + 1, or -1: the top's own link
+    const auto bit = [k](auto& v, bool on) { v = on ? v | (1u << k) : v & ~(1u << k); };
+    if (k < 0)
+      m.clk_rx_i = !high_;
+    else
+      bit(m.clk_down_rx_i, !high_);
     m.eval();
     if (!high_) {
-      m.rst_rx_ni = m_ >= 8;
-      m.link_rx_word_i = from_.sent().received(m_, offset_);
+      const uint32_t word = from_.sent().received(m_, offset_);
+      if (k < 0) {
+        m.rst_rx_ni = m_ >= 8;
+        m.link_rx_word_i = word;
+      } else {
+        bit(m.rst_down_rx_ni, m_ >= 8);
+        m.down_rx_words_i = (m.down_rx_words_i & ~(uint64_t{0xFFFFFFFF} << (32 * k))) | uint64_t(word)
+                                                                                            << (32 * k);
+      }
     } else {
       ++m_;
     }
@@ -172,8 +191,9 @@ class Receiver {
 
 class PairBench {
  public:
-  PairBench(int64_t a_phase, int64_t b_phase, int a_offset, int b_offset, int64_t fibre_fs)
-      : a_(&ctx_, a_phase, 777'000, 0),
+  // a_port: the port of a's that b's link is on (0: a's own).
+  PairBench(int64_t a_phase, int64_t b_phase, int a_offset, int b_offset, int64_t fibre_fs, int a_port = 0)
+      : a_(&ctx_, a_phase, 777'000, 0, a_port),
         b_(&ctx_, b_phase, 2'345'000, 1),
         ab_(a_, b_, fibre_fs, b_offset),
         ba_(b_, a_, fibre_fs, a_offset),
@@ -366,6 +386,54 @@ TEST(LinkPair, AFollowerHearsItsReferencesClockQualityAndItsOwnLinkApart) {
   EXPECT_FALSE(bench.b().m().sync_link_up_o);
 }
 
+// A grandmaster serves a second follower on a downstream port
+// (hw/sync_port.sv): the reference end of a link with a DDMTD of its own.
+// The follower's exchange is as good as on the grandmaster's own link
+// (the port's t4 refined by its DDMTD, its bit slide taken out), the port
+// says it is aligned, and the top's own link, idle, does not.
+TEST(LinkPair, ADownstreamPortServesAFollowerAsTheTopsOwnLinkDoes) {
+  const int port = LIGHTRAIL_LINK_PAIR_DOWN_PORTS;  // the model's last port: its words at the top of each bus
+  PairBench bench(1'234'567, 709'567, 3, 19, 25'000'000, port);
+  bench.run_until(20 * kT);
+  bench.a().write(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_REFERENCE_MASK);
+  bench.access(bench.a());
+  bench.run_until(bench.now() + 14 * kBeatFs);
+
+  ASSERT_GE(bench.exchanges.size(), 10u);
+  size_t refined = 0;
+  for (const Exchange& x : bench.exchanges) {
+    if (x.at_fs < 6 * kBeatFs) continue;
+    EXPECT_TRUE(x.fine) << "at " << x.at_fs;
+    refined += x.fine;
+    EXPECT_EQ(x.slide, 19);
+    EXPECT_LT(std::abs(bench.offset_fs(x) - bench.true_offset_fs()), 1'500.0) << "at " << x.at_fs;
+    EXPECT_NEAR(bench.rtt_fs(x), double(2 * bench.fibre_fs()), 3'000.0) << "at " << x.at_fs;
+  }
+  EXPECT_GE(refined, 6u);
+  EXPECT_EQ(uint32_t(bench.a().m().down_aligned_o), 1u << (port - 1));
+  bench.b().read(hw::REG_SYNC_LINK);
+  EXPECT_EQ(bench.access(bench.b()), link_reg(true, kLocked | kValid, 19));
+  bench.a().read(hw::REG_SYNC_LINK);
+  EXPECT_EQ(bench.access(bench.a()), 0u);  // its own link hears nothing
+}
+
+// A board that is neither a grandmaster nor a running servo (SYNC_CTRL not
+// written yet: a boundary clock before its host configures it) vouches for
+// nothing on its downstream ports; as a grandmaster (REFERENCE, the servo
+// off) it vouches for its time. The co-simulation's chains on the engines
+// found boundary clocks vouching with their servo off, which their
+// followers took back as PARENT_LOST once the servo started.
+TEST(LinkPair, OnlyAGrandmasterVouchesForATimeItsServoDoesNotKeep) {
+  PairBench bench(1'234'567, 709'567, 3, 19, 25'000'000, LIGHTRAIL_LINK_PAIR_DOWN_PORTS);
+  bench.run_until(8 * kBeatFs);
+  ASSERT_TRUE(bench.b().m().sync_link_up_o);
+  EXPECT_EQ(int(bench.b().m().sync_parent_flags_o), 0);
+  bench.a().write(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_REFERENCE_MASK);
+  bench.access(bench.a());
+  bench.run_until(bench.now() + 2 * kBeatFs);
+  EXPECT_EQ(int(bench.b().m().sync_parent_flags_o), int(kLocked | kValid));
+}
+
 // A DDMTD phase that arrives while the servo kernel is busy is held for it
 // (docs/hw-clock-sync.md); a board reset drops it with the kernel's own
 // state, so the kernel, reset too, is not handed a phase from before the
@@ -377,9 +445,9 @@ TEST(LinkPair, ABoardResetDropsAPhaseHeldForTheBusyKernel) {
   ASSERT_GT(bench.b().phases(), 0);
   bench.b().m().sync_busy_i = 1;
   const int64_t limit = bench.now() + 2 * kBeatFs;
-  while (!bench.b().m().rootp->lightrail_board_top__DOT__phase_held_q && bench.now() < limit)
+  while (!bench.b().m().rootp->lightrail_board_top__DOT__u_core__DOT__phase_held_q && bench.now() < limit)
     bench.run_until(bench.now() + kT);
-  ASSERT_TRUE(bench.b().m().rootp->lightrail_board_top__DOT__phase_held_q) << "no phase held";
+  ASSERT_TRUE(bench.b().m().rootp->lightrail_board_top__DOT__u_core__DOT__phase_held_q) << "no phase held";
   const int before = bench.b().phases();
   bench.b().reboot();
   bench.run_until(bench.now() + 4 * kT);  // into the reset, still busy

@@ -44,6 +44,12 @@ for _ in $(seq 600); do
   sleep 0.1
 done
 [ "$("$cli" sync status --device "$(dev 1)" --json | field locked)" = true ] || fail "the follower never locked"
+# Issue 28: the boards' ports carry the exchange, and SYNC_LINK says what the
+# follower's engine does: aligned, its parent locked, no bad frame.
+st=$("$cli" sync status --device "$(dev 1)" --json)
+[ "$(field link_aligned <<< "$st")" = true ] || fail "the follower's engine is not aligned: $st"
+[ "$(field parent_locked <<< "$st")" = true ] || fail "the follower does not hear its parent locked: $st"
+[ "$(field link_bad_frames <<< "$st")" = 0 ] || fail "the follower counted bad frames: $st"
 js=$("$cli" health --device "$(dev 1)" --json) || fail "a locked follower is not healthy: $js"
 [ "$(field healthy <<< "$js")" = true ] || fail "healthy is not true: $js"
 for check in clock mmcm link sync errors temperature; do

@@ -15,7 +15,11 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 field() { grep -o "\"$1\": *[-0-9a-z\"A-Z_]*" | head -1 | sed 's/.*: *//; s/"//g'; }
 
-"$cosim" serve --boards 2 --sync star --port 0 --port-file "$work/port" > "$work/serve.log" 2>&1 &
+# The fast mode (--sync-link model): through the boards' ports a follower
+# switched to two-way only does not lock again (its servo's offset stays one
+# clock period off: open, docs/cosim.md); tests/sim/cli_health.sh checks the
+# ports' SYNC_LINK on a served star.
+"$cosim" serve --boards 2 --sync star --sync-link model --port 0 --port-file "$work/port" > "$work/serve.log" 2>&1 &
 serve_pid=$!
 for _ in $(seq 200); do [ -s "$work/port" ] && break; sleep 0.05; done
 [ -s "$work/port" ] || fail "serve did not start"

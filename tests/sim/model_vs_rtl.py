@@ -1,15 +1,18 @@
 #!/usr/bin/python3
 """The modelled exchange (sync.link "model", the fast mode) against the
-board tops' own message engines ("rtl") on every 2-board tests/sim/sync
-scenario (docs/cosim.md, "The timing link"): each scenario runs both ways;
-the model's run must meet the scenario's expectations (as its own test
-asks), and the engines' figures must agree with the model's within the
-bounds below: the offset's p99 and mean, the lock time, and for each link
-change its measured shift, overshoot and recovery. A star of more boards
-needs an engine per port, not built yet (the scenario runner refuses it).
+boards' own timing-link ports ("rtl", the default) on every tests/sim/sync
+scenario (docs/cosim.md, "The timing link"): each scenario runs both ways
+(the engines' run is taken from the report its own test wrote, when
+--reports names their directory and it is there); the model's run must
+meet the scenario's expectations too, and the two runs' figures must agree
+within the bounds below: the offset's p99 and mean, the lock time, and for
+each link change its measured shift, overshoot and recovery. Scenarios on
+the model already (exchange_rate_3khz: the engine's rate is fixed) and the
+refusals (bad_*) are skipped, by name in the table.
 
-usage: model_vs_rtl.py LIGHTRAIL_COSIM SCENARIO.json... (prints a table)
+usage: model_vs_rtl.py LIGHTRAIL_COSIM [--reports DIR] [--jobs N] SCENARIO.json...
 """
+import concurrent.futures
 import json
 import os
 import subprocess
@@ -23,6 +26,16 @@ import tempfile
 # after a path step of nanoseconds is 35-40 ps larger through the engines
 # (2 ns step: 97 against 60 ps; an uncompensated 1.6 ns relock: 101 against
 # 67 ps), an open difference of the exchange's timing (docs/cosim.md).
+# Scenarios whose own test runs the fast mode because the engines do not
+# meet them yet (docs/cosim.md, "The timing link"): both runs are made and
+# printed here, and the difference is reported, not failed.
+OPEN = {
+    "dac_saturated": "on the engines board 1 never locks and never flags DAC_SATURATED: its exchanges are "
+                     "coarse (no DDMTD pairs 30 ppm off) and the servo's rail check does not see them",
+    "link_step_200ps_backward": "recovery 112 us through the engines against 100 us",
+    "cdr_relock_uncompensated": "overshoot 104 ps through the engines against 100 ps",
+}
+
 BOUNDS = {"p99_ps": (10.0, 0.05), "mean_ps": (5.0, 0.02), "lock_us": (1000.0, 0.0),
           "measured_shift_ps": (5.0, 0.02), "overshoot_ps": (40.0, 0.25), "recovery_us": (50.0, 0.25)}
 
@@ -36,45 +49,94 @@ def apart(name, a, b):
     return None
 
 
-def run(cosim, doc, where):
-    path = os.path.join(where, "scenario.json")
-    report = os.path.join(where, "report.json")
+def run(cosim, doc, where, tag):
+    path = os.path.join(where, tag + ".json")
+    report = os.path.join(where, tag + ".report.json")
     with open(path, "w") as f:
         json.dump(doc, f)
-    p = subprocess.run([cosim, "run", path, "--report", report], capture_output=True, text=True, timeout=900)
-    if not os.path.exists(report):
-        raise RuntimeError("no report: %s" % (p.stdout + p.stderr).strip()[-500:])
+    p = subprocess.run([cosim, "run", path, "--report", report], capture_output=True, text=True, timeout=1800)
+    if not os.path.exists(report):  # refused: the first line of the reason
+        why = (p.stdout + p.stderr).strip().splitlines()
+        return None, ["refused: " + (why[-1] if why else "exit %d" % p.returncode)]
     with open(report) as f:
         r = json.load(f)
-    unmet = [l.strip() for l in p.stdout.splitlines() if l.startswith("  expected: ")]
     os.unlink(report)
-    return r["sync"], unmet
+    return r["sync"], ["expected: " + u for u in r.get("unmet_expectations", [])]
+
+
+def both(cosim, path, reports, where):
+    """(name, model, rtl, why not compared) for one scenario."""
+    name = os.path.basename(path)[:-5]
+    with open(path) as f:
+        doc = json.load(f)
+    if name.startswith("bad_"):
+        return name, None, None, "a refusal of bad input"
+    own_link = doc.get("sync", {}).get("link", "rtl")
+    if own_link != "rtl" and name not in OPEN:
+        return name, None, None, "on the model by design (its comment says why)"
+    doc.setdefault("sync", {})["link"] = "rtl"
+    rtl = None
+    if reports and own_link == "rtl":  # its own test's report is the ports' run
+        saved = os.path.join(reports, "sync_%s.report.json" % name)
+        if os.path.exists(saved) and os.path.getmtime(saved) >= os.path.getmtime(path):
+            with open(saved) as f:
+                r = json.load(f)
+            rtl = (r["sync"], ["expected: " + u for u in r.get("unmet_expectations", [])])
+    if rtl is None:
+        rtl = run(cosim, doc, where, name + ".rtl")
+    doc["sync"]["link"] = "model"
+    return name, run(cosim, doc, where, name + ".model"), rtl, None
 
 
 def main():
-    if len(sys.argv) < 3:
+    args = sys.argv[1:]
+    if len(args) < 2:
         print(__doc__)
         return 2
-    cosim, failed = sys.argv[1], []
+    cosim, reports, jobs = args.pop(0), None, 1
+    while args and args[0].startswith("--"):
+        opt = args.pop(0)
+        if opt == "--reports":
+            reports = args.pop(0)
+        elif opt == "--jobs":
+            jobs = int(args.pop(0))
+        else:
+            print("unknown option %s" % opt)
+            return 2
+    failed, compared = [], 0
     print("%-28s %9s %9s %9s %9s %9s %9s" % ("scenario", "p99 mod", "p99 rtl", "mean mod", "mean rtl",
                                              "lock mod", "lock rtl"))
-    with tempfile.TemporaryDirectory() as where:
-        for path in sys.argv[2:]:
-            name = os.path.basename(path)[:-5]
-            with open(path) as f:
-                doc = json.load(f)
-            if doc.get("boards") != 2 or doc["sync"].get("link", "model") != "model":
-                print("%s: not a 2-board scenario on the modelled exchange" % name)
-                return 2
-            model, model_unmet = run(cosim, doc, where)
-            doc["sync"]["link"] = "rtl"
-            rtl, rtl_unmet = run(cosim, doc, where)
+    with tempfile.TemporaryDirectory() as where, concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        for name, mod, rt, skip in pool.map(lambda p: both(cosim, p, reports, where), args):
+            if skip:
+                print("%-28s skipped: %s" % (name, skip))
+                continue
+            (model, model_unmet), (rtl, rtl_unmet) = mod, rt
+            if name in OPEN:
+                print("%-28s open: %s" % (name, OPEN[name]))
+                for u in rtl_unmet:
+                    print("  %s: rtl: %s" % (name, u))
+                continue
+            compared += 1
+            # Both runs must come to the same verdict: met, or unmet on the
+            # same expectations (a scenario that shows a fault is caught).
+            if bool(model_unmet) != bool(rtl_unmet) or (model is None) != (rtl is None):
+                print("%-28s verdicts differ" % name)
+                for u in model_unmet:
+                    print("  %s: model: %s" % (name, u))
+                for u in rtl_unmet:
+                    print("  %s: rtl: %s" % (name, u))
+                failed.append(name)
+                continue
+            if model is None:
+                print("%-28s refused both ways: %s" % (name, rtl_unmet[0]))
+                continue
             m, r = model["offset_ps"], rtl["offset_ps"]
             lm, lr = model["lock_time_us"], rtl["lock_time_us"]
             print("%-28s %9.1f %9.1f %9.1f %9.1f %9s %9s" % (name, m["p99"], r["p99"], m["mean"], r["mean"],
                                                            "%.0f" % lm if lm is not None else "never",
                                                            "%.0f" % lr if lr is not None else "never"))
-            why = ["model: " + u for u in model_unmet]
+            why = []
             why += [w for w in (apart("p99_ps", m["p99"], r["p99"]), apart("mean_ps", m["mean"], r["mean"])) if w]
             if (lm is None) != (lr is None):
                 why.append("lock: %s against %s us" % (lm, lr))
@@ -92,8 +154,8 @@ def main():
             for w in why:
                 print("  %s: %s" % (name, w))
             failed += [name] if why else []
-    print("model_vs_rtl: %d of %d scenarios agree" % (len(sys.argv) - 2 - len(failed), len(sys.argv) - 2))
-    return 1 if failed else 0
+    print("model_vs_rtl: %d of %d scenarios agree" % (compared - len(failed), compared))
+    return 1 if failed or compared == 0 else 0
 
 
 if __name__ == "__main__":

@@ -19,6 +19,10 @@
 #     documented limit (docs/impairments.md; 200-300 us is marginal);
 #   - an asymmetry calibration error of 100 ps rms leaves the follower
 #     half its draw off, as reported (within 3 ps).
+# The exchange is the fast mode's (link "model"): these judge the oscillator's
+# models one at a time against none, from the settled DAC word's last value,
+# and the fast mode keeps the ports' exchange (its own dither of that word)
+# out of the comparison; the ports run every scenario of tests/sim/sync.
 # Temperature and ageing are too slow to show in a ms-long run while
 # locked; tests/sim_clock checks them against the holdover bound.
 #   oscillator_models_matter.sh COSIM
@@ -40,7 +44,7 @@ o.update(json.loads(sys.argv[1]))
 print(json.dumps({"oscillator": o, "calibration": {"asymmetry_error_ps": float(sys.argv[2])}}))' "$2" "${3:-0}")
   cat > "$work/$1.json" <<JSON
 {"lightrail_scenario": 1, "boards": 2, "duration_ps": 4000000000,
- "sync": {"topology": "star", "baseline": false, "measure_from_ps": 2000000000, "profile": $profile}}
+ "sync": {"topology": "star", "baseline": false, "measure_from_ps": 2000000000, "link": "model", "profile": $profile}}
 JSON
   "$cosim" run "$work/$1.json" --report "$work/$1.r.json" > "$work/$1.log" 2>&1 || true
   [ -s "$work/$1.r.json" ] || { cat "$work/$1.log"; fail "$1 did not run"; }

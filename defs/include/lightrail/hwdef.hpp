@@ -75,6 +75,8 @@ inline constexpr uint32_t SYNC_FLAG_LOCKED_BIT = 0u;
 inline constexpr uint32_t SYNC_FLAG_TIME_VALID_BIT = 1u;
 // bit of a sync link frame's flags: the sender is in holdover (its own reference lost or invalid): its time is valid but free-running on its oscillator
 inline constexpr uint32_t SYNC_FLAG_HOLDOVER_BIT = 2u;
+// downstream timing-link ports of the board top (hw/sync_port.sv), each the reference end of a link to one follower, besides the board's own link: a grandmaster serves up to 1 + SYNC_DOWN_PORTS followers, a boundary clock SYNC_DOWN_PORTS; a board wrapper sets what its transceivers carry (the ZCU102's: 0)
+inline constexpr uint32_t SYNC_DOWN_PORTS = 7u;
 // width of the sync link frame's flags the servo takes (sync_parent_flags)
 inline constexpr uint32_t SYNC_FLAG_BITS = 3u;
 // the fastest a serving boundary clock (SYNC_CTRL.SERVES) moves its time once it is valid (after its first lock since enable), ppb: re-acquiring after a link change or a holdover it slews at most this fast, so the boundary clocks below it follow within their lock threshold (a proportional gain of 1/4 lags a ramp by 4 ramp steps per hop: 16 ps per hop) and stay coherent with each other (docs/clock-sync.md, "Boundary clocks that keep serving")

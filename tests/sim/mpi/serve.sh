@@ -14,7 +14,7 @@ trap cleanup EXIT
 fail() { echo "FAIL: $*"; cat "$work/serve.log" 2>/dev/null; exit 1; }
 field() { grep -o "\"$1\": *[-0-9a-z\"A-Z_]*" | head -1 | sed 's/.*: *//; s/"//g'; }
 
-"$mpirun" -np 2 "$cosim" serve --boards 4 --sync chain --port 0 --port-file "$work/port" \
+"$mpirun" -np 2 "$cosim" serve --boards 4 --sync chain --sync-link model --port 0 --port-file "$work/port" \
   --report "$work/report.json" > "$work/serve.log" 2>&1 &
 serve_pid=$!
 for _ in $(seq 400); do [ -s "$work/port" ] && break; kill -0 "$serve_pid" 2>/dev/null || break; sleep 0.05; done
@@ -64,7 +64,7 @@ grep -q "more ranks than the 2 boards" "$work/err" || fail "no clear error: $(ca
 # naming the field, before anything runs.
 cat > "$work/short.json" <<'JSON'
 {"lightrail_scenario": 1, "boards": 2, "duration_ps": 1000000,
- "sync": {"topology": "star", "baseline": false, "measure_from_ps": 500000, "profile": {"fibre": {"length_m": 0.1}}}}
+ "sync": {"topology": "star", "baseline": false, "measure_from_ps": 500000, "link": "model", "profile": {"fibre": {"length_m": 0.1}}}}
 JSON
 set +e
 "$mpirun" -np 2 "$cosim" run "$work/short.json" > "$work/err" 2>&1
