@@ -34,7 +34,11 @@ int64_t round_up(int64_t t, int64_t tick) {
   return r == 0 ? t : t + (tick - r);
 }
 
-json optional_json(const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); }
+// A time the report may lack, as the plain picoseconds of JSON (null: none).
+template <typename T>
+json optional_json(const std::optional<T>& v) {
+  return v ? json(to_ps(*v)) : json(nullptr);
+}
 
 // A status read is several registers in a row: a swap can land between
 // GENERATION and SWAPS. One that shows a swap other than the one expected is
@@ -69,8 +73,7 @@ void settle(BoardCommitReport& r, Device& dev, const Status& before) {
     }
     if (c == CancelOutcome::kAlreadySwapped) {
       r.outcome = BoardOutcome::kSwitched;
-      if (const std::optional<Status> s = wait_for_swap_count(dev, before.swaps))
-        r.swap_ps = to_ps(s->last_swap);
+      if (const std::optional<Status> s = wait_for_swap_count(dev, before.swaps)) r.swap_time = s->last_swap;
       return;
     }
     // Nothing pending: it swapped already, or never took the commit.
@@ -79,7 +82,7 @@ void settle(BoardCommitReport& r, Device& dev, const Status& before) {
       r.outcome = BoardOutcome::kUnchanged;
     } else if (s.generation == r.generation) {
       r.outcome = BoardOutcome::kSwitched;
-      r.swap_ps = to_ps(s.last_swap);
+      r.swap_time = s.last_swap;
     } else {
       r.outcome = BoardOutcome::kUnknown;
       const std::string m = fmt::format("it swapped to generation {} at {} ps, not to this commit's {}",
@@ -129,30 +132,31 @@ nlohmann::json to_json(const FabricCommitReport& report) {
                           {"staged", b.staged},
                           {"armed", b.armed},
                           {"cancelled", b.cancelled},
-                          {"swap_ps", optional_json(b.swap_ps)},
+                          {"swap_ps", optional_json(b.swap_time)},
                           {"error", b.error},
                           {"error_kind", b.error_kind}});
     if (b.outcome == BoardOutcome::kSwitched) switched.push_back(b.name);
   }
-  return {{"committed", report.committed}, {"commit_ps", report.commit_ps}, {"error", report.error},
-          {"warnings", report.warnings},   {"switched", switched},          {"boards", out_boards}};
+  return {{"committed", report.committed}, {"commit_ps", to_ps(report.commit_time)},
+          {"error", report.error},         {"warnings", report.warnings},
+          {"switched", switched},          {"boards", out_boards}};
 }
 
 nlohmann::json to_json(const FabricTriggerReport& r) {
   const std::vector<size_t>& boards = r.boards;
   const std::vector<std::string>& board_names = r.board_names;
-  const std::vector<std::optional<int64_t>>& board_boundary_ps = r.board_boundary_ps;
+  const std::vector<std::optional<BoardTime>>& board_boundary = r.board_boundary;
   const std::vector<std::string>& board_errors = r.board_errors;
   json out_boards = json::array();
   for (size_t i = 0; i < boards.size(); ++i) {
     out_boards.push_back(
         {{"board", i < board_names.size() ? board_names[i] : std::to_string(boards[i])},
          {"index", boards[i]},
-         {"boundary_ps", i < board_boundary_ps.size() ? optional_json(board_boundary_ps[i]) : json(nullptr)},
+         {"boundary_ps", i < board_boundary.size() ? optional_json(board_boundary[i]) : json(nullptr)},
          {"error", i < board_errors.size() ? board_errors[i] : std::string()}});
   }
-  return {{"ok", r.ok},          {"at_ps", r.at_ps},         {"boundary_ps", optional_json(r.boundary_ps)},
-          {"error", r.error},    {"margin_ps", r.margin_ps}, {"window_ps", optional_json(r.window_ps)},
+  return {{"ok", r.ok},          {"at_ps", to_ps(r.at)},         {"boundary_ps", optional_json(r.boundary)},
+          {"error", r.error},    {"margin_ps", to_ps(r.margin)}, {"window_ps", optional_json(r.window)},
           {"boards", out_boards}};
 }
 
@@ -244,8 +248,8 @@ FabricCommitReport Fabric::commit(const std::vector<BoardAssignment>& schedules,
                                   const FabricCommitOptions& options) {
   std::vector<Problem> problems = validate(schedules);
   if (!problems.empty()) throw ValidationError(std::move(problems));
-  if (options.at_ps && *options.at_ps < 0)
-    throw Error(fmt::format("commit time {} ps is negative; nothing was written", *options.at_ps));
+  if (options.at && *options.at < BoardTime())
+    throw Error(fmt::format("commit time {} ps is negative; nothing was written", to_ps(*options.at)));
 
   const size_t n = schedules.size();
   FabricCommitReport report;
@@ -332,15 +336,15 @@ FabricCommitReport Fabric::commit(const std::vector<BoardAssignment>& schedules,
     }
   }
   int64_t commit_ps = 0;
-  if (options.at_ps) {
-    commit_ps = *options.at_ps;
+  if (options.at) {
+    commit_ps = to_ps(*options.at);
     if (commit_ps <= latest) {
       throw Error(
           fmt::format("commit time {} ps is not after board {}'s time {} ps; nothing was armed (the "
                       "staged banks are inactive)",
                       commit_ps, board_name(latest_board), latest));
     }
-  } else if (__builtin_add_overflow(latest, spec_.commit_margin_ps, &commit_ps)) {
+  } else if (__builtin_add_overflow(latest, to_ps(spec_.commit_margin), &commit_ps)) {
     throw Error(fmt::format("board {}'s time {} ps plus the commit margin overflows; nothing was armed",
                             board_name(latest_board), latest));
   } else if (commit_ps > INT64_MAX - tick) {
@@ -366,7 +370,7 @@ FabricCommitReport Fabric::commit(const std::vector<BoardAssignment>& schedules,
           std::any_of(report.boards.begin(), report.boards.end(), [](const BoardCommitReport& r) {
             return r.armed || r.cancelled || r.outcome != BoardOutcome::kUnchanged;
           });
-      report.commit_ps = any ? commit_ps : 0;
+      report.commit_time = any ? board_time_ps(commit_ps) : BoardTime();
       std::string switched;
       for (const BoardCommitReport& r : report.boards) {
         if (r.outcome == BoardOutcome::kSwitched)
@@ -377,7 +381,7 @@ FabricCommitReport Fabric::commit(const std::vector<BoardAssignment>& schedules,
       return report;
     }
   }
-  report.commit_ps = commit_ps;
+  report.commit_time = board_time_ps(commit_ps);
   report.committed = true;
   if (!options.wait_for_swap) return report;
 
@@ -396,7 +400,7 @@ FabricCommitReport Fabric::commit(const std::vector<BoardAssignment>& schedules,
         if (s.swaps != before[i].swaps) {
           if (s.generation == r.generation && s.last_swap >= board_time_ps(commit_ps)) {
             r.outcome = BoardOutcome::kSwitched;
-            r.swap_ps = to_ps(s.last_swap);
+            r.swap_time = s.last_swap;
           } else {
             r.outcome = BoardOutcome::kUnknown;
             fail(i, "Error",
@@ -454,7 +458,7 @@ std::vector<BoardCommitReport> Fabric::cancel(const std::vector<size_t>& boards)
       r.generation = s.generation;
       if (c == CancelOutcome::kAlreadySwapped) {
         r.outcome = BoardOutcome::kSwitched;
-        r.swap_ps = to_ps(s.last_swap);
+        r.swap_time = s.last_swap;
       }
     } catch (const std::exception& e) {
       r.outcome = BoardOutcome::kUnknown;
@@ -466,11 +470,11 @@ std::vector<BoardCommitReport> Fabric::cancel(const std::vector<size_t>& boards)
   return out;
 }
 
-FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::optional<int64_t> at_ps) {
+FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::optional<BoardTime> at) {
   FabricTriggerReport report;
   const size_t n = boards.size();
   report.boards = boards;
-  report.board_boundary_ps.assign(n, std::nullopt);
+  report.board_boundary.assign(n, std::nullopt);
   report.board_errors.assign(n, "");
   auto fail = [&](size_t i, const std::string& message) {
     report.board_errors[i] = message;
@@ -519,26 +523,27 @@ FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::opti
       return report;
     }
   }
-  if (at_ps) {
-    report.at_ps = *at_ps;
+  if (at) {
+    report.at = *at;
   } else {
-    report.margin_ps = spec_.trigger_margin_ps;
-    for (const int64_t w : windows_)
-      report.margin_ps = std::max(report.margin_ps, w > INT64_MAX / 2 ? INT64_MAX : 2 * w);
-    int64_t at = 0;
-    if (__builtin_add_overflow(latest, report.margin_ps, &at) || at > INT64_MAX - tick) {
+    int64_t margin = to_ps(spec_.trigger_margin);
+    for (const picoseconds w : windows_)
+      margin = std::max(margin, to_ps(w) > INT64_MAX / 2 ? INT64_MAX : 2 * to_ps(w));
+    report.margin = picoseconds(margin);
+    int64_t t = 0;
+    if (__builtin_add_overflow(latest, margin, &t) || t > INT64_MAX - tick) {
       report.error = fmt::format(
           "the latest board time {} ps plus the trigger margin overflows; no board was "
           "triggered",
           latest);
       return report;
     }
-    report.at_ps = round_up(at, tick);
+    report.at = board_time_ps(round_up(t, tick));
   }
   size_t written = 0;
   for (size_t i = 0; i < n; ++i) {
     try {
-      dev[i]->trigger_write_at(board_time_ps(report.at_ps));
+      dev[i]->trigger_write_at(report.at);
       written = i + 1;
     } catch (const std::exception& e) {
       fail(i, e.what());
@@ -547,8 +552,8 @@ FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::opti
   // The window is measured on the board read last, so one clock is used.
   if (written == n) {
     try {
-      report.window_ps = to_ps(dev[n - 1]->time()) - last_read;
-      windows_.push_back(*report.window_ps);
+      report.window = dev[n - 1]->time() - board_time_ps(last_read);
+      windows_.push_back(*report.window);
       if (windows_.size() > kWindowsKept) windows_.erase(windows_.begin());
     } catch (const std::exception& e) {
       fail(n - 1, std::string("reading the board's time failed: ") + e.what());
@@ -558,18 +563,18 @@ FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::opti
     if (!report.board_errors[i].empty()) continue;
     try {
       if (const std::optional<BoardTime> b = dev[i]->trigger_resolved(tickets[i]))
-        report.board_boundary_ps[i] = to_ps(*b);
+        report.board_boundary[i] = *b;
     } catch (const std::exception& e) {
       fail(i, e.what());
     }
   }
   if (!report.error.empty()) return report;
-  const std::optional<int64_t> first = report.board_boundary_ps[0];
-  const bool same = std::all_of(report.board_boundary_ps.begin(), report.board_boundary_ps.end(),
-                                [&](const std::optional<int64_t>& v) { return v == first; });
+  const std::optional<BoardTime> first = report.board_boundary[0];
+  const bool same = std::all_of(report.board_boundary.begin(), report.board_boundary.end(),
+                                [&](const std::optional<BoardTime>& v) { return v == first; });
   report.ok = same && first.has_value();
   if (report.ok) {
-    report.boundary_ps = first;
+    report.boundary = first;
     return report;
   }
   if (same) {
@@ -580,16 +585,16 @@ FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::opti
   std::string list;
   for (size_t i = 0; i < n; ++i) {
     list += fmt::format("{}{} {}", i ? ", " : "", report.board_names[i],
-                        report.board_boundary_ps[i] ? fmt::format("{} ps", *report.board_boundary_ps[i])
-                                                    : std::string("latched"));
+                        report.board_boundary[i] ? fmt::format("{} ps", to_ps(*report.board_boundary[i]))
+                                                 : std::string("latched"));
   }
   report.error = "the boards did not resolve one boundary: " + list;
-  if (report.window_ps && !at_ps && *report.window_ps >= report.margin_ps) {
+  if (report.window && !at && *report.window >= report.margin) {
     report.error += fmt::format(
         "; telling every board took {} ps of board time, more than the {} ps margin, so the last "
         "were told a time already past (the next trigger's margin is twice that window; raise "
         "trigger_margin if this recurs)",
-        *report.window_ps, report.margin_ps);
+        to_ps(*report.window), to_ps(report.margin));
   }
   return report;
 }

@@ -63,7 +63,7 @@ class Parser {
   }
 
   // "X_us" or "X_ps", not both: the margin in ps.
-  void margin(const json& doc, const std::string& stem, int64_t& out) {
+  void margin(const json& doc, const std::string& stem, picoseconds& out) {
     const std::string us = stem + "_us", ps = stem + "_ps";
     if (doc.contains(us) && doc.contains(ps)) {
       fail(ps, fmt::format("give {} or {}, not both", us, ps));
@@ -75,7 +75,7 @@ class Parser {
     const int64_t scale = in_us ? kPsPerUs : 1;
     const auto v = integer(doc[key], key, 1, kMaxMarginPs / scale);
     if (!v) return;
-    out = *v * scale;
+    out = picoseconds(*v * scale);
   }
 
   FabricSpec parse(const json& doc) {
@@ -90,8 +90,8 @@ class Parser {
     if (doc.contains("name")) {
       if (auto n = string(doc["name"], "name")) spec.name = *n;
     }
-    margin(doc, "commit_margin", spec.commit_margin_ps);
-    margin(doc, "trigger_margin", spec.trigger_margin_ps);
+    margin(doc, "commit_margin", spec.commit_margin);
+    margin(doc, "trigger_margin", spec.trigger_margin);
     parse_rails(doc, spec);
     parse_boards(doc, spec);
     master_given_ = doc.contains("sync_master");
@@ -642,8 +642,8 @@ nlohmann::json to_json(const FabricSpec& spec) {
   json doc = {{"name", spec.name},
               {"rails", rails},
               {"boards", boards},
-              {"commit_margin_ps", spec.commit_margin_ps},
-              {"trigger_margin_ps", spec.trigger_margin_ps}};
+              {"commit_margin_ps", to_ps(spec.commit_margin)},
+              {"trigger_margin_ps", to_ps(spec.trigger_margin)}};
   if (spec.sync_master && *spec.sync_master < spec.boards.size())
     doc["sync_master"] = spec.boards[*spec.sync_master].name;
   return doc;

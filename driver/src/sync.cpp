@@ -39,7 +39,8 @@ std::vector<Problem> validate(const SyncCalibration& c) {
   return problems;
 }
 
-SyncCalibration with_pps_skew(const SyncCalibration& c, int64_t skew_ps) {
+SyncCalibration with_pps_skew(const SyncCalibration& c, picoseconds skew) {
+  const int64_t skew_ps = to_ps(skew);
   SyncCalibration out = c;
   // Twice the skew: the servo removes half of what a delay adds.
   int64_t twice = 0;

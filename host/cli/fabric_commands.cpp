@@ -226,7 +226,7 @@ int run_commit(const FabricOptions& opt) {
       throw FormatError(
           fmt::format("--swap-timeout-ms {}: expected 1..3600000", printable(opt.swap_timeout_ms)));
     FabricSpec spec = read_fabric_file(opt.fabric);
-    if (at && at->kind == CommitSpec::kAfterNow) spec.commit_margin_ps = at->ps;
+    if (at && at->kind == CommitSpec::kAfterNow) spec.commit_margin = picoseconds(at->ps);
     const Assignments a = read_assignments(spec, opt);
     if (!a.format_problems.empty()) {
       json files = json::array();
@@ -245,7 +245,7 @@ int run_commit(const FabricOptions& opt) {
     o.allow_unlocked = opt.allow_unlocked;
     o.wait_for_swap = !opt.no_wait;
     o.swap_timeout = std::chrono::milliseconds(static_cast<int64_t>(timeout.value));
-    if (at && at->kind == CommitSpec::kAt) o.at_ps = at->ps;
+    if (at && at->kind == CommitSpec::kAt) o.at = board_time_ps(at->ps);
     Fabric fabric = Fabric::open(spec);
     const FabricCommitReport r = fabric.commit(a.set, o);
     for (const std::string& w : r.warnings) std::cerr << "warning: " << printable(w) << "\n";
@@ -258,11 +258,11 @@ int run_commit(const FabricOptions& opt) {
     } else {
       std::cout << fmt::format("fabric {}: {} for {} ps\n", printable(spec.name),
                                r.committed ? (o.wait_for_swap ? "committed" : "armed") : "NOT committed",
-                               r.commit_ps);
+                               to_ps(r.commit_time));
       for (const BoardCommitReport& b : r.boards) {
         std::string line = fmt::format("  {:<12} {:<9} generation {}", printable(b.name),
                                        to_string(b.outcome), b.generation);
-        if (b.swap_ps) line += fmt::format(", swapped at {} ps", *b.swap_ps);
+        if (b.swap_time) line += fmt::format(", swapped at {} ps", to_ps(*b.swap_time));
         if (b.cancelled) line += ", cancelled before its swap";
         if (!b.error.empty()) line += ": " + printable(b.error);
         std::cout << line << "\n";
@@ -277,7 +277,7 @@ int run_trigger(const FabricOptions& opt) {
   return guarded(opt, "trigger", [&] {
     const std::optional<CommitSpec> at = parse_at(opt);
     FabricSpec spec = read_fabric_file(opt.fabric);
-    if (at && at->kind == CommitSpec::kAfterNow) spec.trigger_margin_ps = at->ps;
+    if (at && at->kind == CommitSpec::kAfterNow) spec.trigger_margin = picoseconds(at->ps);
     std::vector<size_t> boards;
     std::vector<Problem> wrong;
     for (const std::string& name : opt.boards) {
@@ -296,15 +296,16 @@ int run_trigger(const FabricOptions& opt) {
       for (size_t b = 0; b < spec.boards.size(); ++b) boards.push_back(b);
     }
     Fabric fabric = Fabric::open(spec);
-    const FabricTriggerReport r = fabric.trigger(
-        boards, at && at->kind == CommitSpec::kAt ? std::optional<int64_t>(at->ps) : std::nullopt);
+    const FabricTriggerReport r = fabric.trigger(boards, at && at->kind == CommitSpec::kAt
+                                                             ? std::optional<BoardTime>(board_time_ps(at->ps))
+                                                             : std::nullopt);
     const bool failed = std::any_of(r.board_errors.begin(), r.board_errors.end(),
                                     [](const std::string& e) { return !e.empty(); }) ||
-                        r.board_boundary_ps.size() != boards.size();
+                        r.board_boundary.size() != boards.size();
     // Latched everywhere: no event step waits; each board's next one ends
     // at its minimum end. Not a failure, but not one boundary either.
-    const bool latched = !failed && std::all_of(r.board_boundary_ps.begin(), r.board_boundary_ps.end(),
-                                                [](const std::optional<int64_t>& v) { return !v; });
+    const bool latched = !failed && std::all_of(r.board_boundary.begin(), r.board_boundary.end(),
+                                                [](const std::optional<BoardTime>& v) { return !v; });
     if (opt.json) {
       json out = to_json(r);
       out["fabric"] = spec.name;
@@ -312,13 +313,13 @@ int run_trigger(const FabricOptions& opt) {
       print_json(out, "lightrail.fabric-trigger/1");
     } else if (r.ok) {
       std::cout << fmt::format("fabric {}: {} boards end their event step at {} ps (asked for {} ps)\n",
-                               printable(spec.name), boards.size(), *r.boundary_ps, r.at_ps);
+                               printable(spec.name), boards.size(), to_ps(*r.boundary), to_ps(r.at));
     } else {
-      for (size_t i = 0; i < r.boards.size() && i < r.board_boundary_ps.size(); ++i) {
+      for (size_t i = 0; i < r.boards.size() && i < r.board_boundary.size(); ++i) {
         std::cout << fmt::format("  {:<12} {}\n", r.board_names[i],
                                  !r.board_errors[i].empty() ? printable(r.board_errors[i])
-                                 : r.board_boundary_ps[i]   ? fmt::format("{} ps", *r.board_boundary_ps[i])
-                                                            : std::string("latched for its next event step"));
+                                 : r.board_boundary[i] ? fmt::format("{} ps", to_ps(*r.board_boundary[i]))
+                                                       : std::string("latched for its next event step"));
       }
     }
     if (r.ok || latched) {

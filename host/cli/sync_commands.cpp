@@ -231,7 +231,7 @@ int run_calibrate(const SyncOptions& opt) {
     if (reference_port && own_port) after = with_port_delays(after, *reference_port, *own_port);
     if (delay_tx) after.delay_tx_ps = *delay_tx;
     if (delay_rx) after.delay_rx_ps = *delay_rx;
-    if (skew) after = with_pps_skew(after, *skew);
+    if (skew) after = with_pps_skew(after, picoseconds(*skew));
     if (asymmetry) after.asymmetry_ps = *asymmetry;
     const SyncStatus s_before = device.sync_status();
     if (opt.alpha) {

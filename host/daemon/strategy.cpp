@@ -266,9 +266,9 @@ struct Strategy::Impl {
                       {"id", j.id},
                       {"generation", gen},
                       {"ok", true},
-                      {"commit_ps", report.commit_ps}});
+                      {"commit_ps", to_ps(report.commit_time)}});
       ++commits_ok;
-      j.commit_ps = report.commit_ps;
+      j.commit_ps = to_ps(report.commit_time);
       j.placement = std::move(pl);
       j.state = JobState::kRunning;
       j.next_phase = 0;
@@ -498,9 +498,9 @@ struct Strategy::Impl {
       }
     }
     const FabricTriggerReport r = fabric.trigger(boards);
-    bool board_failed = r.board_boundary_ps.size() != boards.size();
+    bool board_failed = r.board_boundary.size() != boards.size();
     for (const std::string& e : r.board_errors) board_failed |= !e.empty();
-    if (board_failed || (!r.error.empty() && r.board_boundary_ps.empty())) {
+    if (board_failed || (!r.error.empty() && r.board_boundary.empty())) {
       ++phase_errors;
       throw ApiError(502, "", fmt::format("the phase trigger failed: {}", r.error));
     }
@@ -512,7 +512,7 @@ struct Strategy::Impl {
     for (size_t i = 0; i < boards.size(); ++i) {
       const size_t b = boards[i];
       const uint32_t expect = j.triggers[b] + 1;
-      const bool direct = i < r.board_boundary_ps.size() && r.board_boundary_ps[i];
+      const bool direct = i < r.board_boundary.size() && r.board_boundary[i];
       for (;;) {
         Status s;
         try {
@@ -524,8 +524,8 @@ struct Strategy::Impl {
         if (s.triggers >= expect) {
           at[i] = to_ps(s.last_trigger);
           counts[i] = fmt::format("{}->{}", expect - 1, s.triggers);
-          if (direct && *r.board_boundary_ps[i] != at[i])
-            counts[i] += fmt::format(" direct {}", *r.board_boundary_ps[i]);
+          if (direct && to_ps(*r.board_boundary[i]) != at[i])
+            counts[i] += fmt::format(" direct {}", to_ps(*r.board_boundary[i]));
           j.triggers[b] = s.triggers;
           break;
         }
@@ -544,29 +544,29 @@ struct Strategy::Impl {
         ++phase_errors;
         std::string each;
         for (size_t k = 0; k < boards.size(); ++k) {
-          const bool direct = k < r.board_boundary_ps.size() && r.board_boundary_ps[k];
+          const bool direct = k < r.board_boundary.size() && r.board_boundary[k];
           each += fmt::format("; {} at {} ps ({}, triggers {})", name(boards[k]), at[k],
                               direct ? "resolved at once" : "latched", counts[k]);
         }
-        if (r.window_ps && *r.window_ps >= r.margin_ps)
-          each += fmt::format("; telling them took {} ps of board time against a {} ps margin", *r.window_ps,
-                              r.margin_ps);
+        if (r.window && *r.window >= r.margin)
+          each += fmt::format("; telling them took {} ps of board time against a {} ps margin",
+                              to_ps(*r.window), to_ps(r.margin));
         throw ApiError(502, "",
                        fmt::format("boards took different boundaries for phase \"{}\" (told {} ps){}",
-                                   printable(j.job.phases[p].name), r.at_ps, each));
+                                   printable(j.job.phases[p].name), to_ps(r.at), each));
       }
     }
     j.next_phase = (p + 1) % j.job.phases.size();
     ++j.phase_events;
     ++phase_events;
     j.last_boundary_ps = at[0];
-    const int64_t requested = r.at_ps - r.margin_ps;
+    const int64_t requested = to_ps(r.at - r.margin);
     boundary_lead_sum_s += double(at[0] - requested) * 1e-12;
     out["boundary_ps"] = at[0];
     out["requested_board_ps"] = requested;
-    out["trigger_margin_ps"] = r.margin_ps;
-    out["trigger_window_ps"] = r.window_ps ? json(*r.window_ps) : json(nullptr);
-    out["latched"] = !(r.boundary_ps.has_value());
+    out["trigger_margin_ps"] = to_ps(r.margin);
+    out["trigger_window_ps"] = r.window ? json(to_ps(*r.window)) : json(nullptr);
+    out["latched"] = !(r.boundary.has_value());
     return out;
   }
 

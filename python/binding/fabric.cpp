@@ -86,8 +86,13 @@ void bind_fabric(py::module_& m) {
       .def("to_json", [](const FabricSpec& s) { return to_json(s).dump(2); })
       .def_readonly("name", &FabricSpec::name)
       .def_readonly("boards", &FabricSpec::boards)
-      .def_readwrite("commit_margin_ps", &FabricSpec::commit_margin_ps)
-      .def_readwrite("trigger_margin_ps", &FabricSpec::trigger_margin_ps)
+      // Python keeps times as int picoseconds (docs/python.md).
+      .def_property(
+          "commit_margin_ps", [](const FabricSpec& s) { return to_ps(s.commit_margin); },
+          [](FabricSpec& s, int64_t ps) { s.commit_margin = picoseconds(ps); })
+      .def_property(
+          "trigger_margin_ps", [](const FabricSpec& s) { return to_ps(s.trigger_margin); },
+          [](FabricSpec& s, int64_t ps) { s.trigger_margin = picoseconds(ps); })
       .def("board_index", &FabricSpec::board_index, py::arg("name"),
            "Index of the named board, None if none.");
 
@@ -145,7 +150,7 @@ void bind_fabric(py::module_& m) {
               options.allow_unlocked = allow_unlocked;
               options.wait_for_swap = wait_for_swap;
               options.swap_timeout = std::chrono::milliseconds(swap_timeout_ms);
-              options.at_ps = at_ps;
+              if (at_ps) options.at = board_time_ps(*at_ps);
               report = f.fabric->commit(assignments(f.fabric->spec(), schedules), options);
             }
             return to_python(to_json(report));
@@ -167,7 +172,8 @@ void bind_fabric(py::module_& m) {
               } else {
                 for (size_t i = 0; i < f.fabric->size(); ++i) index.push_back(i);
               }
-              report = f.fabric->trigger(index, at_ps);
+              report = f.fabric->trigger(
+                  index, at_ps ? std::optional<BoardTime>(board_time_ps(*at_ps)) : std::nullopt);
             }
             return to_python(to_json(report));
           },

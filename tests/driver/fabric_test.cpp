@@ -72,8 +72,8 @@ TEST(FabricFile, ParsesAndRoundTrips) {
   EXPECT_EQ(spec.boards[1].switch_ports[2], kDark);
   EXPECT_EQ(spec.boards[1].switch_ports[4], kDark);  // missing tail: not cabled
   EXPECT_EQ(spec.sync_master, std::optional<size_t>(0));
-  EXPECT_EQ(spec.commit_margin_ps, 2'000'000'000);
-  EXPECT_EQ(spec.trigger_margin_ps, 20'000'000);
+  EXPECT_EQ(to_ps(spec.commit_margin), 2'000'000'000);
+  EXPECT_EQ(to_ps(spec.trigger_margin), 20'000'000);
   EXPECT_EQ(spec.board_index("b3"), std::optional<size_t>(3));
   EXPECT_EQ(spec.board_index("b9"), std::nullopt);
   EXPECT_EQ(spec.rail(0).radix, 64);
@@ -622,7 +622,7 @@ TEST(ValidateFabric, ClosBoardShiftedByACycleIsNamed) {
 struct Rig {
   explicit Rig(size_t n = 4) {
     spec = fabric_from_json(four_on_awgr());
-    spec.commit_margin_ps = 1'000'000;  // 1 us: 8,000 ticks
+    spec.commit_margin = std::chrono::microseconds(1);  // 8,000 ticks
     for (size_t b = 0; b < n; ++b) {
       boards.push_back(std::make_unique<FakeBoard>());
       FakeBoard& fb = *boards.back();
@@ -656,14 +656,15 @@ TEST(FabricCommit, ArmsEveryBoardForOneTimeAndWaitsForTheSwaps) {
   ASSERT_TRUE(r.committed) << r.error;
   EXPECT_TRUE(r.error.empty());
   EXPECT_TRUE(r.warnings.empty());
-  EXPECT_EQ(r.commit_ps % hw::TICK_PS, 0);
+  EXPECT_EQ(to_ps(r.commit_time) % hw::TICK_PS, 0);
   ASSERT_EQ(r.boards.size(), 4u);
   for (size_t b = 0; b < 4; ++b) {
     const FakeBoard& fb = *rig.boards[b];
-    EXPECT_EQ(fb.commit_time * hw::TICK_PS, uint64_t(r.commit_ps)) << "board " << b;  // one T for all
+    EXPECT_EQ(fb.commit_time * hw::TICK_PS, uint64_t(to_ps(r.commit_time)))
+        << "board " << b;  // one T for all
     EXPECT_EQ(fb.generation, 9u);
     EXPECT_EQ(r.boards[b].outcome, BoardOutcome::kSwitched) << b;
-    EXPECT_EQ(r.boards[b].swap_ps, std::optional<int64_t>(r.commit_ps));
+    EXPECT_EQ(r.boards[b].swap_time, std::optional<BoardTime>(r.commit_time));
     EXPECT_TRUE(r.boards[b].staged && r.boards[b].armed && !r.boards[b].cancelled);
     EXPECT_EQ(r.boards[b].name, "b" + std::to_string(b));
   }
@@ -680,7 +681,7 @@ TEST(FabricCommit, TimeIsTheLatestBoardAfterStagingPlusTheMargin) {
   o.wait_for_swap = false;
   const FabricCommitReport r = fabric.commit(rig.all(3), o);
   ASSERT_TRUE(r.committed) << r.error;
-  EXPECT_EQ(r.commit_ps, 90'000 * int64_t{hw::TICK_PS} + rig.spec.commit_margin_ps);
+  EXPECT_EQ(r.commit_time, board_time_ps(90'000 * int64_t{hw::TICK_PS}) + rig.spec.commit_margin);
   for (const BoardCommitReport& b : r.boards) EXPECT_EQ(b.outcome, BoardOutcome::kArmed);
   for (auto& b : rig.boards) EXPECT_TRUE(b->pending);
 }
@@ -704,7 +705,7 @@ TEST(FabricCommit, StageFailureOnOneBoardArmsNothing) {
   Fabric fabric = rig.make();
   const FabricCommitReport r = fabric.commit(rig.all(4));
   EXPECT_FALSE(r.committed);
-  EXPECT_EQ(r.commit_ps, 0);
+  EXPECT_EQ(r.commit_time, BoardTime());
   EXPECT_NE(r.error.find("board b3"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("nothing was armed"), std::string::npos) << r.error;
   EXPECT_EQ(r.boards[3].error_kind, "TransportError");
@@ -747,7 +748,7 @@ TEST(FabricCommit, ArmFailureOnTheLastBoardCancelsTheArmed) {
   Fabric fabric = rig.make();
   const FabricCommitReport r = fabric.commit(rig.all(4));
   EXPECT_FALSE(r.committed);
-  EXPECT_NE(r.commit_ps, 0);
+  EXPECT_NE(r.commit_time, BoardTime());
   EXPECT_NE(r.error.find("board b3: arming failed"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("cancelled in time"), std::string::npos) << r.error;
   for (size_t b = 0; b < 3; ++b) {
@@ -796,7 +797,7 @@ TEST(FabricCommit, TooLateToCancelIsReportedAsSwitched) {
   EXPECT_NE(r.error.find("too late to cancel on b0, b1, b2"), std::string::npos) << r.error;
   for (size_t b = 0; b < 3; ++b) {
     EXPECT_EQ(r.boards[b].outcome, BoardOutcome::kSwitched) << b;
-    EXPECT_EQ(r.boards[b].swap_ps, std::optional<int64_t>(r.commit_ps));
+    EXPECT_EQ(r.boards[b].swap_time, std::optional<BoardTime>(r.commit_time));
     EXPECT_FALSE(r.boards[b].cancelled);
     EXPECT_EQ(rig.boards[b]->generation, 6u);
   }
@@ -816,7 +817,7 @@ TEST(FabricCommit, ACancelThatCameTooCloseIsReportedAsSwitched) {
   const FabricCommitReport r = fabric.commit(rig.all(6));
   EXPECT_FALSE(r.committed);
   EXPECT_EQ(r.boards[0].outcome, BoardOutcome::kSwitched);
-  EXPECT_EQ(r.boards[0].swap_ps, std::optional<int64_t>(r.commit_ps));
+  EXPECT_EQ(r.boards[0].swap_time, std::optional<BoardTime>(r.commit_time));
   EXPECT_EQ(r.boards[1].outcome, BoardOutcome::kUnchanged);
   EXPECT_TRUE(r.boards[1].cancelled);
 }
@@ -924,7 +925,7 @@ TEST(FabricCommit, AnExplicitTimeInThePastIsRefusedBeforeArming) {
   Rig rig;
   Fabric fabric = rig.make();
   FabricCommitOptions o;
-  o.at_ps = 10;
+  o.at = board_time_ps(10);
   EXPECT_THROW(fabric.commit(rig.all(5), o), Error);
   for (auto& b : rig.boards) EXPECT_EQ(b->commits, 0);
 }
@@ -950,12 +951,12 @@ TEST(FabricTrigger, EveryBoardTakesOneBoundary) {
   Fabric fabric = rig.make();
   const FabricTriggerReport r = fabric.trigger({0, 1, 2, 3});
   ASSERT_TRUE(r.ok) << r.error;
-  EXPECT_EQ(r.at_ps % hw::TICK_PS, 0);
-  EXPECT_GE(r.at_ps, 50'000 * int64_t{hw::TICK_PS} + rig.spec.trigger_margin_ps);
-  EXPECT_EQ(r.boundary_ps, std::optional<int64_t>(r.at_ps));
+  EXPECT_EQ(to_ps(r.at) % hw::TICK_PS, 0);
+  EXPECT_GE(r.at, board_time_ps(50'000 * int64_t{hw::TICK_PS}) + rig.spec.trigger_margin);
+  EXPECT_EQ(r.boundary, std::optional<BoardTime>(r.at));
   for (size_t b = 0; b < 4; ++b) {
-    EXPECT_EQ(rig.boards[b]->trigger_time * hw::TICK_PS, uint64_t(r.at_ps));
-    EXPECT_EQ(r.board_boundary_ps[b], std::optional<int64_t>(r.at_ps));
+    EXPECT_EQ(rig.boards[b]->trigger_time * hw::TICK_PS, uint64_t(to_ps(r.at)));
+    EXPECT_EQ(r.board_boundary[b], std::optional<BoardTime>(r.at));
   }
   EXPECT_EQ(to_json(r)["boards"][3]["board"], "b3");
 }
@@ -965,11 +966,11 @@ TEST(FabricTrigger, ALatchedBoardIsNamed) {
   for (auto& b : rig.boards) b->waiting_event = true;
   rig.boards[2]->waiting_event = false;
   Fabric fabric = rig.make();
-  const FabricTriggerReport r = fabric.trigger({0, 2}, int64_t{4'000'000});
+  const FabricTriggerReport r = fabric.trigger({0, 2}, board_time_ps(4'000'000));
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.at_ps, 4'000'000);
-  EXPECT_EQ(r.board_boundary_ps[0], std::optional<int64_t>(4'000'000));
-  EXPECT_EQ(r.board_boundary_ps[1], std::nullopt);
+  EXPECT_EQ(r.at, board_time_ps(4'000'000));
+  EXPECT_EQ(r.board_boundary[0], std::optional<BoardTime>(board_time_ps(4'000'000)));
+  EXPECT_EQ(r.board_boundary[1], std::nullopt);
   EXPECT_NE(r.error.find("b2 latched"), std::string::npos) << r.error;
 }
 
@@ -984,7 +985,7 @@ TEST(FabricTrigger, ABoardThatFailsIsNamed) {
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.error.find("board b1"), std::string::npos) << r.error;
   EXPECT_FALSE(r.board_errors[1].empty());
-  EXPECT_EQ(r.board_boundary_ps[2], std::optional<int64_t>(r.at_ps));  // the others went ahead
+  EXPECT_EQ(r.board_boundary[2], std::optional<BoardTime>(r.at));  // the others went ahead
 }
 
 TEST(FabricTrigger, ASlowHostWidensTheMarginInsteadOfSplittingTheBoundaryAgain) {
@@ -1002,18 +1003,18 @@ TEST(FabricTrigger, ASlowHostWidensTheMarginInsteadOfSplittingTheBoundaryAgain) 
   for (auto& b : rig.boards) b->waiting_event = true;
   const FabricTriggerReport first = fabric.trigger({0, 1, 2, 3});
   EXPECT_FALSE(first.ok);
-  EXPECT_EQ(first.margin_ps, rig.spec.trigger_margin_ps);
-  ASSERT_TRUE(first.window_ps.has_value());
-  EXPECT_GE(*first.window_ps, int64_t(4 * per_write * hw::TICK_PS));
-  EXPECT_EQ(first.board_boundary_ps[0], std::optional<int64_t>(first.at_ps));
-  EXPECT_GT(first.board_boundary_ps[3].value_or(0), first.at_ps);
+  EXPECT_EQ(to_ps(first.margin), to_ps(rig.spec.trigger_margin));
+  ASSERT_TRUE(first.window.has_value());
+  EXPECT_GE(to_ps(*first.window), int64_t(4 * per_write * hw::TICK_PS));
+  EXPECT_EQ(first.board_boundary[0], std::optional<BoardTime>(first.at));
+  EXPECT_GT(first.board_boundary[3].value_or(BoardTime()), first.at);
   EXPECT_NE(first.error.find("more than the 20000000 ps margin"), std::string::npos) << first.error;
 
   for (auto& b : rig.boards) b->waiting_event = true;
   const FabricTriggerReport second = fabric.trigger({0, 1, 2, 3});
   ASSERT_TRUE(second.ok) << second.error;
-  EXPECT_EQ(second.margin_ps, 2 * *first.window_ps);
-  EXPECT_EQ(to_json(second)["margin_ps"], second.margin_ps);
+  EXPECT_EQ(to_ps(second.margin), 2 * to_ps(*first.window));
+  EXPECT_EQ(to_json(second)["margin_ps"], to_ps(second.margin));
 }
 
 TEST(FabricLease, OneTokenOnEveryBoard) {

@@ -159,7 +159,11 @@ TEST_P(SequencerGuard, TriggeredEndAfterTheLargestGuard) {
   EXPECT_EQ(board.out().errors, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryTickOfTheCycle, SequencerGuard, ::testing::Range<uint64_t>(0, FINE_STEPS));
+// Named by the tick of the cycle the schedule starts at (t0).
+INSTANTIATE_TEST_SUITE_P(EveryTickOfTheCycle, SequencerGuard, ::testing::Range<uint64_t>(0, FINE_STEPS),
+                         [](const ::testing::TestParamInfo<uint64_t>& info) {
+                           return "StartAtTick" + std::to_string(info.param);
+                         });
 
 // STOP in the cycles around an epoch swap's boundary: before the kernel takes
 // it the boundary ends the schedule instead (no swap, the commit dropped);

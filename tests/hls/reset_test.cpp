@@ -89,7 +89,12 @@ TEST_P(SequencerReset, MidRunResetRestartsAsAFreshKernel) {
   EXPECT_FALSE(used.status(STATUS_RUNNING_MASK)) << "stopped";
 }
 
-INSTANTIATE_TEST_SUITE_P(, SequencerReset, ::testing::Values(0, 1, 2, 3));
+// Named by what comes between the dirtying and the reset.
+INSTANTIATE_TEST_SUITE_P(, SequencerReset, ::testing::Values(0, 1, 2, 3),
+                         [](const ::testing::TestParamInfo<int>& info) {
+                           return info.param == 1 ? std::string("AStopThen7Cycles")
+                                                  : "After" + std::to_string(info.param * 7) + "Cycles";
+                         });
 
 // Without the reset the same sequence does differ: the comparison above
 // can fail (the pending at-time commit of the old run swaps, and counters

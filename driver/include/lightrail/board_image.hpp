@@ -2,6 +2,8 @@
 // of the board (an xclbin for hardware, the co-simulated model for sim://)
 // and `lightrail flash` takes (docs/lab.md, "Board image descriptor"). It
 // names the image's UUID, build ID and, for hardware, its xclbin.
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <optional>

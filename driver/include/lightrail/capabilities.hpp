@@ -1,4 +1,6 @@
 // What a board can do, read from its capability block and tune table.
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <cstdint>

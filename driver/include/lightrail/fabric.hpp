@@ -2,7 +2,12 @@
 // (the fabric file, docs/fabric.md), checking a set of board schedules
 // against each other before anything is written, one all-or-nothing commit
 // across boards at one synchronised time, and one timed trigger for many
-// boards.
+// boards. Times are typed as in Device (lightrail/time.hpp): BoardTime for
+// points of the boards' synchronised time, picoseconds for margins and
+// windows, std::chrono::milliseconds for host-side waits.
+// Thread safety: the spec, assignments and reports are values (safe from
+// any thread on distinct objects, readable from several at once); Fabric
+// itself is not thread-safe (below).
 #pragma once
 
 #include <chrono>
@@ -13,6 +18,7 @@
 
 #include "lightrail/device.hpp"
 #include "lightrail/export.hpp"
+#include "lightrail/time.hpp"
 #include "lightrail/validate.hpp"
 
 namespace lightrail {
@@ -68,11 +74,12 @@ struct LIGHTRAIL_EXPORT FabricSpec {
   // The board whose clock the others follow (its own servo is not locked to
   // anything, so the lock check skips it); empty: none is the reference.
   std::optional<size_t> sync_master;
-  // Commit time = the latest board time read + commit_margin_ps: room to arm
-  // every board before any of them reaches it.
-  int64_t commit_margin_ps = 2'000'000'000;  // 2 ms
-  // Fabric trigger time = latest board time + trigger_margin_ps.
-  int64_t trigger_margin_ps = 20'000'000;  // 20 us
+  // Commit time = the latest board time read + commit_margin: room to arm
+  // every board before any of them reaches it. The fabric file's
+  // commit_margin_us / commit_margin_ps.
+  picoseconds commit_margin = std::chrono::milliseconds(2);
+  // Fabric trigger time = latest board time + trigger_margin.
+  picoseconds trigger_margin = std::chrono::microseconds(20);
 
   const FabricRail& rail(int r) const;  // std::out_of_range naming r
   // Board index by name, nullopt if none.
@@ -136,8 +143,8 @@ struct BoardCommitReport {
   bool staged = false;
   bool armed = false;
   bool cancelled = false;
-  std::optional<int64_t> swap_ps;  // when kSwitched: the board time of the swap
-  std::string error;               // what failed on this board, if anything
+  std::optional<BoardTime> swap_time;  // when kSwitched: the board time of the swap
+  std::string error;                   // what failed on this board, if anything
   // The driver exception behind `error` ("TransportError", "VerifyError",
   // "LeaseError", "BoardBusyError", "CommitError", "Error", ...); empty
   // when nothing failed.
@@ -146,7 +153,7 @@ struct BoardCommitReport {
 
 struct FabricCommitReport {
   bool committed = false;                 // every board of the set is armed (or switched, with wait)
-  int64_t commit_ps = 0;                  // T; 0 if no board was armed
+  BoardTime commit_time;                  // T; the epoch (0 ps) if no board was armed
   std::string error;                      // the first failure, naming the board; empty when committed
   std::vector<std::string> warnings;      // unlocked clocks let through with allow_unlocked
   std::vector<BoardCommitReport> boards;  // one per schedule, in the order given
@@ -156,24 +163,24 @@ struct FabricCommitOptions {
   bool allow_unlocked = false;  // warn instead of refusing a board whose clock is not locked
   bool wait_for_swap = true;    // after arming, wait until every board has swapped (kSwitched)
   std::chrono::milliseconds swap_timeout{30000};  // for wait_for_swap, in host time
-  std::optional<int64_t> at_ps;                   // an explicit commit time instead of latest + margin
+  std::optional<BoardTime> at;                    // an explicit commit time instead of latest + margin
 };
 
 struct FabricTriggerReport {
-  bool ok = false;                                        // every board resolved the same boundary
-  int64_t at_ps = 0;                                      // the time every board was told
-  std::optional<int64_t> boundary_ps;                     // the boundary they take, when ok
-  std::vector<std::optional<int64_t>> board_boundary_ps;  // per board given (nullopt: latched)
-  std::string error;                                      // the first failure, naming the board
-  std::vector<size_t> boards;                             // the boards given, in order
-  std::vector<std::string> board_names;                   // their names
-  std::vector<std::string> board_errors;                  // per board given: what failed ("" if nothing)
-  // The margin at_ps was chosen with (0 when at_ps was given), and the
-  // board time from the last time read to the last trigger written: a
-  // window longer than the margin means some boards were told a time
-  // already past and took a later boundary.
-  int64_t margin_ps = 0;
-  std::optional<int64_t> window_ps;
+  bool ok = false;                                       // every board resolved the same boundary
+  BoardTime at;                                          // the time every board was told
+  std::optional<BoardTime> boundary;                     // the boundary they take, when ok
+  std::vector<std::optional<BoardTime>> board_boundary;  // per board given (nullopt: latched)
+  std::string error;                                     // the first failure, naming the board
+  std::vector<size_t> boards;                            // the boards given, in order
+  std::vector<std::string> board_names;                  // their names
+  std::vector<std::string> board_errors;                 // per board given: what failed ("" if nothing)
+  // The margin `at` was chosen with (0 when `at` was given), and the board
+  // time from the last time read to the last trigger written: a window
+  // longer than the margin means some boards were told a time already past
+  // and took a later boundary.
+  picoseconds margin{0};
+  std::optional<picoseconds> window;
 };
 
 // `fabric sync`: what one board is to be told (plan_fabric_sync) and what
@@ -264,11 +271,11 @@ class LIGHTRAIL_EXPORT Fabric {
 
   // One timed trigger for every board given: at = latest board time +
   // margin unless given; ok when every board resolved the same boundary.
-  // The margin is trigger_margin_ps, or twice the longest window of the
+  // The margin is trigger_margin, or twice the longest window of the
   // last kWindowsKept triggers when that is longer: a host or link slower
   // than the file assumed widens it instead of splitting the boundary.
   static constexpr size_t kWindowsKept = 64;
-  FabricTriggerReport trigger(const std::vector<size_t>& boards, std::optional<int64_t> at_ps = std::nullopt);
+  FabricTriggerReport trigger(const std::vector<size_t>& boards, std::optional<BoardTime> at = std::nullopt);
 
   std::vector<FabricBoardState> status();
 
@@ -294,7 +301,7 @@ class LIGHTRAIL_EXPORT Fabric {
   std::vector<std::string> open_errors_;       // why a closed board could not be opened
   std::vector<std::string> open_error_kinds_;  // and the exception's kind ("TransportError", ...)
   uint32_t token_ = 0;
-  std::vector<int64_t> windows_;  // the last trigger windows, oldest first
+  std::vector<picoseconds> windows_;  // the last trigger windows, oldest first
 };
 
 }  // namespace lightrail

@@ -1,5 +1,7 @@
 // The schedule image: the words of one bank (docs/registers.md) as the
 // sequencer reads them.
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <cstdint>

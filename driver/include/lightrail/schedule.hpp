@@ -1,6 +1,9 @@
 // A switching schedule as host programs build it: configurations (per port a
 // wavelength or dark) and a program of steps. Times are picoseconds of the
-// fabric's synchronised time.
+// fabric's synchronised time, plain int64_t named *_ps: the schedule is a
+// record of the schedule file, field for field (docs/driver.md, "Times").
+// Thread safety: a value type; distinct objects may be used from any
+// thread, and one may be read from several threads at once.
 #pragma once
 
 #include <cstdint>

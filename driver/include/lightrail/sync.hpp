@@ -2,7 +2,11 @@
 // status (SYNC_CTRL .. SYNC_LINK_BAD_FRAMES), the mode a lab engineer sets
 // (SYNC_CTRL) and the calibration a timing engineer measures once per link
 // (SYNC_CAL_*). Registers: docs/registers.md; servo behaviour:
-// docs/clock-sync.md. Read and written through Device.
+// docs/clock-sync.md. Read and written through Device. SyncStatus and
+// SyncCalibration mirror their registers and JSON field for field, so their
+// times stay plain int64_t picoseconds named *_ps (docs/driver.md, "Times").
+// Thread safety: value types and pure functions; safe from any thread on
+// distinct objects.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +15,7 @@
 #include <vector>
 
 #include "lightrail/export.hpp"
+#include "lightrail/time.hpp"
 #include "lightrail/validate.hpp"
 
 namespace lightrail {
@@ -95,7 +100,7 @@ LIGHTRAIL_EXPORT std::vector<Problem> validate(const SyncCalibration& calibratio
 // ps, averaged, cable difference removed; positive: late) folded into its
 // fixed delays: late by s, the receive delay grows by 2s; early, the
 // transmit delay by 2|s|. Throws Error beyond 64-bit range.
-LIGHTRAIL_EXPORT SyncCalibration with_pps_skew(const SyncCalibration& calibration, int64_t skew_ps);
+LIGHTRAIL_EXPORT SyncCalibration with_pps_skew(const SyncCalibration& calibration, picoseconds skew);
 
 // A port's fixed delays (transceiver, traces), measured once per board
 // against one golden board (docs/lab.md): a link's SYNC_CAL_DELAY_* are the

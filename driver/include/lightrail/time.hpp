@@ -3,6 +3,8 @@
 // sequencer's TIME register counts from the board's epoch; boards that follow
 // one sync master share it. Host-side waits are std::chrono durations on the
 // host's steady clock.
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <chrono>

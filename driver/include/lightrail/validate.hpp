@@ -1,4 +1,6 @@
 // Checking a schedule against a board before anything reaches it.
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <string>

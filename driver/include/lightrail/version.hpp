@@ -1,5 +1,7 @@
 // The version of lightrail: the headers' (macros, fixed when a program is
 // compiled) and the library's (lightrail::version(), what runs).
+// Thread safety: version() returns a value and may be called from any
+// thread at once.
 #pragma once
 
 #include <cstdint>

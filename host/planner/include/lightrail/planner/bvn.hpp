@@ -1,5 +1,7 @@
 // Arbitrary traffic to circuits: a traffic matrix as a weighted sequence of
 // one-to-one configurations.
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <cstdint>

@@ -2,6 +2,8 @@
 // traffic rides circuits or stays on the electrical network, from the flow
 // model with the fabric's reconfiguration time. Circuits are used only
 // where they pay for their reconfigurations.
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <cstdint>

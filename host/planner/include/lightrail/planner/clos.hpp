@@ -2,6 +2,8 @@
 // more tiers when the leaves outnumber a spine's ports), with ECMP hashing
 // over a leaf's uplinks and queueing behind the flows sharing a link, so
 // that the electrical baseline's speed is a result of its structure.
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,8 @@
 // Collective communication patterns as sequences of one-to-one circuit
 // configurations (PAS): which circuits each round of a collective needs and
 // which data blocks travel over them.
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <cstdint>

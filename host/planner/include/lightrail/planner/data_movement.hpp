@@ -1,5 +1,7 @@
 // Replays a collective's transfers over its circuits to prove that every
 // rank ends with the data the collective promises it.
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <string>

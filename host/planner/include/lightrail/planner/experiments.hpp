@@ -1,5 +1,7 @@
 // The shipped experiments (experiments/*.json): Opus overhead sweep, PAS
 // acceleration over EPS, FastConv time-to-accuracy, power and cost.
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <nlohmann/json.hpp>

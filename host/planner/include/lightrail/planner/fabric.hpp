@@ -1,5 +1,7 @@
 // The network a job runs on: photonic rails (one OCS or AWGR per rail) with
 // an electrical packet-switched (EPS) fallback.
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <cstdint>

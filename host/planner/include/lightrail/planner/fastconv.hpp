@@ -1,5 +1,7 @@
 // FastConv: jobs sharing a hybrid OCS/EPS fabric; OCS circuits go to the
 // jobs furthest from convergence, jobs near their target give them up.
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <cstdint>

@@ -3,6 +3,8 @@
 // bandwidth, plus per-round latency). Rails run in parallel; a phase ends
 // when its slowest rail does. Every function throws std::invalid_argument
 // naming the phase and the inputs when a time exceeds kMaxPs (limits.hpp).
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <cstdint>

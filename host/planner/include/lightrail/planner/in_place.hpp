@@ -1,6 +1,8 @@
 // Circuits kept in place: when a NIC has several ports on its rail, the
 // circuits of several phases can stand at once, each on its own ports, so
 // the rail need not reconfigure between those phases.
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <vector>

@@ -1,5 +1,7 @@
 // An ML training job: placement, parallelism degrees and the phases of one
 // iteration (compute, then the collective of the phase).
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <cstdint>

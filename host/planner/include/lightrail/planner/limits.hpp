@@ -1,6 +1,8 @@
 // What the planner's model can represent. Inputs beyond these are refused
 // naming the field and the limit, so no value wraps, truncates or is
 // silently dropped, and no plan outgrows the machine planning it.
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <cstdint>

@@ -2,6 +2,8 @@
 // reaches at most one receiving port and each receiver hears at most one
 // transmitter (Polatis-style: a NIC port's tx fibre is an OCS input, its rx
 // fibre an OCS output).
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <string>

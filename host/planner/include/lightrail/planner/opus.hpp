@@ -2,6 +2,8 @@
 // time-multiplexed across one circuit configuration per phase (per round
 // for multi-matching collectives), reconfigured at phase boundaries only
 // when the configuration changes.
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,7 @@
 // A plan as schedules the boards run: one lightrail::Schedule per board
 // driving a rail switch's ports.
+// Thread safety: value types and pure functions; safe to use from any
+// thread on distinct objects, and to read one object from several threads.
 #pragma once
 
 #include <string>
