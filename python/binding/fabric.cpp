@@ -156,7 +156,8 @@ void bind_fabric(py::module_& m) {
           "Stages every board, arms all for one time T, cancels all if any fails; returns the report dict.")
       .def(
           "trigger",
-          [](FabricHandle& f, std::optional<std::vector<std::string>> boards, std::optional<int64_t> at_ps) {
+          [](FabricHandle& f, std::optional<std::vector<std::string>> boards, std::optional<int64_t> at_ps,
+             std::vector<std::optional<uint32_t>> steps) {
             FabricTriggerReport report;
             {
               py::gil_scoped_release no_gil;
@@ -167,12 +168,14 @@ void bind_fabric(py::module_& m) {
               } else {
                 for (size_t i = 0; i < f.fabric->size(); ++i) index.push_back(i);
               }
-              report = f.fabric->trigger(index, at_ps);
+              report = f.fabric->trigger(index, at_ps, steps);
             }
             return to_python(to_json(report));
           },
           py::arg("boards") = std::nullopt, py::arg("at_ps") = std::nullopt,
-          "One timed trigger for the boards named (all by default); returns the report dict.")
+          py::arg("steps") = std::vector<std::optional<uint32_t>>{},
+          "One timed trigger for the boards named (all by default); steps: none, or one per board (a "
+          "jump's step, or None); returns the report dict.")
       .def("status", [](FabricHandle& f) {
         py::gil_scoped_release no_gil;
         std::lock_guard<std::mutex> lock(f.mutex);
