@@ -54,6 +54,7 @@ module axil_regfile #(
   input  logic [                                   63:0]   seq_last_swap_i,
   input  logic [                                   63:0]   seq_triggered_at_i,
   input  logic [                                   31:0]   seq_triggers_i,
+  input  logic [                                   31:0]   seq_triggered_step_i,
   // sequencer commands (pulses are one cycle wide)
   output logic                                             seq_commit_o,
   output logic                                             seq_cancel_o,
@@ -63,6 +64,8 @@ module axil_regfile #(
   output logic                                             seq_trigger_o,
   output logic                                             seq_trigger_at_o,
   output logic [                                   63:0]   seq_trigger_ticks_o,
+  output logic                                             seq_trigger_jump_o,
+  output logic [                                   31:0]   seq_trigger_step_o,
   output logic                                             seq_stop_o,
   output logic [                                   31:0]   seq_clear_errors_o,
   output logic                                             seq_tune_we_o,
@@ -162,6 +165,7 @@ module axil_regfile #(
   logic [            31:0] commit_crc_q;
   logic [            31:0] trigger_lo_q;
   logic [            31:0] trigger_hi_q;
+  logic [            31:0] trigger_step_q;  // TRIGGER_STEP: the kernel checks its range
   logic [            31:0] triggered_at_hi_q;  // HI latched by reading LO
   logic                    locked_write_q;  // ERROR.LOCKED_WRITE, owned here
   // lease
@@ -263,7 +267,9 @@ module axil_regfile #(
       commit_crc_q       <= '0;
       trigger_lo_q       <= '0;
       trigger_hi_q       <= '0;
+      trigger_step_q     <= '0;
       seq_trigger_at_o   <= 1'b0;
+      seq_trigger_jump_o <= 1'b0;
       locked_write_q     <= 1'b0;
       lease_owner_q      <= '0;
       lease_expires_q    <= '0;
@@ -296,6 +302,7 @@ module axil_regfile #(
       seq_commit_o       <= 1'b0;
       seq_cancel_o       <= 1'b0;
       seq_trigger_at_o   <= 1'b0;
+      seq_trigger_jump_o <= 1'b0;
       if (settle_q != '0) settle_q <= settle_q - 1'b1;
       seq_trigger_o      <= 1'b0;
       seq_stop_o         <= 1'b0;
@@ -330,6 +337,7 @@ module axil_regfile #(
             lightrail_hwdef_pkg::REG_CTRL: begin
               seq_trigger_o <= |(wr_bits & lightrail_hwdef_pkg::CTRL_TRIGGER_MASK);
               seq_trigger_at_o <= |(wr_bits & lightrail_hwdef_pkg::CTRL_TRIGGER_AT_MASK);
+              seq_trigger_jump_o <= |(wr_bits & lightrail_hwdef_pkg::CTRL_TRIGGER_JUMP_MASK);
               seq_stop_o    <= |(wr_bits & lightrail_hwdef_pkg::CTRL_STOP_MASK);
               if (|(wr_bits & lightrail_hwdef_pkg::CTRL_CLEAR_ERRORS_MASK)) begin
                 seq_clear_errors_o <= '1;
@@ -346,6 +354,7 @@ module axil_regfile #(
             lightrail_hwdef_pkg::REG_COMMIT_CRC: commit_crc_q <= merge(commit_crc_q, wr_mask, wr_bits);
             lightrail_hwdef_pkg::REG_TRIGGER_TIME_LO: trigger_lo_q <= merge(trigger_lo_q, wr_mask, wr_bits);
             lightrail_hwdef_pkg::REG_TRIGGER_TIME_HI: trigger_hi_q <= merge(trigger_hi_q, wr_mask, wr_bits);
+            lightrail_hwdef_pkg::REG_TRIGGER_STEP: trigger_step_q <= merge(trigger_step_q, wr_mask, wr_bits);
             lightrail_hwdef_pkg::REG_COMMIT: begin
               if (token_owns) begin
                 seq_commit_o <= 1'b1;
@@ -427,6 +436,7 @@ module axil_regfile #(
   assign seq_commit_ticks_o = {commit_hi_q, commit_lo_q};
   assign seq_commit_crc_o = commit_crc_q;
   assign seq_trigger_ticks_o = {trigger_hi_q, trigger_lo_q};
+  assign seq_trigger_step_o = trigger_step_q;
   assign sync_ctrl_o = sync_ctrl_q;
   assign sync_cal_delay_ms_ps_o = sync_cal_delay_ms_ps_q;
   assign sync_cal_delay_sm_ps_o = sync_cal_delay_sm_ps_q;
@@ -532,6 +542,8 @@ module axil_regfile #(
       lightrail_hwdef_pkg::REG_TRIGGERED_AT_LO:        rd_reg = triggered_at_lo;
       lightrail_hwdef_pkg::REG_TRIGGERED_AT_HI:        rd_reg = triggered_at_hi_q;
       lightrail_hwdef_pkg::REG_TRIGGERS:               rd_reg = seq_triggers_i;
+      lightrail_hwdef_pkg::REG_TRIGGER_STEP:           rd_reg = trigger_step_q;
+      lightrail_hwdef_pkg::REG_TRIGGERED_STEP:         rd_reg = seq_triggered_step_i;
       lightrail_hwdef_pkg::REG_COMMIT:                 rd_reg = '0;  // write-only
       lightrail_hwdef_pkg::REG_CANCEL:                 rd_reg = '0;
       lightrail_hwdef_pkg::REG_LEASE_OWNER:            rd_reg = lease_live ? lease_owner_q : '0;

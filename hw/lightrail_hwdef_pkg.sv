@@ -3,7 +3,7 @@
 /* verilator lint_off UNUSEDPARAM */
 package lightrail_hwdef_pkg;
   // version of this register map
-  localparam logic [31:0] REGMAP_VERSION = 32'd4;
+  localparam logic [31:0] REGMAP_VERSION = 32'd5;
   // switch ports (tunable lasers or OCS ports) per board
   localparam logic [31:0] PORTS = 32'd16;
   // wavelength channels a port can select
@@ -141,6 +141,10 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] CTRL_TRIGGER_AT_LSB = 32'd4;
   localparam logic [31:0] CTRL_TRIGGER_AT_WIDTH = 32'd1;
   localparam logic [31:0] CTRL_TRIGGER_AT_MASK = 32'h10;
+  // with TRIGGER or TRIGGER_AT: the step after the event step is TRIGGER_STEP instead of the next one (a jump, for phases in any order); a TRIGGER_STEP outside the running schedule is refused (ERROR.BAD_TRIGGER_STEP) and the trigger dropped. A commit swap due at that boundary wins over the jump
+  localparam logic [31:0] CTRL_TRIGGER_JUMP_LSB = 32'd5;
+  localparam logic [31:0] CTRL_TRIGGER_JUMP_WIDTH = 32'd1;
+  localparam logic [31:0] CTRL_TRIGGER_JUMP_MASK = 32'h20;
   localparam logic [31:0] REG_COMMIT_MODE = 32'd68;
   // 0: at the next epoch boundary (immediately when idle); 1: at the first step boundary at or after COMMIT_TIME (exactly COMMIT_TIME when idle)
   localparam logic [31:0] COMMIT_MODE_AT_TIME_LSB = 32'd0;
@@ -223,6 +227,10 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] ERROR_COMMIT_BUSY_LSB = 32'd9;
   localparam logic [31:0] ERROR_COMMIT_BUSY_WIDTH = 32'd1;
   localparam logic [31:0] ERROR_COMMIT_BUSY_MASK = 32'h200;
+  // a jumping trigger (CTRL.TRIGGER_JUMP) named a TRIGGER_STEP outside the running schedule (at or beyond its step count, or no schedule runs); the trigger was dropped, the schedule runs on untouched
+  localparam logic [31:0] ERROR_BAD_TRIGGER_STEP_LSB = 32'd10;
+  localparam logic [31:0] ERROR_BAD_TRIGGER_STEP_WIDTH = 32'd1;
+  localparam logic [31:0] ERROR_BAD_TRIGGER_STEP_MASK = 32'h400;
   // steps executed, bits 31:0 (reading LO latches HI)
   localparam logic [31:0] REG_STEPS_LO = 32'd104;
   // steps executed, bits 63:32
@@ -283,6 +291,10 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] HEALTH_LINK_UP_MASK = 32'h2;
   // a register with no effect, reset 0: the host writes and reads it back to test the register path (`lightrail flash`'s self-test)
   localparam logic [31:0] REG_SCRATCH = 32'd216;
+  // the step a jumping trigger (CTRL.TRIGGER_JUMP) goes to at its boundary, 0..N_STEPS-1 of the running schedule
+  localparam logic [31:0] REG_TRIGGER_STEP = 32'd220;
+  // the step the last trigger's boundary went into (TRIGGER_STEP after a jump, else the step after the event step), valid with TRIGGERED_AT
+  localparam logic [31:0] REG_TRIGGERED_STEP = 32'd224;
   // clock-synchronisation servo control (docs/clock-sync.md)
   localparam logic [31:0] REG_SYNC_CTRL = 32'd256;
   // run the servo; 0: DAC at mid-scale, no phase steps, state DISABLED
@@ -491,6 +503,8 @@ package lightrail_hwdef_pkg;
       REG_TRIGGERS: is_register = 1'b1;
       REG_HEALTH: is_register = 1'b1;
       REG_SCRATCH: is_register = 1'b1;
+      REG_TRIGGER_STEP: is_register = 1'b1;
+      REG_TRIGGERED_STEP: is_register = 1'b1;
       REG_SYNC_CTRL: is_register = 1'b1;
       REG_SYNC_STATUS: is_register = 1'b1;
       REG_SYNC_ERROR: is_register = 1'b1;

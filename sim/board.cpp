@@ -136,6 +136,7 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   m.seq_last_swap_i = k.last_swap_ticks;
   m.seq_triggered_at_i = k.triggered_at_ticks;
   m.seq_triggers_i = k.triggers;
+  m.seq_triggered_step_i = k.triggered_step;
   m.seq_sel_valid_i = k.sel_valid;
   m.seq_fall_valid_i = k.fall_valid;
   m.seq_rise_valid_i = k.rise_valid;
@@ -216,6 +217,8 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   in_.trigger = m.seq_trigger_o;
   in_.trigger_at = m.seq_trigger_at_o;
   in_.trigger_ticks = m.seq_trigger_ticks_o;
+  in_.trigger_jump = m.seq_trigger_jump_o;
+  in_.trigger_step = m.seq_trigger_step_o;
   in_.stop = m.seq_stop_o;
   const bool stop = m.rst_ni && in_.stop;
   if (stop) {
@@ -236,9 +239,10 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   Piped& slot = pipe_[pipe_head_];
   if (m.rst_ni) {
     const KernelCounts before{out_->status, out_->errors, out_->triggers, out_->swaps};
+    const bool jump_latched = st_->trigger_latched && st_->trigger_jump;
     seq::sequencer_step(*st_, in_, slot.out);
     out_ = &slot.out;
-    watch_kernel(before);
+    watch_kernel(before, jump_latched);
   } else {
     seq::sequencer_reset(*st_);  // ap_rst_n: held in reset, outputs idle
     slot.out = seq::SequencerOut{};
@@ -274,6 +278,11 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
       ref_->stop(next.stop_window);
     }
     ref_->generate_until(now_ticks_ + 2 * FINE_STEPS);
+    if (ref_->waiting_event() && ref_->event_due_tick() != jump_told_ && !jump_steps_.empty()) {
+      ref_->jump(jump_steps_.front());
+      jump_steps_.pop_front();
+      jump_told_ = ref_->event_due_tick();
+    }
     for (uint64_t t : ref_->take_event_starts()) probe_->watch_boundary(t, Probe::Watch::kEventStart);
     // A timed trigger ends the event step at the time the kernel names; the
     // reference resumes there if it still waits. A boundary that changes no
@@ -394,6 +403,8 @@ void Board::begin_reset() {
   out_ = &pipe_[0].out;
   pending_.reset();
   triggered_.clear();
+  jump_steps_.clear();
+  jump_told_ = UINT64_MAX;
   latched_ = Latched::kNone;
   commit_at_time_ = false;
   commit_ticks_ = 0;
@@ -450,7 +461,7 @@ void Board::digest_outputs(const uint32_t* gate, uint32_t stb, const uint8_t* fi
   output_digest_ += h;
 }
 
-void Board::watch_kernel(const KernelCounts& before) {
+void Board::watch_kernel(const KernelCounts& before, bool jump_latched) {
   const unsigned inactive = (out_->status & STATUS_ACTIVE_BANK_MASK) ? 0 : 1;
   const uint32_t new_errors = out_->errors & ~before.errors;
   if (new_errors & kBadBank) {
@@ -470,6 +481,9 @@ void Board::watch_kernel(const KernelCounts& before) {
   // Timed triggers only (an immediate one latched with them wins, as in the
   // kernel): their boundary is the named time; the others are the board's.
   if (out_->triggers != before.triggers) {
+    // One entry per trigger, so each meets its own event step; a plain one
+    // (UINT32_MAX) leaves the reference's next step as it is.
+    jump_steps_.push_back(jump_latched ? out_->triggered_step : UINT32_MAX);
     if (latched_ == Latched::kTimed) {
       triggered_.push_back(out_->triggered_at_ticks);
       trigger_resumes_.push_back(out_->triggered_at_ticks);

@@ -104,7 +104,7 @@ class Board : public SyncPort {
   struct KernelCounts {
     uint32_t status, errors, triggers, swaps;
   };
-  void watch_kernel(const KernelCounts& before);
+  void watch_kernel(const KernelCounts& before, bool jump_latched);
   void inject_fault(seq::SequencerOut& out);
   void digest_outputs(const uint32_t* gate, uint32_t stb, const uint8_t* fine, const uint8_t* value);
   void on_swap();
@@ -178,6 +178,12 @@ class Board : public SyncPort {
   // trigger_errors.
   std::deque<uint64_t> triggered_;
   std::deque<uint64_t> trigger_resumes_;  // the same, for a reference that waits on them
+  // The step each resolved trigger went into (UINT32_MAX: no jump), in
+  // order, for the reference to follow once it waits on the event step the
+  // trigger ended (the kernel runs ahead of it by its pipeline latency);
+  // jump_told_ is that step's minimum end, so one step is told once.
+  std::deque<uint32_t> jump_steps_;
+  uint64_t jump_told_ = UINT64_MAX;
   uint64_t timed_triggers_ = 0, trigger_errors_ = 0;
   enum class Latched { kNone, kImmediate, kTimed } latched_ = Latched::kNone;  // as the kernel keeps it
   nlohmann::json swaps_ = nlohmann::json::array();

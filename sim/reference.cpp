@@ -175,6 +175,10 @@ uint64_t Reference::boundary_from_edge(int port, int kind, uint64_t tick) const 
   return boundary == none ? none : boundary - later;
 }
 
+void Reference::jump(uint32_t step) {
+  if (waiting_event() && step < image_->steps.size()) s_.next_step = step;
+}
+
 void Reference::resume_at(uint64_t tick) {
   s_.waiting_event = false;
   s_.next_tick = tick;

@@ -81,6 +81,10 @@ class Reference {
   // UINT64_MAX when the transition has no such edge.
   uint64_t boundary_from_edge(int port, int kind, uint64_t tick) const;
   void resume_at(uint64_t tick);
+  // The board's trigger jumps: the event step it waits on goes on to `step`
+  // (CTRL.TRIGGER_JUMP) instead of the next one; a step beyond the image
+  // (no jump) changes nothing.
+  void jump(uint32_t step);
   uint64_t board_timed_boundaries = 0;
   uint64_t event_rule_errors = 0;  // ended before its minimum duration
   // Boundaries generated so far that are still in the history window.

@@ -491,7 +491,7 @@ Scenario load_scenario(const std::string& path) {
         act.where = fmt::format("actions[{}]", i);
         check_keys(a, act.where,
                    {"at_ps", "board", "do", "schedule", "commit", "expect_error", "corrupt", "outcome", "at",
-                    "cycles", "comment"});
+                    "step", "cycles", "comment"});
         act.at_ps = positive(a, "at_ps", act.where, 0, true);
         if (act.at_ps < last) bad(act.where + ".at_ps", "actions must be in time order");
         if (act.at_ps >= sc.duration_ps) bad(act.where + ".at_ps", "is not before duration_ps");
@@ -542,6 +542,14 @@ Scenario load_scenario(const std::string& path) {
                            (act.at.contains("in_ps") && act.at["in_ps"].is_number_unsigned()));
           if (!ok) bad(act.where + ".at", "only for trigger: {\"at_ps\": t} or {\"in_ps\": dt}");
         }
+        if (a.contains("step")) {
+          if (act.what != "trigger" || !a["step"].is_number_unsigned() ||
+              a["step"].get<uint64_t>() > UINT32_MAX)
+            bad(act.where + ".step", "only for trigger: the step to jump to, 0..4294967295");
+          act.step = a["step"].get<uint32_t>();
+        }
+        if (!act.expect_error.empty() && act.what == "trigger" && (act.at.is_null() || !act.step))
+          bad(act.where + ".expect_error", "for a trigger only with \"at\" and \"step\" (a refused jump)");
         if (act.what == "cancel" && act.outcome != "cancelled" && act.outcome != "already_swapped" &&
             act.outcome != "nothing_pending")
           bad(act.where + ".outcome", "must be cancelled, already_swapped or nothing_pending");
@@ -661,13 +669,39 @@ class Host {
                             : to_ps(device(tb.front()).time()) + a.at["in_ps"].get<int64_t>();
       json got = json::array();
       for (int b : tb) {
+        if (!a.expect_error.empty()) {
+          // A refused jump: the error names the field, and the board runs on
+          // as before (no trigger taken, still running).
+          const Status before = device(b).status();
+          std::string error = "no error";
+          try {
+            device(b).trigger_at(board_time_ps(t), a.step);
+          } catch (const std::exception& e) {
+            error = e.what();
+          }
+          if (error.find(a.expect_error) == std::string::npos)
+            throw std::runtime_error(
+                fmt::format("board {}: the jump gave \"{}\", expected \"{}\"", b, error, a.expect_error));
+          const Status after = device(b).status();
+          if (after.triggers != before.triggers || !after.running || after.errors != before.errors)
+            throw std::runtime_error(fmt::format("board {}: the refused jump changed the board", b));
+          got.push_back(error);
+          continue;
+        }
         std::optional<int64_t> boundary;
-        if (const std::optional<BoardTime> at = device(b).trigger_at(board_time_ps(t))) boundary = to_ps(*at);
+        if (const std::optional<BoardTime> at = device(b).trigger_at(board_time_ps(t), a.step))
+          boundary = to_ps(*at);
         if (!boundary)
           throw std::runtime_error(fmt::format("board {}: no event step waited for the trigger", b));
         if (*boundary != t)
           throw std::runtime_error(
               fmt::format("board {}: the boundary is at {} ps, not the {} ps asked", b, *boundary, t));
+        if (a.step) {
+          const uint32_t into = device(b).status().last_trigger_step;
+          if (into != *a.step)
+            throw std::runtime_error(
+                fmt::format("board {}: the jump went into step {}, not {}", b, into, *a.step));
+        }
         got.push_back(*boundary);
       }
       return json{{"at_ps", t}, {"boundary_ps", got}};

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,13 +21,14 @@ struct Action {
   std::string what;      // upload | corrupt_commit | drop_mid_stage | trigger | stop | cancel | board_reset |
                          // intrude | raw_overwrite
   std::string schedule;  // name in Scenario::schedules
-  nlohmann::json commit;      // "epoch" | {"at_ps": t} | {"in_ps": dt} (board time now + dt)
-  std::string expect_error;   // upload: the error must occur and contain this
-  std::string corrupt;        // corrupt_commit: magic | version | bounds | crc
-  std::string outcome;        // cancel: cancelled | already_swapped | nothing_pending
-  nlohmann::json at;          // trigger: {"at_ps": t} | {"in_ps": dt}: a timed trigger, one time for all
-  uint64_t reset_cycles = 0;  // board_reset: cycles rst_ni is held low
-  std::string where;          // "actions[3]" for messages
+  nlohmann::json commit;         // "epoch" | {"at_ps": t} | {"in_ps": dt} (board time now + dt)
+  std::string expect_error;      // upload: the error must occur and contain this
+  std::string corrupt;           // corrupt_commit: magic | version | bounds | crc
+  std::string outcome;           // cancel: cancelled | already_swapped | nothing_pending
+  nlohmann::json at;             // trigger: {"at_ps": t} | {"in_ps": dt}: a timed trigger, one time for all
+  std::optional<uint32_t> step;  // trigger: a jump to this step (CTRL.TRIGGER_JUMP)
+  uint64_t reset_cycles = 0;     // board_reset: cycles rst_ni is held low
+  std::string where;             // "actions[3]" for messages
 };
 
 // The most boards a scenario or `serve` simulates.

@@ -28,6 +28,9 @@ constexpr int64_t kCommitHorizonPs = int64_t{hw::COMMIT_HORIZON_S} * 10000000000
 // Reads of TRIGGERED_AT while TRIGGERS keeps moving (event steps of a few
 // cycles each) before status() settles for a boundary newer than its count.
 constexpr int kTriggerReadAttempts = 3;
+// Reads of TRIGGERS after a jump while an event step waits (each read takes
+// longer than the few cycles a jump's fetch adds).
+constexpr int kJumpReadAttempts = 4;
 
 uint32_t random_token() {
   std::random_device rd;
@@ -496,48 +499,84 @@ Status Device::status() {
   s.triggers = transport_->read32(hw::REG_TRIGGERS);
   std::vector<uint32_t> trig;
   for (int attempt = 0; attempt < kTriggerReadAttempts; ++attempt) {
-    trig = transport_->read_block(hw::REG_TRIGGERED_AT_LO, 3);
+    // Through TRIGGERED_STEP: the kernel sets it with TRIGGERED_AT.
+    trig = transport_->read_block(hw::REG_TRIGGERED_AT_LO,
+                                  (hw::REG_TRIGGERED_STEP - hw::REG_TRIGGERED_AT_LO) / 4 + 1);
     if (trig[2] == s.triggers) break;
     if (attempt + 1 < kTriggerReadAttempts) s.triggers = trig[2];
   }
   s.last_trigger = from_ticks((uint64_t{trig[1]} << 32) | trig[0]);
+  s.last_trigger_step = trig.back();
   s.board_time = from_ticks(reg64(hw::REG_TIME_LO));
   return s;
 }
 
 BoardTime Device::time() { return from_ticks(read64(hw::REG_TIME_LO)); }
 
-void Device::trigger() {
+void Device::trigger(std::optional<uint32_t> step) {
   ensure_lease();
-  transport_->write32(hw::REG_CTRL, hw::CTRL_TRIGGER_MASK);
+  if (step) write_jump_step(*step);
+  transport_->write32(hw::REG_CTRL, hw::CTRL_TRIGGER_MASK | (step ? hw::CTRL_TRIGGER_JUMP_MASK : 0u));
 }
 
-std::optional<BoardTime> Device::trigger_at(BoardTime t) {
+std::optional<BoardTime> Device::trigger_at(BoardTime t, std::optional<uint32_t> step) {
   if (to_ps(t) < 0) throw Error(fmt::format("{}: trigger time {} ps is negative", uri_, to_ps(t)));
-  const TriggerTicket ticket = trigger_prepare();
-  trigger_write_at(t);
+  const TriggerTicket ticket = trigger_prepare(step);
+  trigger_write_at(t, ticket.jump);
   return trigger_resolved(ticket);
 }
 
-Device::TriggerTicket Device::trigger_prepare() {
-  ensure_lease();
-  return {transport_->read32(hw::REG_TRIGGERS)};
+// The step must be one of the running schedule's: N_STEPS of the active
+// bank's header (the board checks the same, so a refusal here changes
+// nothing it would have done).
+void Device::write_jump_step(uint32_t step) {
+  const uint32_t status = transport_->read32(hw::REG_STATUS);
+  if (!(status & hw::STATUS_RUNNING_MASK)) {
+    throw FormatError(fmt::format("{}: trigger", uri_),
+                      {{"step", fmt::format("{}: no schedule runs, so there is no step to jump to", step)}});
+  }
+  const uint32_t bank = field(status, hw::STATUS_ACTIVE_BANK_MASK, hw::STATUS_ACTIVE_BANK_LSB);
+  const uint32_t n_steps = transport_->read32(bank_base(bank) + 4 * hw::IMG_HDR_N_STEPS);
+  if (step >= n_steps) {
+    throw FormatError(fmt::format("{}: trigger", uri_),
+                      {{"step", fmt::format("{} is outside the running schedule's {} steps (0..{})", step,
+                                            n_steps, n_steps - 1)}});
+  }
+  transport_->write32(hw::REG_TRIGGER_STEP, step);
 }
 
-void Device::trigger_write_at(BoardTime at) {
+Device::TriggerTicket Device::trigger_prepare(std::optional<uint32_t> step) {
+  ensure_lease();
+  TriggerTicket ticket{transport_->read32(hw::REG_TRIGGERS), step.has_value()};
+  if (step) write_jump_step(*step);
+  return ticket;
+}
+
+void Device::trigger_write_at(BoardTime at, bool jump) {
   const int64_t t = to_ps(at);
   if (t < 0) throw Error(fmt::format("{}: trigger time {} ps is negative", uri_, t));
   const int64_t tick = caps_.tick_ps();
   const auto ticks = static_cast<uint64_t>(t / tick + (t % tick >= (tick + 1) / 2 ? 1 : 0));
   transport_->write_block(hw::REG_TRIGGER_TIME_LO,
                           {static_cast<uint32_t>(ticks), static_cast<uint32_t>(ticks >> 32)});
-  transport_->write32(hw::REG_CTRL, hw::CTRL_TRIGGER_AT_MASK);
+  transport_->write32(hw::REG_CTRL, hw::CTRL_TRIGGER_AT_MASK | (jump ? hw::CTRL_TRIGGER_JUMP_MASK : 0u));
 }
 
 std::optional<BoardTime> Device::trigger_resolved(const TriggerTicket& ticket) {
   // The kernel resolves a waiting event step in the cycle after the pulse;
-  // a read takes longer than that.
-  if (transport_->read32(hw::REG_TRIGGERS) == ticket.triggers_before) return std::nullopt;
+  // a read takes longer than that. A jump resolves once its target step is
+  // fetched, a few cycles later, which a long kernel pipeline can put
+  // after the first read: while an event step still waits, it is to come.
+  // STATUS before TRIGGERS: an event step no longer waiting has either
+  // taken the jump (TRIGGERS, read after, shows it) or never waited.
+  uint32_t triggers = transport_->read32(hw::REG_TRIGGERS);
+  for (int attempt = 0; ticket.jump && triggers == ticket.triggers_before && attempt < kJumpReadAttempts;
+       ++attempt) {
+    const bool waiting = transport_->read32(hw::REG_STATUS) & hw::STATUS_WAITING_TRIGGER_MASK;
+    triggers = transport_->read32(hw::REG_TRIGGERS);
+    if (!waiting) break;
+  }
+  if (triggers == ticket.triggers_before) return std::nullopt;
   return from_ticks(read64(hw::REG_TRIGGERED_AT_LO));
 }
 

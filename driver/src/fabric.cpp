@@ -470,7 +470,8 @@ std::vector<BoardCommitReport> Fabric::cancel(const std::vector<size_t>& boards)
   return out;
 }
 
-FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::optional<BoardTime> at) {
+FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::optional<BoardTime> at,
+                                    const std::vector<std::optional<uint32_t>>& steps) {
   FabricTriggerReport report;
   const size_t n = boards.size();
   report.boards = boards;
@@ -494,6 +495,8 @@ FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::opti
     if (!dev[i]) fail(i, "cannot be opened: " + open_errors_[boards[i]]);
   }
   if (n == 0) report.error = "no boards to trigger";
+  if (!steps.empty() && steps.size() != n && report.error.empty())
+    report.error = fmt::format("steps: {} given for {} boards (none, or one per board)", steps.size(), n);
   if (!report.error.empty()) {
     report.error += "; no board was triggered";
     return report;
@@ -505,7 +508,7 @@ FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::opti
   int64_t latest = 0, tick = 1, last_read = 0;
   for (size_t i = 0; i < n; ++i) {
     try {
-      tickets[i] = dev[i]->trigger_prepare();
+      tickets[i] = dev[i]->trigger_prepare(steps.empty() ? std::nullopt : steps[i]);
       tick = std::max(tick, dev[i]->capabilities().tick_ps());
     } catch (const std::exception& e) {
       fail(i, e.what());
@@ -543,7 +546,7 @@ FabricTriggerReport Fabric::trigger(const std::vector<size_t>& boards, std::opti
   size_t written = 0;
   for (size_t i = 0; i < n; ++i) {
     try {
-      dev[i]->trigger_write_at(report.at);
+      dev[i]->trigger_write_at(report.at, tickets[i].jump);
       written = i + 1;
     } catch (const std::exception& e) {
       fail(i, e.what());

@@ -175,6 +175,7 @@ void stage_boundary(SequencerState& s, bool is_end, bool is_stop, bool pass_end)
   b.step = is_end ? 0 : f.step;
   b.config = is_end ? 0 : f.config;
   b.event = !is_end && f.event;
+  b.jump = !is_end && f.jump;
   b.duration = is_end ? 0 : f.duration;
   b.guard = s.bank_info[f.bank].guard_ticks;
   // Timed here only if the queue is empty when it joins (activation from
@@ -249,6 +250,7 @@ void fetch_step(SequencerState& s, const SequencerIn& in, SequencerOut& out, uin
       f.asap = false;
       f.at_commit_time = false;
       f.pass_end = false;
+      f.jump = false;
       if (tl == nullptr) {
         if (s.commit != CommitState::kPending) return;
         // Activation from idle.
@@ -272,8 +274,18 @@ void fetch_step(SequencerState& s, const SequencerIn& in, SequencerOut& out, uin
           stage_boundary(s, true, true, false);
           return;
         }
-        const uint32_t step = uint32_t{tl->step} + 1;
-        f.pass_end = step >= s.bank_info[tl->bank].n_steps;
+        // After an event step with a latched jump, the target (checked
+        // again: a swap may have changed the bank since the latch).
+        const bool jumping = s.trigger_latched && s.trigger_jump && tl == &s.cur && s.cur.event;
+        const uint32_t n_steps = s.bank_info[tl->bank].n_steps;
+        if (jumping && s.trigger_step >= n_steps) {
+          s.errors |= ERROR_BAD_TRIGGER_STEP_MASK;
+          s.trigger_latched = false;
+          s.trigger_jump = false;
+        }
+        f.jump = jumping && s.trigger_jump;
+        const uint32_t step = f.jump ? uint32_t{s.trigger_step} : uint32_t{tl->step} + 1;
+        f.pass_end = !f.jump && step >= n_steps;
         const bool swap_here =
             s.commit == CommitState::kPending && (s.commit_at_time ? tail_reaches_commit : f.pass_end);
 #ifndef __SYNTHESIS__
@@ -560,6 +572,29 @@ void make_room_after_trigger(SequencerState& s, const QueueRel& q, const Reach& 
   }
 }
 
+// A latched jump during an event step: what is queued after the step (not
+// yet timed, so none of its edges has left) is dropped and the target is
+// fetched in its place (fetch_step); the trigger resolves once the target is
+// the upcoming boundary. A swap planned at that boundary wins: the trigger
+// then acts as one without a jump. A swap planned after it is planned again.
+void start_jump(SequencerState& s) {
+  if (!s.trigger_latched || !s.trigger_jump || !s.cur.valid || !s.cur.event || s.stop_latched) return;
+  if (s.up.valid) {
+    if (s.up.jump || s.up.is_stop) return;
+    if (s.up.swap) {
+      s.trigger_jump = false;
+      return;
+    }
+    if (s.next.valid && s.next.swap) s.commit = CommitState::kPending;
+    restore_plan(s, s.up);
+    s.up.valid = false;
+    s.next.valid = false;
+    s.fetch.phase = FetchPhase::kIdle;
+  } else if (s.fetch.phase != FetchPhase::kIdle && !s.fetch.jump) {
+    s.fetch.phase = FetchPhase::kIdle;
+  }
+}
+
 // Fixes the time of the upcoming boundary when it was open: idle start,
 // event step with a trigger, or a STOP ending an event step. Each candidate
 // time and the ends that follow from it (up's t_end, next's t and t_end)
@@ -592,7 +627,7 @@ void resolve_up(SequencerState& s, uint64_t now, uint64_t window, QueueRel& q, R
     next_end = now + (lead + dur2);
     reach_up = rel + static_cast<Rel>(dur) >= ct_rel;
     reach_next = rel + static_cast<Rel>(dur2) >= ct_rel;
-  } else if (b.is_stop || (s.trigger_latched && s.cur.valid && s.cur.event)) {
+  } else if (b.is_stop || (s.trigger_latched && s.cur.valid && s.cur.event && (!s.trigger_jump || b.jump))) {
     // max(b.t, window + max_tune[, trigger_ticks]): a time named ahead is
     // kept exactly. Three compares side by side (two narrow ones on
     // offsets, one of two registers) decide it.
@@ -632,7 +667,9 @@ void resolve_up(SequencerState& s, uint64_t now, uint64_t window, QueueRel& q, R
     if (!b.is_stop) {
       s.trigger_latched = false;
       s.trigger_timed = false;
+      s.trigger_jump = false;
       s.triggered_at = t;
+      s.triggered_step = b.step;
       ++s.triggers;
       // The executing step's end is fixed: kept in cur, so a boundary
       // refetched after up is dropped starts at it, and does not wait for a
@@ -822,6 +859,8 @@ void sequencer_step(SequencerState& s, const SequencerIn& in, SequencerOut& out)
   if (in.commit) start_verify(s, in);
   verify_step(s, in, out, now, window);
 
+  start_jump(s);  // only drops queued boundaries: no time changes
+
   // One 64-bit subtract per queued boundary, in parallel; what follows is
   // narrow (docs/sequencer.md, "The per-cycle state update").
   QueueRel q;
@@ -860,15 +899,26 @@ void sequencer_step(SequencerState& s, const SequencerIn& in, SequencerOut& out)
   out.last_swap_ticks = s.last_swap_ticks;
   out.triggered_at_ticks = s.triggered_at;
   out.triggers = s.triggers;
+  out.triggered_step = s.triggered_step;
 
   // Registered: the trigger acts from the next cycle (kTriggerLeadCycles).
-  if (in.trigger) {
+  // A jump outside the running schedule is refused here, never latched.
+  const bool jump_refused = in.trigger_jump && (in.trigger || in.trigger_at) &&
+                            (!s.cur.valid || in.trigger_step >= s.bank_info[s.active_bank].n_steps);
+  if (jump_refused) {
+    s.errors |= ERROR_BAD_TRIGGER_STEP_MASK;
+  } else if (in.trigger) {
     s.trigger_latched = true;
     s.trigger_timed = false;  // merged: the earlier of the two wins
   } else if (in.trigger_at && !(s.trigger_latched && !s.trigger_timed)) {
     s.trigger_latched = true;
     s.trigger_timed = true;
     s.trigger_ticks = in.trigger_ticks;
+  }
+  // A later named target replaces a latched one (and a plain trigger keeps it).
+  if (!jump_refused && in.trigger_jump && (in.trigger || in.trigger_at)) {
+    s.trigger_jump = true;
+    s.trigger_step = static_cast<uint16_t>(in.trigger_step);
   }
 }
 

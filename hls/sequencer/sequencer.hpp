@@ -55,6 +55,7 @@ struct Boundary {
   bool pass_end = false;  // ends a pass of the schedule before it (wrap, one-shot end, epoch swap)
   bool swap = false;      // first step of a newly committed bank
   bool event = false;     // the step it starts is event-triggered
+  bool jump = false;      // fetched as a latched jump's target (after an event step)
   bool late = false;      // an edge of it was emitted after its time
   uint8_t bank = 0;
   uint16_t step = 0;
@@ -99,6 +100,7 @@ struct Fetch {
   uint64_t duration = 0;
   uint16_t config = 0;
   bool event = false;
+  bool jump = false;  // the step is a latched jump's target
   uint32_t config_words[BANK_LINE_WORDS] = {};
   uint16_t tune[PORTS] = {};
 };
@@ -145,8 +147,15 @@ struct SequencerRegs {
   bool trigger_latched = false;
   bool trigger_timed = false;  // the latched trigger names a board time
   uint64_t trigger_ticks = 0;
+  // The latched trigger jumps to trigger_step: what is queued after the
+  // event step is dropped and the target fetched in its place; the trigger
+  // resolves once the target is the upcoming boundary (docs/sequencer.md,
+  // "Jumps").
+  bool trigger_jump = false;
+  uint16_t trigger_step = 0;
   uint64_t triggered_at = 0;
   uint32_t triggers = 0;
+  uint16_t triggered_step = 0;
   bool stop_latched = false;
 
   uint32_t errors = 0;

@@ -23,6 +23,8 @@ struct SequencerIn {
   bool trigger = false;       // pulse: advance an event-triggered step
   bool trigger_at = false;    // pulse: the same, at the first allowed boundary >= trigger_ticks
   uint64_t trigger_ticks = 0;
+  bool trigger_jump = false;  // with trigger or trigger_at: the step after the event step is trigger_step
+  uint32_t trigger_step = 0;  // TRIGGER_STEP, checked against the running schedule's step count
   bool stop = false;          // pulse: stop at the next step boundary
   uint32_t clear_errors = 0;  // pulse: ERROR bits to clear
   // 128-bit line of each bank at the address this kernel presented on the
@@ -58,6 +60,7 @@ struct SequencerOut {
   uint64_t last_swap_ticks = 0;
   uint64_t triggered_at_ticks = 0;  // boundary the last trigger resolved
   uint32_t triggers = 0;            // triggers that ended an event step
+  uint32_t triggered_step = 0;      // step the last trigger's boundary went into
 };
 
 }  // namespace seq

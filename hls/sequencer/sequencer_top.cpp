@@ -20,7 +20,8 @@ void lightrail_sequencer_csim_reset() { csim_reset_pending = true; }
 void lightrail_sequencer(ap_uint<64> seq_now_ticks, ap_uint<1> seq_commit, ap_uint<1> seq_cancel,
                          ap_uint<32> seq_commit_crc, ap_uint<1> seq_commit_at_time,
                          ap_uint<64> seq_commit_ticks, ap_uint<1> seq_trigger, ap_uint<1> seq_trigger_at,
-                         ap_uint<64> seq_trigger_ticks, ap_uint<1> seq_stop, ap_uint<32> seq_clear_errors,
+                         ap_uint<64> seq_trigger_ticks, ap_uint<1> seq_trigger_jump,
+                         ap_uint<32> seq_trigger_step, ap_uint<1> seq_stop, ap_uint<32> seq_clear_errors,
                          ap_uint<kBankAddrBits>& seq_bank0_raddr, ap_uint<kLineBits> seq_bank0_rdata,
                          ap_uint<kBankAddrBits>& seq_bank1_raddr, ap_uint<kLineBits> seq_bank1_rdata,
                          ap_uint<1> seq_tune_we, ap_uint<kTuneAddrBits> seq_tune_addr,
@@ -28,10 +29,11 @@ void lightrail_sequencer(ap_uint<64> seq_now_ticks, ap_uint<1> seq_commit, ap_ui
                          ap_uint<64>& seq_steps, ap_uint<32>& seq_missed, ap_uint<32>& seq_cur_step,
                          ap_uint<32>& seq_cur_config, ap_uint<32>& seq_generation, ap_uint<32>& seq_epochs,
                          ap_uint<32>& seq_swaps, ap_uint<64>& seq_last_swap, ap_uint<64>& seq_triggered_at,
-                         ap_uint<32>& seq_triggers, ap_uint<kPorts>& seq_sel_valid,
-                         ap_uint<kPorts * kFineBits>& seq_sel_fine, ap_uint<kPorts * kWlBits>& seq_sel_value,
-                         ap_uint<kPorts>& seq_fall_valid, ap_uint<kPorts * kFineBits>& seq_fall_fine,
-                         ap_uint<kPorts>& seq_rise_valid, ap_uint<kPorts * kFineBits>& seq_rise_fine) {
+                         ap_uint<32>& seq_triggers, ap_uint<32>& seq_triggered_step,
+                         ap_uint<kPorts>& seq_sel_valid, ap_uint<kPorts * kFineBits>& seq_sel_fine,
+                         ap_uint<kPorts * kWlBits>& seq_sel_value, ap_uint<kPorts>& seq_fall_valid,
+                         ap_uint<kPorts * kFineBits>& seq_fall_fine, ap_uint<kPorts>& seq_rise_valid,
+                         ap_uint<kPorts * kFineBits>& seq_rise_fine) {
 #pragma HLS TOP name = lightrail_sequencer
   // Free-running: no start/done. Every argument is a plain wire (a scalar
   // packed word, never an array), so the RTL ports are exactly these.
@@ -45,6 +47,8 @@ void lightrail_sequencer(ap_uint<64> seq_now_ticks, ap_uint<1> seq_commit, ap_ui
 #pragma HLS INTERFACE mode = ap_none port = seq_trigger
 #pragma HLS INTERFACE mode = ap_none port = seq_trigger_at
 #pragma HLS INTERFACE mode = ap_none port = seq_trigger_ticks
+#pragma HLS INTERFACE mode = ap_none port = seq_trigger_jump
+#pragma HLS INTERFACE mode = ap_none port = seq_trigger_step
 #pragma HLS INTERFACE mode = ap_none port = seq_stop
 #pragma HLS INTERFACE mode = ap_none port = seq_clear_errors
 #pragma HLS INTERFACE mode = ap_none port = seq_bank0_raddr
@@ -66,6 +70,7 @@ void lightrail_sequencer(ap_uint<64> seq_now_ticks, ap_uint<1> seq_commit, ap_ui
 #pragma HLS INTERFACE mode = ap_none port = seq_last_swap
 #pragma HLS INTERFACE mode = ap_none port = seq_triggered_at
 #pragma HLS INTERFACE mode = ap_none port = seq_triggers
+#pragma HLS INTERFACE mode = ap_none port = seq_triggered_step
 #pragma HLS INTERFACE mode = ap_none port = seq_sel_valid
 #pragma HLS INTERFACE mode = ap_none port = seq_sel_fine
 #pragma HLS INTERFACE mode = ap_none port = seq_sel_value
@@ -123,6 +128,8 @@ void lightrail_sequencer(ap_uint<64> seq_now_ticks, ap_uint<1> seq_commit, ap_ui
   in.trigger = seq_trigger.to_uint64() != 0;
   in.trigger_at = seq_trigger_at.to_uint64() != 0;
   in.trigger_ticks = seq_trigger_ticks.to_uint64();
+  in.trigger_jump = seq_trigger_jump.to_uint64() != 0;
+  in.trigger_step = uint32_t(seq_trigger_step.to_uint64());
   in.stop = seq_stop.to_uint64() != 0;
   in.clear_errors = uint32_t(seq_clear_errors.to_uint64());
   // The line at the address presented last call (bank_ram: registered read).
@@ -152,6 +159,7 @@ void lightrail_sequencer(ap_uint<64> seq_now_ticks, ap_uint<1> seq_commit, ap_ui
   seq_last_swap = out.last_swap_ticks;
   seq_triggered_at = out.triggered_at_ticks;
   seq_triggers = out.triggers;
+  seq_triggered_step = out.triggered_step;
 
   ap_uint<kPorts*kFineBits> sel_fine = 0, fall_fine = 0, rise_fine = 0;
   ap_uint<kPorts* kWlBits> sel_value = 0;

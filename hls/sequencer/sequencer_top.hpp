@@ -38,8 +38,8 @@ void lightrail_sequencer(
     // from the board top
     ap_uint<64> seq_now_ticks, ap_uint<1> seq_commit, ap_uint<1> seq_cancel, ap_uint<32> seq_commit_crc,
     ap_uint<1> seq_commit_at_time, ap_uint<64> seq_commit_ticks, ap_uint<1> seq_trigger,
-    ap_uint<1> seq_trigger_at, ap_uint<64> seq_trigger_ticks, ap_uint<1> seq_stop,
-    ap_uint<32> seq_clear_errors,
+    ap_uint<1> seq_trigger_at, ap_uint<64> seq_trigger_ticks, ap_uint<1> seq_trigger_jump,
+    ap_uint<32> seq_trigger_step, ap_uint<1> seq_stop, ap_uint<32> seq_clear_errors,
     // the two bank RAMs' sequencer ports: address out, line back next cycle
     ap_uint<lightrail::seq::top::kBankAddrBits>& seq_bank0_raddr,
     ap_uint<lightrail::seq::top::kLineBits> seq_bank0_rdata,
@@ -52,7 +52,7 @@ void lightrail_sequencer(
     ap_uint<32>& seq_status, ap_uint<32>& seq_errors, ap_uint<64>& seq_steps, ap_uint<32>& seq_missed,
     ap_uint<32>& seq_cur_step, ap_uint<32>& seq_cur_config, ap_uint<32>& seq_generation,
     ap_uint<32>& seq_epochs, ap_uint<32>& seq_swaps, ap_uint<64>& seq_last_swap,
-    ap_uint<64>& seq_triggered_at, ap_uint<32>& seq_triggers,
+    ap_uint<64>& seq_triggered_at, ap_uint<32>& seq_triggers, ap_uint<32>& seq_triggered_step,
     // port events
     ap_uint<lightrail::seq::top::kPorts>& seq_sel_valid,
     ap_uint<lightrail::seq::top::kPorts * lightrail::seq::top::kFineBits>& seq_sel_fine,

@@ -440,72 +440,49 @@ struct Strategy::Impl {
     throw ApiError(400, "phase", fmt::format("a name or an index, not {}", json_type_name(p)));
   }
 
-  json phase(const std::string& id, const json& body, const Caller& caller) {
-    Job& j = find_to_change(id, caller);
-    const size_t p = phase_index(j, body);
-    json out{{"id", j.id}, {"phase", j.job.phases[p].name}, {"index", p}};
-    if (j.state != JobState::kRunning) {
-      // Nothing to switch: the job runs on the EPS.
-      out["circuits"] = false;
-      out["boundary_ps"] = nullptr;
-      return out;
-    }
-    if (p != j.next_phase) {
-      ++phase_errors;
-      throw ApiError(409, "phase",
-                     fmt::format("the boards wait for phase \"{}\" (index {}) next; phase events come in "
-                                 "the job's order",
-                                 printable(j.job.phases[j.next_phase].name), j.next_phase));
-    }
-    std::vector<size_t> boards;
-    for (const PlacedBoard& pb : j.placement->boards)
-      if (pb.phase_step[p]) boards.push_back(pb.board);
-    // What the planner chose for this phase: an electrical one moves no
-    // circuits (its boards hold the previous phase's).
-    const json& chosen = j.placement->summary["phases"][p];
-    out["network"] = chosen["network"];
-    out["algorithm"] = chosen["algorithm"];
-    out["circuits"] = !boards.empty();
-    out["boards"] = board_names(boards);
-    if (boards.empty()) {  // no rail carries this phase: no boundary to take
-      j.next_phase = (p + 1) % j.job.phases.size();
-      out["boundary_ps"] = nullptr;
-      return out;
-    }
-    // Told while waiting at the phase's event step, every board takes the
-    // boundary exactly at the time given; a board still in the previous
-    // phase's rounds would latch it to the step's minimum end instead.
-    // So the trigger waits (bounded) until every board waits there.
+  // One boundary on every board given, at one board time: a plain trigger
+  // that ends the event step each board waits at (`targets` empty), or a
+  // jump to targets[i] on boards[i]. Waits (bounded) until every board
+  // waits at an event step (`at_step`: that one) so all take the told time
+  // exactly; one still in a phase's rounds latches it instead. Checks that
+  // every board took it, at one time, into the step it was to take (a
+  // jump's target). Throws ApiError (502) otherwise.
+  struct Taken {
+    int64_t boundary_ps = 0;
+    FabricTriggerReport report;
+  };
+  Taken take_boundary(Job& j, size_t p, const std::vector<size_t>& boards,
+                      const std::vector<std::optional<uint32_t>>& at_step,
+                      const std::vector<std::optional<uint32_t>>& targets) {
     const auto wait_deadline =
         std::chrono::steady_clock::now() + std::chrono::milliseconds(options.phase_wait_ms);
-    for (const PlacedBoard& pb : j.placement->boards) {
-      if (!pb.phase_step[p]) continue;
+    for (size_t i = 0; i < boards.size(); ++i) {
       for (;;) {
         Status s;
         try {
-          s = fabric.device(pb.board).status();
+          s = fabric.device(boards[i]).status();
         } catch (const Error& e) {
           ++phase_errors;
-          throw ApiError(502, "", fmt::format("board {}: {}", name(pb.board), e.what()));
+          throw ApiError(502, "", fmt::format("board {}: {}", name(boards[i]), e.what()));
         }
-        if (s.waiting_trigger && s.cur_step == *pb.phase_step[p]) break;
+        if (s.waiting_trigger && (!at_step[i] || s.cur_step == *at_step[i])) break;
         if (!s.running) {
           ++phase_errors;
-          throw ApiError(502, "", fmt::format("board {} no longer runs the job's schedule", name(pb.board)));
+          throw ApiError(502, "", fmt::format("board {} no longer runs the job's schedule", name(boards[i])));
         }
         if (std::chrono::steady_clock::now() > wait_deadline) break;  // latch it: it resolves at the step
         std::this_thread::sleep_for(std::chrono::microseconds(100));
       }
     }
-    const FabricTriggerReport r = fabric.trigger(boards);
+    const FabricTriggerReport r = fabric.trigger(boards, std::nullopt, targets);
     bool board_failed = r.board_boundary.size() != boards.size();
     for (const std::string& e : r.board_errors) board_failed |= !e.empty();
     if (board_failed || (!r.error.empty() && r.board_boundary.empty())) {
       ++phase_errors;
       throw ApiError(502, "", fmt::format("the phase trigger failed: {}", r.error));
     }
-    // A latched trigger resolves when the board reaches the phase's event
-    // step (it was still in the previous phase's rounds).
+    // A latched trigger resolves when the board reaches an event step (it
+    // was still in the previous phase's rounds).
     std::vector<int64_t> at(boards.size());
     std::vector<std::string> counts(boards.size());
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(options.phase_wait_ms);
@@ -527,6 +504,12 @@ struct Strategy::Impl {
           if (direct && to_ps(*r.board_boundary[i]) != at[i])
             counts[i] += fmt::format(" direct {}", to_ps(*r.board_boundary[i]));
           j.triggers[b] = s.triggers;
+          if (!targets.empty() && s.triggers == expect && s.last_trigger_step != *targets[i]) {
+            ++phase_errors;
+            throw ApiError(502, "",
+                           fmt::format("board {} went into step {}, not step {} (phase \"{}\")", name(b),
+                                       s.last_trigger_step, *targets[i], printable(j.job.phases[p].name)));
+          }
           break;
         }
         if (std::chrono::steady_clock::now() > deadline) {
@@ -556,13 +539,62 @@ struct Strategy::Impl {
                                    printable(j.job.phases[p].name), to_ps(r.at), each));
       }
     }
+    return {at[0], r};
+  }
+
+  json phase(const std::string& id, const json& body, const Caller& caller) {
+    Job& j = find_to_change(id, caller);
+    const size_t p = phase_index(j, body);
+    json out{{"id", j.id}, {"phase", j.job.phases[p].name}, {"index", p}};
+    if (j.state != JobState::kRunning) {
+      // Nothing to switch: the job runs on the EPS.
+      out["circuits"] = false;
+      out["boundary_ps"] = nullptr;
+      return out;
+    }
+    // The phase the boards wait for, or any other: then they jump to it.
+    const bool declared = p == j.next_phase;
+    out["order"] = declared ? "declared" : "jump";
+    out["waiting_for"] = j.job.phases[j.next_phase].name;
+    std::vector<size_t> boards;
+    std::vector<std::optional<uint32_t>> steps;
+    for (const PlacedBoard& pb : j.placement->boards) {
+      if (!pb.phase_step[p]) continue;
+      boards.push_back(pb.board);
+      steps.push_back(pb.phase_step[p]);
+    }
+    // What the planner chose for this phase: an electrical one moves no
+    // circuits (its boards hold the previous phase's).
+    const json& chosen = j.placement->summary["phases"][p];
+    out["network"] = chosen["network"];
+    out["algorithm"] = chosen["algorithm"];
+    out["circuits"] = !boards.empty();
+    out["boards"] = board_names(boards);
+    if (boards.empty()) {  // no rail carries this phase: no boundary to take
+      j.next_phase = (p + 1) % j.job.phases.size();
+      out["boundary_ps"] = nullptr;
+      return out;
+    }
+    // Out of order, the boards first jump from the event step they wait at
+    // to the phase's own event step, which sets up its circuits (its
+    // minimum duration covers the reconfiguration); the phase's rounds then
+    // start at a second boundary, as in the declared order, so boundary_ps
+    // always means: this phase's circuits are up.
+    out["jump_boundary_ps"] = nullptr;
+    if (!declared) {
+      const std::vector<std::optional<uint32_t>> any(boards.size());
+      const Taken jumped = take_boundary(j, p, boards, any, steps);
+      out["jump_boundary_ps"] = jumped.boundary_ps;
+    }
+    const Taken taken = take_boundary(j, p, boards, steps, {});
+    const FabricTriggerReport& r = taken.report;
     j.next_phase = (p + 1) % j.job.phases.size();
     ++j.phase_events;
     ++phase_events;
-    j.last_boundary_ps = at[0];
+    j.last_boundary_ps = taken.boundary_ps;
     const int64_t requested = to_ps(r.at - r.margin);
-    boundary_lead_sum_s += double(at[0] - requested) * 1e-12;
-    out["boundary_ps"] = at[0];
+    boundary_lead_sum_s += double(taken.boundary_ps - requested) * 1e-12;
+    out["boundary_ps"] = taken.boundary_ps;
     out["requested_board_ps"] = requested;
     out["trigger_margin_ps"] = to_ps(r.margin);
     out["trigger_window_ps"] = r.window ? json(to_ps(*r.window)) : json(nullptr);

@@ -251,8 +251,9 @@ module lightrail_zcu102_top #(
   // ================================================================ sequencer kernel <-> top
   logic [63:0] seq_now_ticks, seq_commit_ticks, seq_trigger_ticks, seq_steps, seq_last_swap, seq_triggered_at;
   logic        seq_commit, seq_cancel, seq_commit_at_time, seq_trigger, seq_trigger_at, seq_stop, seq_tune_we;
+  logic        seq_trigger_jump;
   logic [31:0] seq_commit_crc, seq_clear_errors, seq_status, seq_errors, seq_missed, seq_cur_step, seq_cur_config;
-  logic [31:0] seq_generation, seq_epochs, seq_swaps, seq_triggers;
+  logic [31:0] seq_generation, seq_epochs, seq_swaps, seq_triggers, seq_trigger_step, seq_triggered_step;
   logic [BankAddrBits-1:0] seq_bank0_raddr, seq_bank1_raddr;
   logic [BankLineBits-1:0] seq_bank0_rdata, seq_bank1_rdata;
   logic [TuneAddrBits-1:0] seq_tune_addr;
@@ -273,6 +274,8 @@ module lightrail_zcu102_top #(
     .seq_trigger       (seq_trigger),
     .seq_trigger_at    (seq_trigger_at),
     .seq_trigger_ticks (seq_trigger_ticks),
+    .seq_trigger_jump  (seq_trigger_jump),
+    .seq_trigger_step  (seq_trigger_step),
     .seq_stop          (seq_stop),
     .seq_clear_errors  (seq_clear_errors),
     .seq_bank0_raddr   (seq_bank0_raddr),
@@ -294,6 +297,7 @@ module lightrail_zcu102_top #(
     .seq_last_swap     (seq_last_swap),
     .seq_triggered_at  (seq_triggered_at),
     .seq_triggers      (seq_triggers),
+    .seq_triggered_step(seq_triggered_step),
     .seq_sel_valid     (seq_sel_valid),
     .seq_sel_fine      (seq_sel_fine),
     .seq_sel_value     (seq_sel_value),
@@ -422,6 +426,8 @@ module lightrail_zcu102_top #(
     .seq_trigger_o           (seq_trigger),
     .seq_trigger_at_o        (seq_trigger_at),
     .seq_trigger_ticks_o     (seq_trigger_ticks),
+    .seq_trigger_jump_o      (seq_trigger_jump),
+    .seq_trigger_step_o      (seq_trigger_step),
     .seq_stop_o              (seq_stop),
     .seq_clear_errors_o      (seq_clear_errors),
     .seq_bank0_raddr_i       (seq_bank0_raddr),
@@ -443,6 +449,7 @@ module lightrail_zcu102_top #(
     .seq_last_swap_i         (seq_last_swap),
     .seq_triggered_at_i      (seq_triggered_at),
     .seq_triggers_i          (seq_triggers),
+    .seq_triggered_step_i    (seq_triggered_step),
     .seq_sel_valid_i         (seq_sel_valid),
     .seq_sel_fine_i          (seq_sel_fine),
     .seq_sel_value_i         (seq_sel_value),

@@ -68,6 +68,7 @@ void bind_device(py::module_& m) {
       .def_property_readonly("last_swap_ps", [](const Status& s) { return to_ps(s.last_swap); })
       .def_readonly("triggers", &Status::triggers)
       .def_property_readonly("last_trigger_ps", [](const Status& s) { return to_ps(s.last_trigger); })
+      .def_readonly("last_trigger_step", &Status::last_trigger_step, "The step that boundary went into.")
       .def_property_readonly("board_time_ps", [](const Status& s) { return to_ps(s.board_time); })
       .def("__repr__", [](const Status& s) {
         return "Status(running=" + std::string(s.running ? "True" : "False") +
@@ -231,14 +232,16 @@ void bind_device(py::module_& m) {
       .def("cancel", blocking(+[](Device& d) { return d.cancel(); }))
       .def("status", blocking(+[](Device& d) { return d.status(); }))
       .def("time_ps", blocking(+[](Device& d) { return to_ps(d.time()); }), "Board time now.")
-      .def("trigger", blocking(+[](Device& d) { d.trigger(); }), "Advances an event-triggered step.")
-      .def("trigger_at_ps", blocking(+[](Device& d, int64_t t) {
-             const std::optional<BoardTime> b = d.trigger_at(board_time_ps(t));
+      .def("trigger", blocking(+[](Device& d, std::optional<uint32_t> step) { d.trigger(step); }),
+           py::arg("step") = std::nullopt,
+           "Advances an event-triggered step; with step, to that step (a jump).")
+      .def("trigger_at_ps", blocking(+[](Device& d, int64_t t, std::optional<uint32_t> step) {
+             const std::optional<BoardTime> b = d.trigger_at(board_time_ps(t), step);
              return b ? std::optional<int64_t>(to_ps(*b)) : std::nullopt;
            }),
-           py::arg("t"),
-           "Advances the event step at the first allowed boundary at or after t; returns it, or None if "
-           "latched.")
+           py::arg("t"), py::arg("step") = std::nullopt,
+           "Advances the event step at the first allowed boundary at or after t (with step: to that step); "
+           "returns it, or None if latched.")
       .def("stop", blocking(+[](Device& d) { d.stop(); }), "Stops at the next step boundary, all gates low.")
       .def("write_tune_table",
            blocking(+[](Device& d, const std::vector<uint16_t>& t) { d.write_tune_table(t); }),

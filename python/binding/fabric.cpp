@@ -161,7 +161,8 @@ void bind_fabric(py::module_& m) {
           "Stages every board, arms all for one time T, cancels all if any fails; returns the report dict.")
       .def(
           "trigger",
-          [](FabricHandle& f, std::optional<std::vector<std::string>> boards, std::optional<int64_t> at_ps) {
+          [](FabricHandle& f, std::optional<std::vector<std::string>> boards, std::optional<int64_t> at_ps,
+             std::vector<std::optional<uint32_t>> steps) {
             FabricTriggerReport report;
             {
               py::gil_scoped_release no_gil;
@@ -173,12 +174,14 @@ void bind_fabric(py::module_& m) {
                 for (size_t i = 0; i < f.fabric->size(); ++i) index.push_back(i);
               }
               report = f.fabric->trigger(
-                  index, at_ps ? std::optional<BoardTime>(board_time_ps(*at_ps)) : std::nullopt);
+                  index, at_ps ? std::optional<BoardTime>(board_time_ps(*at_ps)) : std::nullopt, steps);
             }
             return to_python(to_json(report));
           },
           py::arg("boards") = std::nullopt, py::arg("at_ps") = std::nullopt,
-          "One timed trigger for the boards named (all by default); returns the report dict.")
+          py::arg("steps") = std::vector<std::optional<uint32_t>>{},
+          "One timed trigger for the boards named (all by default); steps: none, or one per board (a "
+          "jump's step, or None); returns the report dict.")
       .def("status", [](FabricHandle& f) {
         py::gil_scoped_release no_gil;
         std::lock_guard<std::mutex> lock(f.mutex);

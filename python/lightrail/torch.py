@@ -146,7 +146,7 @@ class Session:
         nxt = 0 if self._phase is None else (self._phase + 1) % len(keys)
         if keys[nxt] != k:
             # Not the phase the boards wait for: it runs without a phase
-            # event (the daemon takes phases only in the job's order).
+            # event (reported in the job's order only; the daemon would take a jump).
             self._write({"type": "off_pattern", "iteration": self.iteration, "collective": collective,
                          "group": list(ranks), "expected_phase": nxt, "time_ns": calls.now_ns()})
             return None

@@ -189,6 +189,41 @@ TEST(Device, TriggerAndStopPulseCtrl) {
   EXPECT_EQ(board.stops, 1);
 }
 
+TEST(Device, AJumpNamesItsStepAndOneOutsideTheRunningScheduleIsRefusedNamingTheField) {
+  FakeBoard board;
+  board.running = true;
+  board.active_bank = 1;
+  board.poke(FakeBoard::bank_base(1) + 4 * hw::IMG_HDR_N_STEPS, 6);
+  Device dev = open_fake(board);
+  dev.trigger(5);
+  EXPECT_EQ(board.triggers, 1);
+  EXPECT_EQ(board.jumps, 1);
+  EXPECT_EQ(board.jump_step, 5u);
+  dev.trigger();
+  EXPECT_EQ(board.jumps, 1) << "a trigger without a step does not jump";
+  auto refused = [&](const std::function<void()>& call, const std::string& says) {
+    try {
+      call();
+      ADD_FAILURE() << "not refused";
+    } catch (const FormatError& e) {
+      ASSERT_EQ(e.problems().size(), 1u) << e.what();
+      EXPECT_EQ(e.problems()[0].where, "step");
+      EXPECT_NE(e.problems()[0].message.find(says), std::string::npos) << e.what();
+    }
+  };
+  refused([&] { dev.trigger(6); }, "outside the running schedule's 6 steps (0..5)");
+  board.waiting_event = true;
+  refused([&] { dev.trigger_at(board_time_ps(5000000), 0xFFFFFFFFu); }, "outside");
+  EXPECT_EQ(board.triggers, 2) << "nothing written for a refused jump";
+  EXPECT_EQ(board.trigger_count, 0u);
+  EXPECT_EQ(board.jumps, 1);
+  ASSERT_TRUE(dev.trigger_at(board_time_ps(5000000), 2).has_value());
+  EXPECT_EQ(board.jumps, 2);
+  EXPECT_EQ(board.jump_step, 2u);
+  board.running = false;
+  refused([&] { dev.trigger(0); }, "no schedule runs");
+}
+
 TEST(Device, WriteTuneTableUpdatesBoardAndValidation) {
   FakeBoard board;
   Device dev = open_fake(board);

@@ -79,6 +79,8 @@ class FakeBoard {
   std::vector<uint64_t> write_log;  // every written address
   int commits = 0;
   int triggers = 0;
+  int jumps = 0;           // triggers with CTRL.TRIGGER_JUMP (plain or timed)
+  uint32_t jump_step = 0;  // TRIGGER_STEP when the last of them came
   int stops = 0;
   uint32_t swaps = 0;
   uint32_t generation = 0;
@@ -212,6 +214,10 @@ class FakeBoard {
       error &= ~value;
     } else if (addr == hw::REG_CTRL) {
       if (value & hw::CTRL_TRIGGER_MASK) ++triggers;
+      if (value & hw::CTRL_TRIGGER_JUMP_MASK) {
+        ++jumps;
+        jump_step = peek(hw::REG_TRIGGER_STEP);
+      }
       if ((value & hw::CTRL_TRIGGER_AT_MASK) && waiting_event) {
         waiting_event = false;
         // As the kernel: a time already past resolves at the next boundary.

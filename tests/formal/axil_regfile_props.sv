@@ -40,6 +40,8 @@ module axil_regfile_props (
   logic [1:0] s_axil_bresp, s_axil_rresp;
   logic [31:0] s_axil_rdata, seq_status;
   logic seq_commit_o, seq_cancel_o, seq_commit_at_time_o, seq_tune_we_o;
+  logic seq_trigger_o, seq_trigger_at_o, seq_trigger_jump_o;
+  logic [31:0] seq_trigger_step_o;
   logic [31:0] seq_commit_crc_o;
   logic [63:0] seq_commit_ticks_o;
   logic [1:0] bank_en_o;
@@ -55,8 +57,10 @@ module axil_regfile_props (
     .seq_status_i(seq_status), .seq_errors_i('0), .seq_steps_i('0), .seq_missed_i('0),
     .seq_cur_step_i('0), .seq_cur_config_i('0), .seq_generation_i('0), .seq_epochs_i('0),
     .seq_swaps_i('0), .seq_last_swap_i('0), .seq_triggered_at_i('0), .seq_triggers_i('0),
+    .seq_triggered_step_i('0),
     .seq_commit_o, .seq_cancel_o, .seq_commit_crc_o, .seq_commit_at_time_o,
-    .seq_commit_ticks_o, .seq_trigger_o(), .seq_trigger_at_o(), .seq_trigger_ticks_o(),
+    .seq_commit_ticks_o, .seq_trigger_o, .seq_trigger_at_o, .seq_trigger_ticks_o(),
+    .seq_trigger_jump_o, .seq_trigger_step_o,
     .seq_stop_o(), .seq_clear_errors_o(), .seq_tune_we_o, .seq_tune_addr_o(),
     .seq_tune_wdata_o(),
     .bank_en_o, .bank_we_o, .bank_word_o(), .bank_be_o(), .bank_wdata_o(),
@@ -201,6 +205,8 @@ module axil_regfile_props (
   logic [63:0] f_expires;
   logic f_at_time;
   logic f_exp_commit, f_exp_cancel, f_exp_slverr, f_checked;
+  logic [31:0] f_trigger_step;
+  logic f_exp_trigger, f_exp_trigger_at, f_exp_jump;
 
   assign wr_fire = s_axil_awvalid && s_axil_awready && s_axil_wvalid && s_axil_wready;
   assign wr_addr = 32'({s_axil_awaddr[lightrail_hwdef_pkg::AXI_ADDR_BITS-1:2], 2'b00});
@@ -225,10 +231,20 @@ module axil_regfile_props (
       f_at_time    <= 1'b0;
       f_exp_commit <= 1'b0;
       f_exp_cancel <= 1'b0;
+      f_trigger_step   <= '0;
+      f_exp_trigger    <= 1'b0;
+      f_exp_trigger_at <= 1'b0;
+      f_exp_jump       <= 1'b0;
       f_exp_slverr <= 1'b0;
       f_checked    <= 1'b0;
     end else begin
       f_exp_commit <= wr_fire && wr_addr == lightrail_hwdef_pkg::REG_COMMIT && f_token_owns;
+      f_exp_trigger    <= wr_fire && wr_addr == lightrail_hwdef_pkg::REG_CTRL &&
+                          |(s_axil_wdata & wr_mask & lightrail_hwdef_pkg::CTRL_TRIGGER_MASK);
+      f_exp_trigger_at <= wr_fire && wr_addr == lightrail_hwdef_pkg::REG_CTRL &&
+                          |(s_axil_wdata & wr_mask & lightrail_hwdef_pkg::CTRL_TRIGGER_AT_MASK);
+      f_exp_jump       <= wr_fire && wr_addr == lightrail_hwdef_pkg::REG_CTRL &&
+                          |(s_axil_wdata & wr_mask & lightrail_hwdef_pkg::CTRL_TRIGGER_JUMP_MASK);
       f_exp_cancel <= wr_fire && wr_addr == lightrail_hwdef_pkg::REG_CANCEL && f_token_owns;
       f_checked    <= 1'b0;
       f_exp_slverr <= 1'b0;
@@ -244,6 +260,7 @@ module axil_regfile_props (
           lightrail_hwdef_pkg::REG_COMMIT_MODE:
           if (|(wr_mask & lightrail_hwdef_pkg::COMMIT_MODE_AT_TIME_MASK)) f_at_time <= |(s_axil_wdata & lightrail_hwdef_pkg::COMMIT_MODE_AT_TIME_MASK);
           lightrail_hwdef_pkg::REG_LEASE_TTL_MS: f_ttl_ms <= clamped_ttl;
+          lightrail_hwdef_pkg::REG_TRIGGER_STEP: f_trigger_step <= (f_trigger_step & ~wr_mask) | (s_axil_wdata & wr_mask);
           lightrail_hwdef_pkg::REG_LEASE_CLAIM: begin
             f_checked <= 1'b1;
             if (wr_full && s_axil_wdata != '0 && (!f_live || s_axil_wdata == f_owner)) begin
@@ -295,6 +312,11 @@ module axil_regfile_props (
       // (the compare-and-swap's inputs).
       a_commit_args: assert (seq_commit_crc_o == f_crc && seq_commit_at_time_o == f_at_time &&
                              seq_commit_ticks_o == {f_time_hi, f_time_lo});
+      // A trigger pulses exactly as CTRL was written; it jumps only when
+      // TRIGGER_JUMP was written with it (else exactly as before jumps),
+      // and hands the kernel TRIGGER_STEP as written, in the same cycle.
+      a_trigger_args: assert (seq_trigger_o == f_exp_trigger && seq_trigger_at_o == f_exp_trigger_at &&
+                              seq_trigger_jump_o == f_exp_jump && seq_trigger_step_o == f_trigger_step);
     end
   end
 
@@ -304,6 +326,7 @@ module axil_regfile_props (
       c_commit_flight: cover (k_phase == KFlight && f_lat == LatBits'(lightrail_hwdef_pkg::SEQ_KERNEL_LATENCY_MAX));
       c_swap: cover (k_running && k_active);
       c_bank_write: cover (bank_write[!k_active] && !k_running);
+      c_jump: cover (seq_trigger_jump_o && seq_trigger_at_o && seq_trigger_step_o == 32'd3 && k_running);
     end
   end
 endmodule

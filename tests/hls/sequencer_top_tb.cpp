@@ -55,16 +55,17 @@ struct Tb {
     }
     ap_uint<kBankAddrBits> raddr0, raddr1;
     ap_uint<32> status, errors_w, missed, cur_step, cur_config, generation, epochs, swaps, triggers;
+    ap_uint<32> triggered_step;
     ap_uint<64> steps, last_swap, triggered_at;
     ap_uint<kPorts> sel_valid, fall_valid, rise_valid;
     ap_uint<kPorts * kFineBits> sel_fine, fall_fine, rise_fine;
     ap_uint<kPorts * kWlBits> sel_value;
     lightrail_sequencer(in.now_ticks, in.commit, in.cancel, in.commit_crc, in.commit_at_time, in.commit_ticks,
-                        in.trigger, in.trigger_at, in.trigger_ticks, in.stop, in.clear_errors, raddr0,
-                        line[0], raddr1, line[1], in.tune_we, in.tune_addr, in.tune_wdata, status, errors_w,
-                        steps, missed, cur_step, cur_config, generation, epochs, swaps, last_swap,
-                        triggered_at, triggers, sel_valid, sel_fine, sel_value, fall_valid, fall_fine,
-                        rise_valid, rise_fine);
+                        in.trigger, in.trigger_at, in.trigger_ticks, in.trigger_jump, in.trigger_step,
+                        in.stop, in.clear_errors, raddr0, line[0], raddr1, line[1], in.tune_we, in.tune_addr,
+                        in.tune_wdata, status, errors_w, steps, missed, cur_step, cur_config, generation,
+                        epochs, swaps, last_swap, triggered_at, triggers, triggered_step, sel_valid, sel_fine,
+                        sel_value, fall_valid, fall_fine, rise_valid, rise_fine);
     SequencerOut m;
     sequencer_step(model, in, m);
 
@@ -75,8 +76,9 @@ struct Tb {
     check(cur_step.to_uint64() == m.cur_step && cur_config.to_uint64() == m.cur_config, "cur_step/config", c);
     check(generation.to_uint64() == m.generation && epochs.to_uint64() == m.epochs, "generation/epochs", c);
     check(swaps.to_uint64() == m.swaps && last_swap.to_uint64() == m.last_swap_ticks, "swaps/last_swap", c);
-    check(triggered_at.to_uint64() == m.triggered_at_ticks && triggers.to_uint64() == m.triggers, "triggers",
-          c);
+    check(triggered_at.to_uint64() == m.triggered_at_ticks && triggers.to_uint64() == m.triggers &&
+              triggered_step.to_uint64() == m.triggered_step,
+          "triggers", c);
     check(sel_valid.to_uint64() == m.sel_valid && fall_valid.to_uint64() == m.fall_valid &&
               rise_valid.to_uint64() == m.rise_valid,
           "event valid masks", c);

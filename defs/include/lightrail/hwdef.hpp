@@ -14,7 +14,7 @@ struct Flag {
 };
 
 // version of this register map
-inline constexpr uint32_t REGMAP_VERSION = 4u;
+inline constexpr uint32_t REGMAP_VERSION = 5u;
 // switch ports (tunable lasers or OCS ports) per board
 inline constexpr uint32_t PORTS = 16u;
 // wavelength channels a port can select
@@ -152,6 +152,10 @@ inline constexpr uint32_t CTRL_STOP_MASK = 0x8u;
 inline constexpr uint32_t CTRL_TRIGGER_AT_LSB = 4u;
 inline constexpr uint32_t CTRL_TRIGGER_AT_WIDTH = 1u;
 inline constexpr uint32_t CTRL_TRIGGER_AT_MASK = 0x10u;
+// with TRIGGER or TRIGGER_AT: the step after the event step is TRIGGER_STEP instead of the next one (a jump, for phases in any order); a TRIGGER_STEP outside the running schedule is refused (ERROR.BAD_TRIGGER_STEP) and the trigger dropped. A commit swap due at that boundary wins over the jump
+inline constexpr uint32_t CTRL_TRIGGER_JUMP_LSB = 5u;
+inline constexpr uint32_t CTRL_TRIGGER_JUMP_WIDTH = 1u;
+inline constexpr uint32_t CTRL_TRIGGER_JUMP_MASK = 0x20u;
 inline constexpr uint32_t REG_COMMIT_MODE = 68u;
 // 0: at the next epoch boundary (immediately when idle); 1: at the first step boundary at or after COMMIT_TIME (exactly COMMIT_TIME when idle)
 inline constexpr uint32_t COMMIT_MODE_AT_TIME_LSB = 0u;
@@ -234,6 +238,10 @@ inline constexpr uint32_t ERROR_COMMIT_FAR_MASK = 0x100u;
 inline constexpr uint32_t ERROR_COMMIT_BUSY_LSB = 9u;
 inline constexpr uint32_t ERROR_COMMIT_BUSY_WIDTH = 1u;
 inline constexpr uint32_t ERROR_COMMIT_BUSY_MASK = 0x200u;
+// a jumping trigger (CTRL.TRIGGER_JUMP) named a TRIGGER_STEP outside the running schedule (at or beyond its step count, or no schedule runs); the trigger was dropped, the schedule runs on untouched
+inline constexpr uint32_t ERROR_BAD_TRIGGER_STEP_LSB = 10u;
+inline constexpr uint32_t ERROR_BAD_TRIGGER_STEP_WIDTH = 1u;
+inline constexpr uint32_t ERROR_BAD_TRIGGER_STEP_MASK = 0x400u;
 inline constexpr Flag ERROR_FLAGS[] = {
     {0x1u, "BAD_MAGIC", "committed bank has a wrong magic"},
     {0x2u, "BAD_VERSION", "committed bank has an unknown image version"},
@@ -245,6 +253,7 @@ inline constexpr Flag ERROR_FLAGS[] = {
     {0x80u, "COMMIT_MISMATCH", "the verified bank's CRC is not COMMIT_CRC (the bank holds another image than its committer staged); commit dropped"},
     {0x100u, "COMMIT_FAR", "commit time more than COMMIT_HORIZON_S ahead; commit dropped"},
     {0x200u, "COMMIT_BUSY", "a COMMIT came while another commit was verifying or waiting for its swap, or a STOP was pending; it was dropped"},
+    {0x400u, "BAD_TRIGGER_STEP", "a jumping trigger (CTRL.TRIGGER_JUMP) named a TRIGGER_STEP outside the running schedule (at or beyond its step count, or no schedule runs); the trigger was dropped, the schedule runs on untouched"},
 };
 // steps executed, bits 31:0 (reading LO latches HI)
 inline constexpr uint32_t REG_STEPS_LO = 104u;
@@ -306,6 +315,10 @@ inline constexpr uint32_t HEALTH_LINK_UP_WIDTH = 1u;
 inline constexpr uint32_t HEALTH_LINK_UP_MASK = 0x2u;
 // a register with no effect, reset 0: the host writes and reads it back to test the register path (`lightrail flash`'s self-test)
 inline constexpr uint32_t REG_SCRATCH = 216u;
+// the step a jumping trigger (CTRL.TRIGGER_JUMP) goes to at its boundary, 0..N_STEPS-1 of the running schedule
+inline constexpr uint32_t REG_TRIGGER_STEP = 220u;
+// the step the last trigger's boundary went into (TRIGGER_STEP after a jump, else the step after the event step), valid with TRIGGERED_AT
+inline constexpr uint32_t REG_TRIGGERED_STEP = 224u;
 // clock-synchronisation servo control (docs/clock-sync.md)
 inline constexpr uint32_t REG_SYNC_CTRL = 256u;
 // run the servo; 0: DAC at mid-scale, no phase steps, state DISABLED
@@ -525,6 +538,8 @@ constexpr bool is_register(uint32_t offset) {
     case REG_TRIGGERS:
     case REG_HEALTH:
     case REG_SCRATCH:
+    case REG_TRIGGER_STEP:
+    case REG_TRIGGERED_STEP:
     case REG_SYNC_CTRL:
     case REG_SYNC_STATUS:
     case REG_SYNC_ERROR:

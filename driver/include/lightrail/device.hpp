@@ -62,10 +62,11 @@ struct Status {
   uint32_t generation = 0;  // of the active bank
   uint32_t epochs = 0;
   uint32_t swaps = 0;
-  BoardTime last_swap;     // the boundary of the last swap (the epoch before any)
-  uint32_t triggers = 0;   // triggers that ended an event step
-  BoardTime last_trigger;  // the boundary the last of them resolved
-  BoardTime board_time;    // board time when status was read
+  BoardTime last_swap;             // the boundary of the last swap (the epoch before any)
+  uint32_t triggers = 0;           // triggers that ended an event step
+  BoardTime last_trigger;          // the boundary the last of them resolved
+  uint32_t last_trigger_step = 0;  // the step that boundary went into (TRIGGERED_STEP)
+  BoardTime board_time;            // board time when status was read
 };
 
 // The board's health inputs (HEALTH) and what its platform tells
@@ -189,22 +190,30 @@ class LIGHTRAIL_EXPORT Device {
 
   Status status();
   BoardTime time();  // board time now
-  void trigger();    // advance an event-triggered step
+  // Advances an event-triggered step. With `step`, a jump: the step after
+  // the event step is `step` instead of the next one (phases in any order).
+  // A step outside the running schedule is refused before anything is
+  // written (FormatError naming "step"); the board refuses it as well
+  // (ERROR.BAD_TRIGGER_STEP) should the schedule change meanwhile.
+  void trigger(std::optional<uint32_t> step = std::nullopt);
   // Advances the event step at the first allowed boundary at or after board
   // time t: exactly t when it is past the step's minimum end and far enough
   // ahead for the tuning (boards told one t take one boundary). Returns the
   // boundary's board time once the board has resolved it (an event step was
   // waiting), nullopt when the trigger is latched for a later event step.
-  std::optional<BoardTime> trigger_at(BoardTime t);
+  // `step`: a jump, as for trigger().
+  std::optional<BoardTime> trigger_at(BoardTime t, std::optional<uint32_t> step = std::nullopt);
   // trigger_at in three parts, so that a fabric tells many boards one t
   // within a short window of board time: prepare (claims the lease, reads
-  // the trigger count) before t is chosen, write (the two writes alone)
-  // inside the window, resolved (reads the result) after it.
+  // the trigger count, checks and writes a jump's step) before t is chosen,
+  // write (the two writes alone) inside the window, resolved (reads the
+  // result) after it.
   struct TriggerTicket {
     uint32_t triggers_before = 0;
+    bool jump = false;
   };
-  TriggerTicket trigger_prepare();
-  void trigger_write_at(BoardTime t);
+  TriggerTicket trigger_prepare(std::optional<uint32_t> step = std::nullopt);
+  void trigger_write_at(BoardTime t, bool jump = false);  // jump: ticket.jump
   std::optional<BoardTime> trigger_resolved(const TriggerTicket& ticket);
   void stop();  // stop at the next step boundary, all gates low
   // Writes a calibration table (ticks, a*wavelengths+b) and uses it from now.
@@ -236,7 +245,8 @@ class LIGHTRAIL_EXPORT Device {
   uint64_t read64(uint32_t lo_reg);
   void read_capabilities();
   void take_lease(uint32_t reg, std::chrono::milliseconds ttl);
-  void ensure_lease();  // claim or renew before a change
+  void ensure_lease();                  // claim or renew before a change
+  void write_jump_step(uint32_t step);  // checks a jump's step, then writes TRIGGER_STEP
   [[noreturn]] void throw_lease_lost(const std::string& what);
   void release_quietly() noexcept;  // the destructor's release
   BoardTime from_ticks(uint64_t ticks) const;

@@ -274,8 +274,10 @@ class LIGHTRAIL_EXPORT Fabric {
   // The margin is trigger_margin, or twice the longest window of the
   // last kWindowsKept triggers when that is longer: a host or link slower
   // than the file assumed widens it instead of splitting the boundary.
+  // steps: empty, or one per board: a jump's target step (Device::trigger).
   static constexpr size_t kWindowsKept = 64;
-  FabricTriggerReport trigger(const std::vector<size_t>& boards, std::optional<BoardTime> at = std::nullopt);
+  FabricTriggerReport trigger(const std::vector<size_t>& boards, std::optional<BoardTime> at = std::nullopt,
+                              const std::vector<std::optional<uint32_t>>& steps = {});
 
   std::vector<FabricBoardState> status();
 
