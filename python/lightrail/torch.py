@@ -143,13 +143,19 @@ class Session:
         k = (collective, tuple(ranks))
         if self._phase is not None and keys[self._phase] == k and self._phase_iteration == self.iteration:
             return self._phase
-        nxt = 0 if self._phase is None else (self._phase + 1) % len(keys)
-        if keys[nxt] != k:
-            # Not the phase the boards wait for: it runs without a phase
-            # event (reported in the job's order only; the daemon would take a jump).
+        expected = 0 if self._phase is None else (self._phase + 1) % len(keys)
+        # The phase this call opens: the one the boards wait for, else the
+        # next declared phase of its pattern (out of the declared order: the
+        # daemon jumps the boards to it, docs/lightraild.md); a call of no
+        # declared phase runs without a phase event.
+        nxt = next((i % len(keys) for i in range(expected, expected + len(keys)) if keys[i % len(keys)] == k), None)
+        if nxt is None:
             self._write({"type": "off_pattern", "iteration": self.iteration, "collective": collective,
-                         "group": list(ranks), "expected_phase": nxt, "time_ns": calls.now_ns()})
+                         "group": list(ranks), "expected_phase": expected, "time_ns": calls.now_ns()})
             return None
+        if nxt != expected:
+            self._write({"type": "out_of_order", "iteration": self.iteration, "phase": nxt,
+                         "expected_phase": expected, "time_ns": calls.now_ns()})
         if self.circuits and self._resume_at in (None, nxt):
             self._resume_at = None
             self._boundary(nxt)

@@ -1,8 +1,8 @@
 """lightrail.torch's rules on one process (gloo, world size 1) against a
 stand-in daemon, no simulation: bad arguments refused naming them with
 nothing installed, a refused job and a failed phase event raised with the
-daemon's reason, phase events only in the job's order (calls off the
-pattern run without one), and a board that never passes its boundary named
+daemon's reason, phase events in the job's order or out of it for a
+declared phase (the daemon jumps), calls off the pattern run without one, and a board that never passes its boundary named
 when the wait gives up.
 
 Run by CTest (python.torch_session) with PYTHONPATH = the build's python/;
@@ -29,11 +29,14 @@ from lightrail_client import LightrailError  # noqa: E402
 
 
 class FakeDaemon:
-    """Answers as lightraild does (docs/lightraild.md), and checks its rule:
-    phase events in the job's order, cyclic."""
+    """Answers as lightraild does (docs/lightraild.md): a phase event for any
+    declared phase, "order" "declared" when it is the one the boards wait for
+    (cyclic), else "jump"; `strict` refuses those (409), as lightraild did
+    before jumps, to test resuming after one."""
 
-    def __init__(self, refuse_job=None, refuse_phase=None, stuck=False):
-        self.refuse_job, self.refuse_phase, self.stuck = refuse_job, refuse_phase, stuck
+    def __init__(self, refuse_job=None, refuse_phase=None, stuck=False, strict=False):
+        self.refuse_job, self.refuse_phase, self.stuck, self.strict = refuse_job, refuse_phase, stuck, strict
+        self.orders = []
         self.submitted, self.phases, self.board_ps, self.boundary_ps = None, [], 0, 0
         self.next_phase = 0
 
@@ -46,8 +49,9 @@ class FakeDaemon:
     def phase(self, job_id, phase):
         if self.refuse_phase:
             raise self.refuse_phase
-        if phase != self.next_phase:
+        if phase != self.next_phase and self.strict:
             raise LightrailError(409, "phase", "the boards wait for phase %d next" % self.next_phase)
+        self.orders.append("declared" if phase == self.next_phase else "jump")
         self.phases.append(phase)
         self.next_phase = (phase + 1) % len(self.submitted["phases"])
         self.boundary_ps = self.board_ps + 100_000
@@ -178,7 +182,7 @@ class SessionTest(unittest.TestCase):
         self.assertIn("connection refused", bounds[0]["error"])
 
     def test_out_of_step_with_the_boards_events_resume_at_the_phase_they_wait_for(self):
-        daemon = FakeDaemon()
+        daemon = FakeDaemon(strict=True)
         s = lt.enable(client=daemon, trace_dir=self.dir)
         for _ in range(3):
             iteration(["all_reduce", "all_gather"])
@@ -197,7 +201,7 @@ class SessionTest(unittest.TestCase):
         events = [r["event"] for r in trace if r["type"] == "collective" and r["iteration"] >= 2 and r["planned"]]
         self.assertEqual(events, [1, 2, 3, None, 5, 6])
 
-    def test_phase_events_follow_the_jobs_order_and_calls_off_it_run_without_one(self):
+    def test_phase_events_follow_the_jobs_order_a_declared_phase_out_of_it_jumps_and_calls_off_it_run_without_one(self):
         daemon = FakeDaemon()
         s = lt.enable(client=daemon, trace_dir=self.dir)
         iteration(["broadcast", "all_reduce", "all_reduce", "all_gather"])
@@ -206,15 +210,34 @@ class SessionTest(unittest.TestCase):
         self.assertEqual([(p["collective"], p["count"], p["bytes"]) for p in s.pattern],
                          [("all_reduce", 2, 64), ("all_gather", 1, 32)])
         self.assertEqual([p["collective"] for p in daemon.submitted["phases"]], ["all_reduce", "all_gather"])
-        iteration(["all_gather"])  # no gradients this time: off the pattern
+        iteration(["all_gather"])  # no gradients this time: phase 1 out of the order (a jump)
         iteration(["all_reduce", "all_reduce", "all_gather"])
         lt.disable()
-        self.assertEqual(daemon.phases, [0, 1, 0, 1])
+        self.assertEqual(daemon.phases, [0, 1, 1, 0, 1])
+        self.assertEqual(daemon.orders, ["declared", "declared", "jump", "declared", "declared"])
+        trace = read(s.trace_path)
+        jumps = [r for r in trace if r["type"] == "out_of_order"]
+        self.assertEqual([(r["iteration"], r["phase"], r["expected_phase"]) for r in jumps], [(3, 1, 0)])
+        self.assertEqual([r for r in trace if r["type"] == "off_pattern"], [])
+        events = [r["event"] for r in trace if r["type"] == "collective" and r["iteration"] >= 2 and r["planned"]]
+        self.assertEqual(events, [1, 2, 3, 4, 4, 5])
+        for b in (r for r in trace if r["type"] == "boundary"):
+            self.assertGreaterEqual(b["up_board_ps"], b["boundary_ps"])
+
+    def test_a_call_of_no_declared_phase_runs_without_an_event(self):
+        daemon = FakeDaemon()
+        s = lt.enable(client=daemon, trace_dir=self.dir)
+        iteration(["all_reduce"])
+        iteration(["all_reduce"])
+        iteration(["all_reduce"])  # submitted at its start: one phase, all-reduce
+        iteration(["all_gather", "all_reduce"])  # no phase has an all-gather
+        lt.disable()
+        self.assertEqual(daemon.phases, [0, 0])
         trace = read(s.trace_path)
         off = [r for r in trace if r["type"] == "off_pattern"]
         self.assertEqual([(r["iteration"], r["collective"], r["expected_phase"]) for r in off], [(3, "all_gather", 0)])
         events = [r["event"] for r in trace if r["type"] == "collective" and r["iteration"] >= 2 and r["planned"]]
-        self.assertEqual(events, [1, 2, None, 3, 3, 4])
+        self.assertEqual(events, [1, None, 2])
         for b in (r for r in trace if r["type"] == "boundary"):
             self.assertGreaterEqual(b["up_board_ps"], b["boundary_ps"])
 
