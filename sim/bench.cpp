@@ -264,7 +264,8 @@ json run_bench(const BenchOptions& o) {
         cosim["board_cycles_per_s"].get<double>() / icarus["board_cycles_per_s"].get<double>();
 
   // Clock distribution: a star of 2, 4, 8, 16 boards, each in its own
-  // process (SystemC elaborates once per process).
+  // process (SystemC elaborates once per process); on the boards' ports up
+  // to 8, the fast mode for 16 (more followers than a board has ports).
   json sync = json::array();
   for (int boards : {2, 4, 8, 16}) {
     try {
@@ -312,7 +313,9 @@ json run_sync_bench(int boards, uint64_t us, const std::string& link) {
   sc.duration_ps = us * 1000000;
   sc.sync.enabled = true;
   sc.sync.baseline = false;
-  sc.sync.link = link;
+  // The boards' ports where a star fits them (1 + SYNC_DOWN_PORTS followers),
+  // else the fast mode, as a scenario must be told.
+  sc.sync.link = !link.empty() ? link : boards <= int(hwdef::SYNC_DOWN_PORTS) + 2 ? "rtl" : "model";
   // Statistics from the 2 ms lock deadline on (a short run: its second half).
   sc.sync.measure_from_ps = std::min<int64_t>(int64_t(sc.duration_ps / 2), 2000000000);
   // CPU time of the whole process as well as wall time: on a shared
@@ -325,7 +328,7 @@ json run_sync_bench(int boards, uint64_t us, const std::string& link) {
   const double wall = r["wall_s"].get<double>();
   const double cycles = r["board_cycles_per_s"].get<double>() * wall;
   return {{"boards", boards},
-          {"link", link},
+          {"link", sc.sync.link},
           {"sim_us", us},
           {"measure_from_us", double(sc.sync.measure_from_ps) * 1e-6},
           {"wall_s", wall},

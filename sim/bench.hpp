@@ -12,7 +12,7 @@ struct BenchOptions {
   uint64_t cycles = 1000000;        // board cycles for each speed figure
   int sync_boards = 0;              // > 0: only the sync part for that many boards
   uint64_t sync_us = 1000;          // simulated time of each sync part
-  std::string sync_link = "model";  // the sync part's timing link (SyncOptions::link)
+  std::string sync_link;  // the sync part's timing link (SyncOptions::link); "": the ports where they reach
   int rounds = 5;                   // board and bare-top rounds, alternating
   bool board_only = false;          // only one board round (what each round after the first runs)
 };

@@ -420,7 +420,8 @@ int sc_main(int argc, char** argv) {
   b->add_option("--sync-boards", bo.sync_boards, "only the clock-distribution figure for this many boards")
       ->transform(kDecimal)
       ->check(CLI::Range(2, 64));
-  b->add_option("--sync-link", bo.sync_link, "with --sync-boards: the timing link, model or rtl (2 boards)")
+  b->add_option("--sync-link", bo.sync_link,
+                "with --sync-boards: the timing link, model or rtl (default: rtl where a star fits the ports)")
       ->check(CLI::IsMember({"model", "rtl"}));
 
   std::string recipe, out_file;
@@ -559,10 +560,10 @@ int sc_main(int argc, char** argv) {
                                    s["error"].get<std::string>());
         else
           std::cout << fmt::format(
-              "clock distribution, {:2} boards: {:.0f} us simulated per wall second ({:.3g} board "
-              "cycles/s)\n",
-              s["boards"].get<int>(), s["sim_us_per_wall_s"].get<double>(),
-              s["board_cycles_per_s"].get<double>());
+              "clock distribution, {:2} boards ({} link): {:.0f} us simulated per wall second ({:.3g} board "
+              "cycles/s, {:.3g} per CPU s)\n",
+              s["boards"].get<int>(), s["link"].get<std::string>(), s["sim_us_per_wall_s"].get<double>(),
+              s["board_cycles_per_s"].get<double>(), s["board_cycles_per_cpu_s"].get<double>());
       for (const auto& r : res["sync_link"]["rounds"])
         if (r.contains("error"))
           std::cout << "timing link as words: " << r["error"].get<std::string>() << "\n";

