@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "board.hpp"
 #include "cosim.hpp"
 #include "lightrail/hwdef.hpp"
 #include "model_clock.hpp"
@@ -76,7 +77,7 @@ json bare_top_speed(uint64_t cycles, bool rising_only) {
       m.clk_i = 0;
       m.eval();
     }
-    const PortInputs in{m.rst_ni != 0, m.board_ticks_o, false, m.sync_ctrl_o, m.sync_status_i};
+    const PortInputs in = port_inputs(m);
     m.clk_i = 1;
     m.eval();
     port->edge(in);

@@ -40,6 +40,10 @@ constexpr int kResetCycles = 4;
 
 }  // namespace
 
+PortInputs port_inputs(const Vlightrail_board_core& m) {
+  return {m.rst_ni != 0, m.board_ticks_o, m.sync_time_step_load_i != 0, m.sync_ctrl_o, m.sync_status_i};
+}
+
 Board::Board(int id, const BoardOptions& options)
     : id_(id),
       opt_(options),
@@ -173,8 +177,7 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   axi_.sample(m);
   // What the core holds for its ports' edge: registers and inputs, so the
   // same before and after its own.
-  const PortInputs port_in{m.rst_ni != 0, m.board_ticks_o, m.sync_time_step_load_i != 0, m.sync_ctrl_o,
-                           m.sync_status_i};
+  const PortInputs port_in = port_inputs(m);
   m.clk_i = 1;
   m.eval();
   // The ports' edge, then what they show onto the core's link_* inputs: its

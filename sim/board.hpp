@@ -61,6 +61,11 @@ struct BoardOptions {
   std::vector<Reset> resets;  // in time order
 };
 
+// What the core gives its timing-link ports for their next edge, as
+// lightrail_board_top wires them: registers and inputs of the core, so the
+// same before and after the core's own edge.
+PortInputs port_inputs(const Vlightrail_board_core& m);
+
 class Board : public SyncPort {
  public:
   Board(int id, const BoardOptions& options);

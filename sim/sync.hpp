@@ -3,16 +3,19 @@
 // follower, the two-way exchange and DDMTD phase it measures, and the truth:
 // each board's PPS edge against the grandmaster's, in fs of simulated time.
 //
-// The DDMTD is the board top's RTL (hw/ddmtd.sv): each follower's helper
-// clock (its oscillator times N/(N+1)) samples the recovered reference (the
-// parent's clock one fibre later) and the board's own clock. The servo is
-// the kernel's free-running HLS top (hls/clock_sync/clock_sync_top.hpp),
-// one call per cycle on the top's sync_* ports; its DAC word and phase
-// steps go through the top's osc_ctrl (hw/osc_ctrl.sv) to a DAC and MMCM
-// model (osc_pins.hpp) that steer the oscillator. Modelled rather than RTL
-// here (docs/cosim.md): what the message engine gives the kernel, the
-// timestamps being the board time at the message's true arrival, on the
-// system clock (PTP-only baseline) or refined to the DDMTD resolution.
+// Every link end is a board's timing-link port (hw/sync_port.sv, one model
+// each: sim/port_model.hpp): its DDMTD's helper clock (the board's
+// oscillator times N/(N+1)) samples the recovered clock and the board's own,
+// and with the link at word level (SyncOptions::link "rtl", the default)
+// its message engine's words travel the fibre model to the other end. The
+// servo is the kernel's free-running HLS top
+// (hls/clock_sync/clock_sync_top.hpp), one call per cycle on the top's
+// sync_* ports; its DAC word and phase steps go through the top's osc_ctrl
+// (hw/osc_ctrl.sv) to a DAC and MMCM model (osc_pins.hpp) that steer the
+// oscillator. In the fast mode (link "model") the exchange is modelled
+// instead (docs/cosim.md): the timestamps are the board time at the
+// message's true arrival, on the system clock (PTP-only baseline) or
+// refined to the DDMTD resolution.
 #pragma once
 
 #include <cstdint>
