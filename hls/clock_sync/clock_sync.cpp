@@ -429,13 +429,18 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
       if (exchange) s.last_err_fs = s.theta_fs;
       if (drift_valid && phase_dt > 0) {
         const int64_t drift = clamp64(s.phase_jump_fs, -kIntegratorErrorLimitFs, kIntegratorErrorLimitFs);
+        const int64_t freq_before = s.freq_q40;
         s.freq_q40 -= ((drift * (int64_t{1} << kFreqFracBits)) / phase_dt) >> kSyntoniseShift;
         s.drift_avg_fs += div_round(drift - s.drift_avg_fs, 4);
-        // At the rail by the filtered drift: off frequency, a beat whose
-        // phase paired the same reference tag twice shows no drift.
+        // At the rail by the filtered drift, from the rail or onto it: far
+        // off frequency the DDMTD now and then pairs one reference tag twice,
+        // and that beat shows no drift (its small correction moves the
+        // frequency just off the rail), so it must not end the run.
+        const int64_t low = freq_before < s.freq_q40 ? freq_before : s.freq_q40;
+        const int64_t high = freq_before > s.freq_q40 ? freq_before : s.freq_q40;
         rail_check(s, l,
-                   (s.freq_q40 <= -l.pull_q40 && s.drift_avg_fs > kSyntonisedDriftFs) ||
-                       (s.freq_q40 >= l.pull_q40 && s.drift_avg_fs < -kSyntonisedDriftFs));
+                   (low <= -l.pull_q40 && s.drift_avg_fs > kSyntonisedDriftFs) ||
+                       (high >= l.pull_q40 && s.drift_avg_fs < -kSyntonisedDriftFs));
       }
       const int64_t cycles = div_round(s.theta_fs - (s.lead_fs - s.delay_ms_fs), kPeriodFs);
       const int64_t acquired = s.lead_fs - s.delay_ms_fs + cycles * kPeriodFs;

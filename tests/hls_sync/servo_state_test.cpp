@@ -125,6 +125,36 @@ TEST(HlsSyncServoState, DacSaturatedOnlyAfterKRailSamplesInARow) {
   EXPECT_TRUE(saturated(update(s, -5 * kThreshPs, kDelayFs, true, true, 1)));
 }
 
+// Syntonising on the DDMTD with an oscillator beyond the pull range: far off
+// frequency the DDMTD now and then pairs one reference tag twice, and that
+// beat shows no drift (here two units back). It must not restart the run,
+// or a board that can never be pulled is never flagged (found through the
+// boards' own ports, tests/sim/sync/dac_saturated.json; mutant: the check
+// judges only the frequency after the beat's correction).
+TEST(HlsSyncServoState, ABeatThatPairedOneTagTwiceDoesNotEndTheRailRun) {
+  ClockSyncState s;
+  ClockSyncIn in;
+  in.cfg.enable = true;
+  in.cfg.lock_samples = kLockSamples;
+  in.cfg.dac_pull_ppb = 1000;
+  in.ref_ok = true;
+  in.elapsed_fs = kBeatFs;
+  in.phase_valid = true;
+  ClockSyncOut out;
+  uint32_t lag = 0;
+  for (uint32_t beat = 0; beat < 4 * kRailSamples && !saturated(out); ++beat) {
+    // Every fifth beat the lag goes back two units; else the local clock
+    // gains 150 units (about 290 ps) a beat on the reference.
+    lag = (beat % 5 == 4 ? lag + 2 : lag + hwdef::DDMTD_N - 150) % hwdef::DDMTD_N;
+    in.ddmtd_phase = lag;
+    clock_sync_step(s, in, out);
+    ASSERT_EQ(state(out), static_cast<uint32_t>(SyncMode::kCoarse)) << beat;
+  }
+  EXPECT_TRUE(saturated(out));
+  EXPECT_TRUE(at_rail(out));
+  EXPECT_EQ(out.dac_word, 0u);
+}
+
 // DAC_AT_RAIL says the last update wanted more than the pull range: an
 // update at zero offset, which leaves the frequency at the range's edge
 // without pushing, is not at the rail (mutant: `>` made `>=` on the

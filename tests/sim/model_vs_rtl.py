@@ -33,8 +33,6 @@ import tempfile
 # meet them yet (docs/cosim.md, "The timing link"): both runs are made and
 # printed here, and the difference is reported, not failed.
 OPEN = {
-    "dac_saturated": "on the engines board 1 never locks and never flags DAC_SATURATED: its exchanges are "
-                     "coarse (no DDMTD pairs 30 ppm off) and the servo's rail check does not see them",
     "link_step_200ps_backward": "recovery 112 us through the engines against 100 us",
     "cdr_relock_uncompensated": "overshoot 104 ps through the engines against 100 ps",
 }
