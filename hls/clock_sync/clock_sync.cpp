@@ -103,6 +103,7 @@ bool take_exchange(ClockSyncState& s, const ClockSyncIn& in, const Limits& l) {
   }
   s.outliers = 0;
   s.theta_fs = fwd_raw - fwd;
+  s.coarse_exchange = !in.exchange_fine;
   s.rtt_ps = saturate_u32(rtt / kFsPerPs);
   // Sync forward, Delay_Req back, Delay_Resp forward: one and a half round trips.
   s.age_fs = rtt + rtt / 2 + kExchangeOverheadFs;
@@ -112,6 +113,13 @@ bool take_exchange(ClockSyncState& s, const ClockSyncIn& in, const Limits& l) {
   // (the board chases the phase jump, then half of it back: a 2x overshoot).
   // The step is taken whole once it has settled (clock_sync_step).
   if (s.have_exchange && s.fine && s.locked && abs64(fwd - s.delay_ms_fs) > l.lock_thresh_fs) return true;
+  // A board that moved its own time within the exchange's age may have had
+  // a receive stamp refined by a DDMTD phase from before the move (the
+  // newest phase is up to a beat old): that exchange's delay is off by the
+  // move, and filtered in it would hold the phase reference off (an
+  // overshoot after every re-acquisition). The hand-over to FINE waits for
+  // a calm exchange, so the reference starts right.
+  if (s.have_exchange && s.fine && s.calm_fs < s.age_fs) return true;
   // The one-way delay the DDMTD phase is referred to: from a round trip
   // averaged over 16 exchanges, so timestamp noise does not reach the phase.
   // Until the whole-period count is taken, the delay follows every
@@ -180,7 +188,15 @@ void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
   // would wind up on an error the phase path is about to remove and
   // overshoot; there the frequency is learnt instead from the drift our own
   // steps do not explain (an FLL), and the integrator takes over near zero.
-  const bool integrate = !s.slewing && abs64(err_fs) <= kIntegrateWithinLockThresholds * l.lock_thresh_fs;
+  // On an exchange of cycle stamps the offset is known to half a period
+  // only: within that the integrator averages the stamps' quantisation,
+  // where the FLL would take each jump of a period for a frequency error
+  // and throw the DAC from rail to rail (so the port's DDMTD never pairs
+  // and the stamps are never refined: `sync mode --ptp-only`).
+  const int64_t resolution = !s.fine && s.coarse_exchange ? kPeriodFs / 2 : 0;
+  const bool integrate =
+      !s.slewing && abs64(err_fs) <= kIntegrateWithinLockThresholds *
+                                         (l.lock_thresh_fs > resolution ? l.lock_thresh_fs : resolution);
   // Slewing on the exchange is COARSE; on the DDMTD the count is known and
   // every step is seen in the next phase, so FINE is kept.
   if (s.slewing) {
@@ -345,20 +361,30 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
     // both have settled (the two arrive up to a sample apart; taking either
     // alone would chase a transient).
     const bool both = s.fine && phase && exchange;
+    // The phase has been still for the exchange's age: the board moved no
+    // time of its own while this exchange was on its way. A receive stamp is
+    // refined by the newest DDMTD phase, up to a beat older than the stamp,
+    // so right after the board's own step (a re-point) it is off by that
+    // step: no path moved, and holding for it would re-point twice.
+    const bool calm = s.calm_fs >= s.age_fs;
     const bool path_moved =
-        both && abs64(s.fwd_now_fs - (s.hold_run > 0 ? s.hold_fwd_fs : s.delay_ms_fs)) > l.lock_thresh_fs;
+        both && calm &&
+        abs64(s.fwd_now_fs - (s.hold_run > 0 ? s.hold_fwd_fs : s.delay_ms_fs)) > l.lock_thresh_fs;
     const bool phase_jumped = both && abs64(s.phase_jump_fs) > l.lock_thresh_fs;
-    // A hold lasts at least the exchange's age: the exchange sees a step
-    // of the path that much later than the phase.
-    const bool hold = both && s.locked && s.hold_run < kPathHoldSamples &&
-                      (path_moved || phase_jumped || (s.hold_run > 0 && s.hold_fs < s.age_fs));
+    // A hold the phase started lasts at least the exchange's age: the
+    // exchange sees a step of the path that much later than the phase. One
+    // the exchange alone started (a step of the backward path, which the
+    // phase never sees) ends once the exchange stops moving: any forward
+    // part of the step reached the phase first.
+    const bool hold =
+        both && s.locked && s.hold_run < kPathHoldSamples &&
+        (path_moved || phase_jumped || (s.hold_run > 0 && s.hold_phase && s.hold_fs < s.age_fs));
     const bool hold_ended = both && !hold && s.hold_run > 0;
     // In FINE the exchange overrules the DDMTD when the two contradict each
     // other (both carry the same calibration: a slip) or the DDMTD fell
     // silent (it pairs only a reference within 61 ppm that advances steadily).
     // Only while the phase has been still for the exchange's age: a stale
     // exchange of a board that is slewing contradicts nothing.
-    const bool calm = s.calm_fs >= s.age_fs;
     const bool slip = both && !hold && !hold_ended && calm && abs64(raw_err - s.theta_fs) > kPhaseSlipFs;
     if (exchange && !s.ever_locked && abs64(s.theta_fs) >= kTimeStepMinFs) {
       // Coarse time set: whole clock cycles now, so board time stays on
@@ -375,7 +401,9 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
       if (s.hold_run == 0) {
         s.hold_lead_fs = s.lead_fs - s.phase_jump_fs;
         s.hold_fs = 0;
+        s.hold_phase = false;
       }
+      s.hold_phase = s.hold_phase || phase_jumped;
       s.hold_fs += in.elapsed_fs;
       s.hold_fwd_fs = s.fwd_now_fs;
       ++s.hold_run;  // no sample: no steps, the frequency held

@@ -125,8 +125,10 @@ struct ClockSyncState {
   uint32_t hold_run = 0;               // samples held so far
   int64_t hold_fs = 0;                 // local time held so far
   int64_t age_fs = kExchangeAgeMaxFs;  // how old an exchange is when it arrives (from the round trip)
+  bool coarse_exchange = false;        // the last one taken had cycle stamps (not DDMTD-refined)
   int64_t hold_fwd_fs = 0;             // one-way delay at the last held sample
   int64_t hold_lead_fs = 0;            // lead before the hold
+  bool hold_phase = false;             // the DDMTD phase jumped during the hold
   int64_t setpoint_fs = 0;       // step still to be slewed, fed forward (the loop's error is not disturbed)
   bool serving_slew = false;     // a serving board slews a re-acquisition: not on time until it is done
   int64_t ff_since_prev_fs = 0;  // of the phase steps since the last sample, the fed-forward part

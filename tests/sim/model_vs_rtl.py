@@ -25,26 +25,24 @@ import tempfile
 # Each bound is max(absolute, relative x the model's figure); the lock's
 # relative part is for chains, whose hops lock one after the other, each
 # later through the engines (chain16: 13.4 against 14.4 ms; its 10 km
-# copy 16.5 against 18.8 ms). The overshoot
-# after a path step of nanoseconds is 35-40 ps larger through the engines
-# (2 ns step: 97 against 60 ps; an uncompensated 1.6 ns relock: 101 against
-# 67 ps), an open difference of the exchange's timing (docs/cosim.md).
-# Scenarios whose own test runs the fast mode because the engines do not
-# meet them yet (docs/cosim.md, "The timing link"): both runs are made and
-# printed here, and the difference is reported, not failed.
-OPEN = {
-    "link_step_200ps_backward": "recovery 112 us through the engines against 100 us",
-    "cdr_relock_uncompensated": "overshoot 104 ps through the engines against 100 ps",
-}
+# copy 16.5 against 18.8 ms). A link change's recovery: the engines'
+# exchange is older than the modelled one (a backward step, which only the
+# exchange sees: 80 against 35 us).
 
 BOUNDS = {"p99_ps": (10.0, 0.05), "mean_ps": (5.0, 0.02), "lock_us": (1000.0, 0.15),
-          "measured_shift_ps": (5.0, 0.02), "overshoot_ps": (40.0, 0.25), "recovery_us": (50.0, 0.25)}
+          "measured_shift_ps": (5.0, 0.02), "overshoot_ps": (20.0, 0.25), "recovery_us": (50.0, 0.25)}
 # A scenario with a reference loss or a relock: through the engines the link
 # comes back through its receiver's reset, the word alignment and both
 # DDMTDs pairing again before an exchange is refined, so the re-acquisition's
 # tail, which the window's p99 takes in, is longer (holdover: 8.3 against
 # 20.3 ps; holdover_before_lock 10.0 against 38.3 ps).
 OUTAGE_BOUNDS = dict(BOUNDS, p99_ps=(30.0, 0.05))
+# A chain: its hops from the second on lock later through the engines and
+# then settle on the cascade's narrow integral gain, so a short window still
+# holds some of that settling (chain4, measured 1.5 ms from 3.5 ms: mean
+# -3.3 against -8.3 ps, hop 2 still 6 ps from its calibration's offset;
+# chain16's longer run agrees within 1 ps a hop).
+CHAIN_BOUNDS = dict(BOUNDS, mean_ps=(10.0, 0.05))
 
 
 def apart(name, a, b, bounds=BOUNDS):
@@ -79,7 +77,7 @@ def both(cosim, path, reports, where):
     if name.startswith("bad_"):
         return name, None, None, "a refusal of bad input"
     own_link = doc.get("sync", {}).get("link", "rtl")
-    if own_link != "rtl" and name not in OPEN:
+    if own_link != "rtl":
         return name, None, None, "on the model by design (its comment says why)"
     sync = doc.get("sync", {})
     if any(k in sync for k in ("bit_error_rate", "frame_error_rate")) or \
@@ -87,7 +85,7 @@ def both(cosim, path, reports, where):
         return name, None, None, "the engines' own: frames only the ports carry"
     doc.setdefault("sync", {})["link"] = "rtl"
     rtl = None
-    if reports and own_link == "rtl":  # its own test's report is the ports' run
+    if reports:  # its own test's report is the ports' run
         saved = os.path.join(reports, "sync_%s.report.json" % name)
         if os.path.exists(saved) and os.path.getmtime(saved) >= os.path.getmtime(path):
             with open(saved) as f:
@@ -123,11 +121,6 @@ def main():
                 print("%-28s skipped: %s" % (name, skip))
                 continue
             (model, model_unmet), (rtl, rtl_unmet) = mod, rt
-            if name in OPEN:
-                print("%-28s open: %s" % (name, OPEN[name]))
-                for u in rtl_unmet:
-                    print("  %s: rtl: %s" % (name, u))
-                continue
             compared += 1
             # Both runs must come to the same verdict: met, or unmet on the
             # same expectations (a scenario that shows a fault is caught).
@@ -151,8 +144,16 @@ def main():
             with open(next(p for p in args if os.path.basename(p) == name + ".json")) as f:
                 spec = json.load(f).get("sync", {})
             bounds = OUTAGE_BOUNDS if spec.get("ref_loss") or spec.get("cdr_relocks") else BOUNDS
-            why += [w for w in (apart("p99_ps", m["p99"], r["p99"], bounds),
-                                apart("mean_ps", m["mean"], r["mean"], bounds)) if w]
+            bounds = CHAIN_BOUNDS if spec.get("topology") == "chain" else bounds
+            if lm is None and lr is None:
+                # Never locked either way (a fault shown): the offsets are a
+                # free-running clock's, so the verdict is what must agree,
+                # expectation by expectation.
+                if sorted(model_unmet) != sorted(rtl_unmet):
+                    why.append("never locked, but the verdicts differ: %s against %s" % (model_unmet, rtl_unmet))
+            else:
+                why += [w for w in (apart("p99_ps", m["p99"], r["p99"], bounds),
+                                    apart("mean_ps", m["mean"], r["mean"], bounds)) if w]
             if (lm is None) != (lr is None):
                 why.append("lock: %s against %s us" % (lm, lr))
             elif lm is not None:
