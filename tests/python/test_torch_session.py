@@ -25,6 +25,7 @@ import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
 
 import lightrail.torch as lt  # noqa: E402
+from lightrail._torch_pattern import merge  # noqa: E402
 from lightrail_client import LightrailError  # noqa: E402
 
 
@@ -272,6 +273,40 @@ class SessionTest(unittest.TestCase):
             dist.all_reduce(torch.ones(8))
         self.assertIn("did not pass boundary 100000 ps", str(e.exception))
         self.assertIn("'b0': 0", str(e.exception))
+
+
+def run(collective, group, nbytes=64, count=1):
+    return {"collective": collective, "group": group, "bytes": nbytes, "count": count, "compute_ps": 0,
+            "start_ns": 0, "end_ns": 0, "sources": ["script"]}
+
+
+class MergeTest(unittest.TestCase):
+    """Every rank's runs merged into phases (_torch_pattern.merge)."""
+
+    def test_disjoint_groups_at_once_make_one_phase_and_others_sit_out(self):
+        w, a, b = run("all_reduce", [0, 1, 2, 3]), run("all_reduce", [0, 1]), run("all_reduce", [2, 3])
+        g = run("all_gather", [0, 1])
+        phases, dropped = merge([[w, a, g], [w, a, g], [w, b], [w, b]])
+        self.assertEqual([(p["collective"], p["groups"], p["ranks"]) for p in phases],
+                         [("all_reduce", [[0, 1, 2, 3]], [0, 1, 2, 3]), ("all_reduce", [[0, 1], [2, 3]], [0, 1, 2, 3]),
+                          ("all_gather", [[0, 1]], [0, 1])])
+        self.assertEqual(dropped, [])
+
+    def test_overlapping_groups_are_dropped_naming_the_rank(self):
+        phases, dropped = merge([[run("all_reduce", [0, 1])], [run("all_reduce", [0, 1])],
+                                 [run("all_reduce", [1, 2])]])
+        self.assertEqual(phases, [])
+        self.assertIn("overlap (rank 1 is in both)", dropped[0]["reason"])
+
+    def test_a_member_elsewhere_or_other_sizes_are_dropped_and_the_rest_goes_on(self):
+        w = run("all_gather", [0, 1, 2, 3])
+        phases, dropped = merge([[run("all_reduce", [0, 1]), w], [w], [w], [w]])
+        self.assertEqual([p["groups"] for p in phases], [[[0, 1, 2, 3]]])
+        self.assertEqual([d["reason"] for d in dropped],
+                         ["rank 1 of group [0, 1] ran all_gather on [0, 1, 2, 3] at this point, not all_reduce on [0, 1]"])
+        phases, dropped = merge([[run("all_reduce", [0, 1], 64)]] * 2 + [[run("all_reduce", [2, 3], 128)]] * 2)
+        self.assertEqual(phases, [])
+        self.assertIn("sizes differ", dropped[0]["reason"])
 
 
 if __name__ == "__main__":
