@@ -56,12 +56,13 @@ class Session:
     job_id (once submitted), events (phase events taken)."""
 
     def __init__(self, daemon, token_file, trace_dir, job_name, observe_iterations, target_accuracy,
-                 wait_for_circuits, reporter, wait_timeout_s, keep_job, client, on_error):
+                 wait_for_circuits, reporter, wait_timeout_s, keep_job, client, on_error, relearn_every=0):
         self.rank = dist.get_rank()
         self.world_size = dist.get_world_size()
         self.backend = str(dist.get_backend())
         self.reporter = reporter
         self.observe_iterations = observe_iterations
+        self.relearn_every = relearn_every
         self.target_accuracy = target_accuracy
         self.wait_for_circuits = wait_for_circuits
         self.wait_timeout_s = wait_timeout_s
@@ -124,6 +125,11 @@ class Session:
         self._write({"type": "iteration", "iteration": self.iteration, "time_ns": calls.now_ns()})
         if self.pattern is None and self.iteration == self.observe_iterations:
             self._register()
+        elif self.pattern is not None and self.relearn_every:
+            # Only the iteration just ended is looked at again.
+            self._observed = [r for r in self._observed if r["iteration"] == self.iteration - 1]
+            if (self.iteration - self.observe_iterations) % self.relearn_every == 0:
+                self._relearn()
 
     def _planned(self, collective, ranks):
         # A subgroup too: registration merges the ranks' runs into phases
@@ -167,6 +173,18 @@ class Session:
         self._phase, self._phase_iteration = nxt, self.iteration
         return nxt
 
+    def _take_tail(self):
+        """The iteration's last phases this rank sits out: the others take
+        their boundaries, so it must too."""
+        if self.pattern and self._phase is not None:
+            tail = []
+            for i in range(self._phase + 1, len(self._keys)):
+                if self._keys[i] is not None:
+                    break
+                tail.append(i)
+            self._take(tail)
+            self._phase = tail[-1] if tail else self._phase
+
     def _take(self, indices):
         for i in indices:
             if self.circuits and self._resume_at in (None, i):
@@ -181,7 +199,8 @@ class Session:
                "event": self.events if phase is not None and self.circuits and self._resume_at is None else None,
                "start_ns": start_ns, "end_ns": end_ns}
         self._seq += 1
-        if self.pattern is None and 0 <= self.iteration < self.observe_iterations:
+        if (self.pattern is None and 0 <= self.iteration < self.observe_iterations) or \
+                (self.pattern is not None and self.relearn_every):
             self._observed.append(rec)
         return rec
 
@@ -285,24 +304,9 @@ class Session:
                            for p in pattern["phases"]]}
 
     def _register(self):
-        derived = self.derive_pattern(self._observed)
-        self._observed = []
-        # One all-gather gives every rank every rank's runs: a subgroup's
-        # calls are seen by its members only. Every rank merges them the
-        # same way, so the pattern is agreed without a vote.
-        mine = [{k: p[k] for k in ("collective", "group", "bytes", "count", "compute_ps", "start_ns", "end_ns",
-                                   "sources")} for p in derived["phases"]]
-        sequences = [None] * self.world_size
-        self._control("all_gather", len(json.dumps(mine)),
-                      lambda: dist.all_gather_object(sequences, mine))
-        derived["phases"], dropped = self._merged(sequences)
+        derived, dropped = self._observe()
         self._write(dict(derived, type="pattern", time_ns=calls.now_ns()))
-        for d in dropped:
-            self._write({"type": "off_pattern", "iteration": derived["observed_iteration"],
-                         "collective": d["collective"],
-                         "group": next((g for g in d["groups"] if self.rank in g), None),
-                         "groups": d["groups"], "expected_phase": None, "reason": d["reason"],
-                         "time_ns": calls.now_ns()})
+        self._write_dropped(derived, dropped)
         status, job_id, why = 0, "", ""
         if not self.reporting:
             why = "no daemon: trace only"
@@ -341,6 +345,71 @@ class Session:
         self._write({"type": "registered", "job_id": self.job_id or None, "circuits": self.circuits,
                      "reason": why or None, "time_ns": calls.now_ns()})
         self._flush()
+
+    def _observe(self):
+        """Every rank's runs of the observed iteration, merged into phases."""
+        derived = self.derive_pattern(self._observed)
+        self._observed = []
+        # One all-gather gives every rank every rank's runs: a subgroup's
+        # calls are seen by its members only. Every rank merges them the
+        # same way, so the pattern is agreed without a vote.
+        mine = [{k: p[k] for k in ("collective", "group", "bytes", "count", "compute_ps", "start_ns", "end_ns",
+                                   "sources")} for p in derived["phases"]]
+        sequences = [None] * self.world_size
+        self._control("all_gather", len(json.dumps(mine)),
+                      lambda: dist.all_gather_object(sequences, mine))
+        derived["phases"], dropped = self._merged(sequences)
+        return derived, dropped
+
+    def _write_dropped(self, derived, dropped):
+        for d in dropped:
+            self._write({"type": "off_pattern", "iteration": derived["observed_iteration"],
+                         "collective": d["collective"],
+                         "group": next((g for g in d["groups"] if self.rank in g), None),
+                         "groups": d["groups"], "expected_phase": None, "reason": d["reason"],
+                         "time_ns": calls.now_ns()})
+
+    def _relearn(self):
+        """Every rank, every relearn_every iterations: the pattern of the
+        iteration just ended; when it differs from the job's, the reporting
+        rank replaces the job's phases at the daemon and one broadcast
+        gives every rank the outcome."""
+        self._take_tail()  # the old pattern's last boundaries first
+        derived, dropped = self._observe()
+        shape = (lambda ps: [(p["collective"], p["groups"], p["bytes"], p["count"]) for p in ps])
+        if shape(derived["phases"]) == shape(self.pattern) or not derived["phases"]:
+            return  # the same (or nothing to plan): the job stays as it is
+        self._write(dict(derived, type="pattern", time_ns=calls.now_ns()))
+        self._write_dropped(derived, dropped)
+        status, why = int(self.circuits), ""
+        if self.rank == self.reporter and self.client is not None and self.job_id:
+            job, reply = self.job_file(derived), None
+            try:
+                reply = self.client.replace_phases(self.job_id, job["phases"])
+                status = 1 if reply.get("state") == "running" else 0
+                if not status:
+                    why = "the job is %s: no circuits, no phase events" % reply.get("state")
+            except Exception as e:  # the daemon's refusal: the old phases run on there
+                status, why = -1, str(e)
+            self._write({"type": "job", "job": job, "reply": reply, "error": why or None, "time_ns": calls.now_ns()})
+        if self.reporting and self.job_id:
+            t = torch.tensor([status], dtype=torch.int64)
+            self._control("broadcast", calls.nbytes(t), lambda: calls.ORIG["broadcast"](t, src=self.reporter))
+            status = int(t[0])
+        if status == -1:
+            msg = "lightrail.torch: lightraild refused the job's new phases (rank %d has the reason%s)" % (
+                self.reporter, ": " + why if why else "")
+            if self.on_error == "raise":
+                raise RuntimeError(msg)
+            if self.rank == self.reporter:
+                warnings.warn(msg + "; going on without circuits (on_error=\"electrical\")", RuntimeWarning)
+            status = 0
+        self.circuits = status == 1
+        self.pattern = derived["phases"]
+        self._keys = [(p["collective"], tuple(p["group"])) if p["group"] else None for p in self.pattern]
+        self._phase, self._phase_iteration, self._resume_at = None, None, None
+        self._write({"type": "registered", "job_id": self.job_id or None, "circuits": self.circuits,
+                     "reason": why or None, "time_ns": calls.now_ns()})
 
     # -- a phase boundary ---------------------------------------------------
 
@@ -485,15 +554,7 @@ class Session:
         # Calls still in flight are written when they end: wait for them.
         with self._lock:
             self._idle.wait_for(lambda: self._pending == 0, timeout=self.wait_timeout_s)
-        # The iteration's last phases this rank sits out: the others take
-        # their boundaries, so it must too.
-        if self.pattern and self._phase is not None:
-            tail = []
-            for i in range(self._phase + 1, len(self._keys)):
-                if self._keys[i] is not None:
-                    break
-                tail.append(i)
-            self._take(tail)
+        self._take_tail()
         self._write({"type": "end", "iteration": self.iteration, "events": self.events, "time_ns": calls.now_ns()})
         if self._trace is not None:
             with self._lock:
@@ -531,7 +592,7 @@ def _positive_int(name, v):
 
 def enable(daemon=None, token_file=None, trace_dir="lightrail-trace", job_name=None, observe_iterations=2,
            target_accuracy=None, wait_for_circuits=False, reporter=0, wait_timeout_s=30.0, keep_job=False,
-           client=None, on_error="raise"):
+           client=None, on_error="raise", relearn_every=0):
     """Traces this rank's collectives and, with a daemon, drives its phases.
 
     daemon: lightraild's URL (default: LIGHTRAILD_URL; None: trace only);
@@ -544,7 +605,10 @@ def enable(daemon=None, token_file=None, trace_dir="lightrail-trace", job_name=N
     on_error: a failed phase event (the daemon refused or could not be
     reached, a board did not pass its boundary in time) raises on every rank
     ("raise"), or ends the phase events and training goes on without
-    circuits ("electrical")."""
+    circuits ("electrical"); relearn_every: every that many iterations
+    after registration the pattern of the iteration just ended is derived
+    again and, when it differs, the job's phases are replaced at the daemon
+    (0: never)."""
     if calls.active is not None:
         raise RuntimeError("lightrail.torch.enable: already enabled (call disable() first)")
     if not dist.is_available() or not dist.is_initialized():
@@ -559,6 +623,8 @@ def enable(daemon=None, token_file=None, trace_dir="lightrail-trace", job_name=N
         raise ValueError("lightrail.torch.enable: wait_timeout_s must be a number > 0, not %r" % (wait_timeout_s,))
     if target_accuracy is not None and not (isinstance(target_accuracy, (int, float)) and 0 < target_accuracy <= 1):
         raise ValueError("lightrail.torch.enable: target_accuracy must be in (0, 1], not %r" % (target_accuracy,))
+    if isinstance(relearn_every, bool) or not isinstance(relearn_every, int) or relearn_every < 0:
+        raise ValueError("lightrail.torch.enable: relearn_every must be an integer >= 0, not %r" % (relearn_every,))
     if on_error not in ("raise", "electrical"):
         raise ValueError("lightrail.torch.enable: on_error must be \"raise\" or \"electrical\", not %r" % (on_error,))
     if job_name is None:
@@ -567,7 +633,7 @@ def enable(daemon=None, token_file=None, trace_dir="lightrail-trace", job_name=N
     if not isinstance(job_name, str) or not job_name:
         raise ValueError("lightrail.torch.enable: job_name must be a non-empty string, not %r" % (job_name,))
     s = Session(daemon, token_file, trace_dir, job_name, observe_iterations, target_accuracy, wait_for_circuits,
-                reporter, float(wait_timeout_s), keep_job, client, on_error)
+                reporter, float(wait_timeout_s), keep_job, client, on_error, relearn_every)
     calls.install()
     calls.active = s
     atexit.register(disable)

@@ -37,7 +37,7 @@ class FakeDaemon:
 
     def __init__(self, refuse_job=None, refuse_phase=None, stuck=False, strict=False):
         self.refuse_job, self.refuse_phase, self.stuck, self.strict = refuse_job, refuse_phase, stuck, strict
-        self.orders = []
+        self.orders, self.replaced = [], []
         self.submitted, self.phases, self.board_ps, self.boundary_ps = None, [], 0, 0
         self.next_phase = 0
 
@@ -67,6 +67,12 @@ class FakeDaemon:
 
     def job(self, job_id):
         return {"id": job_id, "next_phase": self.submitted["phases"][self.next_phase]["name"]}  # a name, as lightraild
+
+    def replace_phases(self, job_id, phases):
+        self.replaced.append([p["collective"] for p in phases])
+        self.submitted = dict(self.submitted, phases=phases)
+        self.next_phase = 0  # as lightraild: the boards wait for the first new phase
+        return {"id": job_id, "state": "running"}
 
     def progress(self, job_id, accuracy):
         return {}
@@ -133,6 +139,7 @@ class SessionTest(unittest.TestCase):
         for kwargs, field in [({"observe_iterations": 0}, "observe_iterations"), ({"reporter": 1}, "reporter"),
                               ({"wait_timeout_s": 0}, "wait_timeout_s"), ({"target_accuracy": 1.5}, "target_accuracy"),
                               ({"job_name": ""}, "job_name"), ({"on_error": "ignore"}, "on_error"),
+                              ({"relearn_every": -1}, "relearn_every"),
                               ({"daemon": "http://127.0.0.1:1", "token_file": None}, "token_file")]:
             os.environ.pop("LIGHTRAILD_TOKEN_FILE", None)
             with self.assertRaises(ValueError, msg=field) as e:
@@ -224,6 +231,23 @@ class SessionTest(unittest.TestCase):
         self.assertEqual(events, [1, 2, 3, 4, 4, 5])
         for b in (r for r in trace if r["type"] == "boundary"):
             self.assertGreaterEqual(b["up_board_ps"], b["boundary_ps"])
+
+    def test_a_pattern_that_changes_is_learned_again_and_the_jobs_phases_replaced(self):
+        daemon = FakeDaemon()
+        s = lt.enable(client=daemon, trace_dir=self.dir, relearn_every=1)
+        for _ in range(3):
+            iteration(["all_reduce", "all_gather"])  # submitted at the third's start
+        iteration(["all_gather", "all_reduce"])  # another order: a jump under the old phases
+        iteration(["all_gather", "all_reduce"])  # learned again at its start: phases replaced
+        iteration(["all_gather", "all_reduce"])  # the same: nothing replaced
+        lt.disable()
+        self.assertEqual(daemon.replaced, [["all_gather", "all_reduce"]])
+        self.assertEqual(daemon.phases, [0, 1, 1, 0, 0, 1, 0, 1])
+        self.assertEqual(daemon.orders, ["declared", "declared", "jump"] + ["declared"] * 5)
+        trace = read(s.trace_path)
+        self.assertEqual([[p["collective"] for p in r["phases"]] for r in trace if r["type"] == "pattern"],
+                         [["all_reduce", "all_gather"], ["all_gather", "all_reduce"]])
+        self.assertEqual([r["iteration"] for r in trace if r["type"] == "out_of_order"], [3])
 
     def test_a_call_of_no_declared_phase_runs_without_an_event(self):
         daemon = FakeDaemon()

@@ -10,7 +10,11 @@ against lightraild on a co-simulated board:
   phase with them;
 - every rank took every phase event (ranks 2 and 3 that of the all-gather
   too), every board took every boundary, and no rank issued a phase's
-  collectives before its circuits were up.
+  collectives before its circuits were up;
+- when the pairs' all-reduce doubles its bytes (iteration CHANGE_AT), the
+  pattern learned again at the next iteration differs only there, and the
+  job's phases are replaced at the daemon (a new generation on the board),
+  whose events follow.
 
   test_torch_subgroups.py COSIM LIGHTRAILD SOURCE_DIR   (PYTHONPATH: the build's python/)
 Exit 77 (CTest: skipped) where torch is not installed.
@@ -34,20 +38,20 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 from torch_checks import check_schema, every_boundary_on_every_board, read  # noqa: E402
 
-WORLD, ITERATIONS, OBSERVE = 4, 6, 2
+WORLD, ITERATIONS, OBSERVE, CHANGE_AT = 4, 7, 2, 5
 WORLD_BYTES, PAIR_BYTES, GATHER_BYTES = 64 * 1024, 256 * 1024, 16 * 1024  # as subgroup_ranks.py issues them
 PHASES = [("all_reduce", [[0, 1, 2, 3]], WORLD_BYTES), ("all_reduce", [[0, 1], [2, 3]], PAIR_BYTES),
           ("all_gather", [[0, 1]], GATHER_BYTES)]
+CHANGED = [PHASES[0], ("all_reduce", [[0, 1], [2, 3]], 2 * PAIR_BYTES), PHASES[2]]
 
 
 def check_pattern(traces):
     for rank, t in enumerate(traces):
         pattern = [r for r in t if r["type"] == "pattern"]
-        if len(pattern) != 1:
-            fail("rank %d wrote %d pattern records" % (rank, len(pattern)))
-        got = [(p["collective"], p["groups"], p["bytes"]) for p in pattern[0]["phases"]]
-        if got != PHASES:
-            fail("rank %d detected %s, the script issued %s" % (rank, got, PHASES))
+        got = [[(p["collective"], p["groups"], p["bytes"]) for p in r["phases"]] for r in pattern]
+        if got != [PHASES, CHANGED] or [r["observed_iteration"] for r in pattern] != [OBSERVE - 1, CHANGE_AT]:
+            fail("rank %d detected %s (iterations %s), the script issued %s, then %s from iteration %d" %
+                 (rank, got, [r["observed_iteration"] for r in pattern], PHASES, CHANGED, CHANGE_AT))
         mine = [p["group"] for p in pattern[0]["phases"]]
         want = [[0, 1, 2, 3], [0, 1] if rank < 2 else [2, 3], [0, 1] if rank < 2 else None]
         if mine != want:
@@ -56,8 +60,12 @@ def check_pattern(traces):
         if off:
             fail("rank %d ran collectives off the pattern: %s" % (rank, off[0]))
     job = [r for r in traces[0] if r["type"] == "job"]
-    if len(job) != 1 or job[0]["reply"] is None:
-        fail("rank 0 has no accepted job: %s" % job)
+    if len(job) != 2 or None in (job[0]["reply"], job[1]["reply"]):
+        fail("rank 0 has not a job accepted, then its phases replaced: %s" % job)
+    new = job[1]["reply"]
+    if new["state"] != "running" or new["generation"] == job[0]["reply"]["generation"] or \
+            [p["bytes"] for p in job[1]["job"]["phases"]] != [b for _, _, b in CHANGED]:
+        fail("the replaced phases are not running as a new generation: %s" % new)
     sent = [(p["collective"], p.get("groups"), p.get("dimension")) for p in job[0]["job"]["phases"]]
     if sent != [("all_reduce", None, "data"), ("all_reduce", [[0, 1], [2, 3]], None),
                 ("all_gather", [[0, 1]], None)]:
@@ -72,12 +80,12 @@ def check_pattern(traces):
                c["why"]))
     if [(c["groups"], c["ranks_per_group"]) for c in choice] != [(1, 4), (2, 2), (1, 2)]:
         fail("the daemon's plan did not choose per phase with the groups: %s" % choice)
-    return reply
+    return reply, new
 
 
 def check_boundaries(traces, reply):
     events = [{b["event"]: b for b in t if b["type"] == "boundary"} for t in traces]
-    want = (ITERATIONS - OBSERVE) * len(PHASES)
+    want = (ITERATIONS - OBSERVE) * len(PHASES)  # the replaced job has as many
     for rank, ev in enumerate(events):
         if len(ev) != want:
             fail("rank %d took %d phase events, expected %d (%d phases x %d iterations)" %
@@ -122,7 +130,7 @@ with Harness(cosim, daemon, src, boards=1, sync=False) as h:
     h.start_daemon()
     trace_dir, port = h.path("trace"), free_port()
     ranks = [subprocess.Popen([sys.executable, os.path.join(here, "subgroup_ranks.py"), str(r), str(WORLD), str(port),
-                               str(ITERATIONS), str(OBSERVE), h.url, h.path("token"), trace_dir],
+                               str(ITERATIONS), str(OBSERVE), str(CHANGE_AT), h.url, h.path("token"), trace_dir],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) for r in range(WORLD)]
     outs = [p.communicate(timeout=240)[0] for p in ranks]
     for r, (p, out) in enumerate(zip(ranks, outs)):
@@ -130,10 +138,11 @@ with Harness(cosim, daemon, src, boards=1, sync=False) as h:
             fail("rank %d exited %d:\n%s" % (r, p.returncode, out))
     traces = [read(os.path.join(trace_dir, "rank%d.jsonl" % r)) for r in range(WORLD)]
     check_schema(src, traces)
-    reply = check_pattern(traces)
+    reply, new = check_pattern(traces)
     events, calls = check_boundaries(traces, reply)
     boundaries = [b["boundary_ps"] for _, b in sorted(events.items()) if b["circuits"]]
     finish_checked(h, every_boundary_on_every_board(h.fabric, reply["boards"], boundaries))
-    print("PASS: phases %s; %d phase events on every rank, %d with circuits taken by board(s) %s; %d calls on 4 "
-          "ranks each after their release; %.1f s" % (PHASES, len(events), len(boundaries), ",".join(reply["boards"]),
-                                                      calls, time.monotonic() - started))
+    print("PASS: phases %s, replaced from iteration %d (generation %d -> %d); %d phase events on every rank, %d with "
+          "circuits taken by board(s) %s; %d calls on 4 ranks each after their release; %.1f s" %
+          (PHASES, CHANGE_AT + 1, reply["generation"], new["generation"], len(events), len(boundaries),
+           ",".join(reply["boards"]), calls, time.monotonic() - started))
