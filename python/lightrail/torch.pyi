@@ -9,6 +9,7 @@ class Session:
     backend: str
     reporter: int
     observe_iterations: int
+    relearn_every: int
     trace_path: Optional[str]
     iteration: int
     pattern: Optional[List[Dict[str, Any]]]
