@@ -100,8 +100,8 @@ def report(out, world):
     pattern = next(r for r in t0 if r["type"] == "pattern")
     print("detected pattern (iteration %d):" % pattern["observed_iteration"])
     for p in pattern["phases"]:
-        print("  phase %d %-10s %-14s %-6s %8d bytes in %d call(s), group %s, compute before %.2f ms, from %s" %
-              (p["index"], p["name"], p["collective"], p["algorithm"], p["bytes"], p["count"], p["group"],
+        print("  phase %d %-10s %-14s %-6s %8d bytes in %d call(s), groups %s, compute before %.2f ms, from %s" %
+              (p["index"], p["name"], p["collective"], p["algorithm"], p["bytes"], p["count"], p["groups"],
                p["compute_ps"] / 1e9, ",".join(p["sources"])))
     for e in pattern["electrical"]:
         print("  off circuits: %s (%s, %s bytes, from %s)" % (e["op"], e["collective"], e["bytes"], e["source"]))

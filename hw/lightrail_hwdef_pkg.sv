@@ -247,7 +247,7 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] REG_TIME_LO = 32'd128;
   // board time in ticks, bits 63:32
   localparam logic [31:0] REG_TIME_HI = 32'd132;
-  // completed passes of the active schedule
+  // passes of the active schedule ended since it was committed: wraps, a one-shot end, jumps to step 0 (docs/sequencer.md)
   localparam logic [31:0] REG_EPOCHS = 32'd136;
   // bank swaps (activations) so far
   localparam logic [31:0] REG_SWAPS = 32'd140;

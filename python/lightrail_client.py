@@ -136,6 +136,11 @@ class Client:
         """phase: the name of a phase in the job file, or its index."""
         return self._request("POST", f"/v1/jobs/{self._id(job_id)}/phase", {"phase": phase})
 
+    def replace_phases(self, job_id, phases):
+        """Replaces the job's phases (a job file's "phases" list), all or
+        nothing: refused, the old phases run on. Returns the job."""
+        return self._request("POST", f"/v1/jobs/{self._id(job_id)}/phases", {"phases": phases})
+
     def progress(self, job_id, accuracy):
         return self._request("POST", f"/v1/jobs/{self._id(job_id)}/progress", {"accuracy": accuracy})
 

@@ -812,7 +812,10 @@ bool take_up(SequencerState& s, Rel rel_up) {
       s.generation = s.bank_info[b.bank].generation;
       s.epochs = 0;
       s.commit = CommitState::kNone;
-    } else if (b.pass_end) {
+    } else if (b.pass_end || (b.jump && b.step == 0)) {
+      // A jump to step 0 starts a new pass, as a wrap does (EPOCHS counts
+      // passes); it is no pass end for an epoch commit, which waits for a
+      // pass the schedule completes by itself.
       ++s.epochs;
     }
     ++s.steps;

@@ -177,6 +177,21 @@ void add_job_commands(CLI::App& app, Action& action) {
     };
   });
 
+  CLI::App* phases = job->add_subcommand(
+      "phases", "Replace a job's phases (all or nothing; the old ones run on if refused)");
+  id_arg(phases);
+  phases->add_option("file", o->file, "a job file, or {\"phases\": [...]}: its phases are sent")->required();
+  common(phases);
+  phases->callback([o, &action] {
+    action = [o] {
+      const json doc = read_json_file(o->file, "phases " + printable(o->file));
+      // Without "phases" the daemon refuses, naming the field.
+      json body = json::object();
+      if (doc.is_object() && doc.contains("phases")) body["phases"] = doc["phases"];
+      return run(*o, "POST", "/v1/jobs/" + o->id + "/phases", body);
+    };
+  });
+
   CLI::App* progress = job->add_subcommand("progress", "Report a job's accuracy (FastConv)");
   id_arg(progress);
   progress->add_option("accuracy", o->accuracy, "accuracy reached, 0..1")

@@ -68,6 +68,7 @@ const char* schema_of(Call call) {
   switch (call) {
     case Call::kSubmit:
     case Call::kGet:
+    case Call::kReplacePhases:
       return "lightrail.job/1";
     case Call::kPhase:
       return "lightrail.job-phase/1";
@@ -825,6 +826,9 @@ Reply HttpServer::Impl::invoke(Call call, const std::string& id, const json& bod
       }
       case Call::kPhase:
         out = service.phase(id, body, caller);
+        break;
+      case Call::kReplacePhases:
+        out = service.replace_phases(id, body, caller);
         break;
       case Call::kProgress:
         out = service.progress(id, body, caller);

@@ -119,6 +119,7 @@ const std::map<std::string, std::vector<Field>>& shapes() {
       {"release", {{"id", Kind::kId}}},
       {"delete", {{"id", Kind::kId}}},
       {"progress", {{"id", Kind::kId}, {"accuracy", Kind::kNumber}}},
+      {"phases", {{"id", Kind::kId}, {"job", Kind::kObject}}},
       {"generation", {{"next", Kind::kPositive}, {"next_job", Kind::kPositive}}},
   };
   return s;

@@ -19,6 +19,7 @@ namespace lightrail::daemon {
 //   idempotency_key {owner, key, id, at_ms}: a key whose job is gone (deleted)
 //   release, delete {id}
 //   progress      {id, accuracy}
+//   phases        {id, job}: the job with replaced phases (a job with no boards)
 //   generation    {next, next_job}: the next generation and job number, both >= 1
 std::string record_problem(const nlohmann::json& record, size_t boards);
 

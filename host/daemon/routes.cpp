@@ -68,6 +68,8 @@ Target parse_target(std::string_view target) {
       t.route = Route::kJob;
     } else if (tail == "/phase") {
       t.route = Route::kJobPhase;
+    } else if (tail == "/phases") {
+      t.route = Route::kJobPhases;
     } else if (tail == "/progress") {
       t.route = Route::kJobProgress;
     } else {
@@ -89,6 +91,8 @@ const char* route_label(Route route) {
       return "/v1/jobs/{id}";
     case Route::kJobPhase:
       return "/v1/jobs/{id}/phase";
+    case Route::kJobPhases:
+      return "/v1/jobs/{id}/phases";
     case Route::kJobProgress:
       return "/v1/jobs/{id}/progress";
     case Route::kFabric:
@@ -112,6 +116,7 @@ const char* allowed_methods(Route route) {
     case Route::kJob:
       return "GET, DELETE";
     case Route::kJobPhase:
+    case Route::kJobPhases:
     case Route::kJobProgress:
       return "POST";
     case Route::kFabric:
@@ -138,6 +143,9 @@ std::optional<Call> call_of(Route route, std::string_view method) {
     case Route::kJobPhase:
       if (post) return Call::kPhase;
       break;
+    case Route::kJobPhases:
+      if (post) return Call::kReplacePhases;
+      break;
     case Route::kJobProgress:
       if (post) return Call::kProgress;
       break;
@@ -161,11 +169,13 @@ std::optional<Call> call_of(Route route, std::string_view method) {
 }
 
 bool changes_state(Call call) {
-  return call == Call::kSubmit || call == Call::kPhase || call == Call::kProgress || call == Call::kRemove;
+  return call == Call::kSubmit || call == Call::kPhase || call == Call::kReplacePhases ||
+         call == Call::kProgress || call == Call::kRemove;
 }
 
 bool takes_body(Call call) {
-  return call == Call::kSubmit || call == Call::kPhase || call == Call::kProgress;
+  return call == Call::kSubmit || call == Call::kPhase || call == Call::kReplacePhases ||
+         call == Call::kProgress;
 }
 
 bool answered_at_once(Call call) {

@@ -14,10 +14,22 @@ namespace lightrail::daemon {
 // (URL-unreserved, so an id never needs percent-encoding).
 inline constexpr size_t kMaxJobIdBytes = 128;
 
-enum class Route { kJobs, kJob, kJobPhase, kJobProgress, kFabric, kMetrics, kHealthz, kReadyz, kVersion };
+enum class Route {
+  kJobs,
+  kJob,
+  kJobPhase,
+  kJobPhases,
+  kJobProgress,
+  kFabric,
+  kMetrics,
+  kHealthz,
+  kReadyz,
+  kVersion
+};
 enum class Call {
   kSubmit,
   kPhase,
+  kReplacePhases,
   kProgress,
   kList,
   kGet,
@@ -34,7 +46,7 @@ struct Target {
   // takes: a query, an absolute URI, a malformed id), with field and why.
   int status = 0;
   Route route = Route::kJobs;
-  std::string id;       // kJob, kJobPhase, kJobProgress
+  std::string id;       // kJob, kJobPhase, kJobPhases, kJobProgress
   std::string field;    // "target" or "id", when status is 400
   std::string message;  // when status is not 0
 };

@@ -43,6 +43,9 @@ class Service {
   virtual Submitted submit(const nlohmann::json& body, const Caller& caller) = 0;  // POST /v1/jobs
   virtual nlohmann::json phase(const std::string& id, const nlohmann::json& body,
                                const Caller& caller) = 0;  // POST .../phase
+  // Replaces a job's phases ({"phases": [...]}), all or nothing.
+  virtual nlohmann::json replace_phases(const std::string& id, const nlohmann::json& body,
+                                        const Caller& caller) = 0;  // POST .../phases
   virtual nlohmann::json progress(const std::string& id, const nlohmann::json& body,
                                   const Caller& caller) = 0;                       // POST .../progress
   virtual nlohmann::json list() = 0;                                               // GET /v1/jobs

@@ -602,6 +602,82 @@ struct Strategy::Impl {
     return out;
   }
 
+  // The job with other phases, all or nothing: validated in full, planned
+  // on the job's boards and the free ones, then committed as at submission
+  // (journalled by that commit, or a `phases` record for a job with no
+  // boards). Refused (400 naming the field, 409 when it does not fit):
+  // nothing changes and the old phases run on.
+  json replace_phases(const std::string& id, const json& body, const Caller& caller) {
+    Job& j = find_to_change(id, caller);
+    ensure_state();
+    if (!body.is_object() || !body.contains("phases"))
+      throw ApiError(400, "phases", "missing ({\"phases\": [...]}, as in a job file)");
+    for (const auto& [k, v] : body.items())
+      if (k != "phases") throw ApiError(400, k, fmt::format("unknown field {} (phases)", printable(k)));
+    json spec = j.spec;
+    spec["phases"] = body["phases"];
+    lp::Job replaced;
+    try {
+      replaced = lp::job_from_json(spec);
+    } catch (const std::invalid_argument& e) {
+      // The planner names job.phases[...]: in this body that is phases[...].
+      std::string msg = e.what(), field = field_of(msg);
+      if (field.rfind("job.phases", 0) == 0) field = field.substr(4);
+      throw ApiError(400, field, msg);
+    }
+    if (j.state != JobState::kRunning) {
+      journal.append({{"type", "phases"}, {"id", j.id}, {"job", spec}});
+      j.spec = std::move(spec);
+      j.job = std::move(replaced);
+      j.next_phase = 0;
+      allocate();  // a waiting job may fit now
+      return job_json(j);
+    }
+    // Planned before any board is touched: a plan that does not fit the
+    // job's boards and the free ones changes nothing.
+    std::vector<bool> usable = free_mask();
+    for (size_t b : boards_of(j)) usable[b] = blocked[b].empty();
+    try {
+      place_job(replaced, fabric.spec(), caps, options.model, usable, next_generation);
+    } catch (const PlacementError& e) {
+      throw ApiError(409, e.field,
+                     fmt::format("the new phases do not fit: {}; the old phases run on", e.what()));
+    }
+    json old_spec = j.spec;
+    lp::Job old_job = j.job;
+    const std::vector<size_t> old_boards = boards_of(j);
+    stop_boards(old_boards);
+    for (size_t b : old_boards) owner[b].clear();
+    j.placement.reset();
+    j.triggers.clear();
+    j.spec = std::move(spec);
+    j.job = std::move(replaced);
+    auto restore = [&](int status, const std::string& field, const std::string& why) {
+      // The old phases back on the boards, so the job is as it was.
+      j.spec = std::move(old_spec);
+      j.job = std::move(old_job);
+      std::string back = "the old phases were committed again";
+      try {
+        commit_job(j);
+      } catch (const std::exception& e) {
+        journal.append({{"type", "release"}, {"id", j.id}});
+        j.state = JobState::kEps;
+        back = fmt::format("the old phases could not be committed again ({}): the job trains on the EPS",
+                           e.what());
+      }
+      return ApiError(status, field, fmt::format("{}; {}", why, back));
+    };
+    try {
+      commit_job(j);
+    } catch (const ApiError& e) {
+      throw restore(e.status, e.field, e.what());
+    } catch (const PlacementError& e) {  // a board its stop left blocked
+      throw restore(409, e.field, e.what());
+    }
+    allocate();  // boards the new plan left free
+    return job_json(j);
+  }
+
   json progress(const std::string& id, const json& body, const Caller& caller) {
     Job& j = find_to_change(id, caller);
     ensure_state();
@@ -902,6 +978,7 @@ json Strategy::Impl::recover() {
         admitted[id] = r;
         admitted_line[id] = line;
       }
+      admitted[id]["job"] = r.at("job");  // the phases of its last commit (replace_phases)
       released.erase(id);
     } else if (type == "commit_done") {
       if (intents.count(id)) intents[id].ok = r.at("ok").get<bool>();
@@ -914,6 +991,8 @@ json Strategy::Impl::recover() {
       deleted.insert(id);
     } else if (type == "progress") {
       accuracy[id] = r.at("accuracy").get<double>();
+    } else if (type == "phases") {
+      if (admitted.count(id)) admitted[id]["job"] = r.at("job");
     } else if (type == "idempotency_key") {
       gone_keys.push_back(*IdempotencyKeys::from_record(r));
     } else if (type == "generation") {
@@ -1080,6 +1159,9 @@ json Strategy::recover() { return impl_->recover(); }
 Submitted Strategy::submit(const json& body, const Caller& caller) { return impl_->submit(body, caller); }
 json Strategy::phase(const std::string& id, const json& body, const Caller& caller) {
   return impl_->phase(id, body, caller);
+}
+json Strategy::replace_phases(const std::string& id, const json& body, const Caller& caller) {
+  return impl_->replace_phases(id, body, caller);
 }
 json Strategy::progress(const std::string& id, const json& body, const Caller& caller) {
   return impl_->progress(id, body, caller);

@@ -47,6 +47,8 @@ class Strategy : public Service {
   nlohmann::json recover() override;
   Submitted submit(const nlohmann::json& body, const Caller& caller) override;
   nlohmann::json phase(const std::string& id, const nlohmann::json& body, const Caller& caller) override;
+  nlohmann::json replace_phases(const std::string& id, const nlohmann::json& body,
+                                const Caller& caller) override;
   nlohmann::json progress(const std::string& id, const nlohmann::json& body, const Caller& caller) override;
   nlohmann::json list() override;
   nlohmann::json get(const std::string& id) override;

@@ -31,12 +31,12 @@ import sys
 import threading
 import time
 import warnings
-import zlib
 
 import torch
 import torch.distributed as dist
 
 from . import _torch_calls as calls
+from ._torch_pattern import merge
 
 __all__ = ["enable", "disable", "session", "progress", "Session", "TRACE_VERSION", "PLANNED_COLLECTIVES"]
 
@@ -56,12 +56,13 @@ class Session:
     job_id (once submitted), events (phase events taken)."""
 
     def __init__(self, daemon, token_file, trace_dir, job_name, observe_iterations, target_accuracy,
-                 wait_for_circuits, reporter, wait_timeout_s, keep_job, client, on_error):
+                 wait_for_circuits, reporter, wait_timeout_s, keep_job, client, on_error, relearn_every=0):
         self.rank = dist.get_rank()
         self.world_size = dist.get_world_size()
         self.backend = str(dist.get_backend())
         self.reporter = reporter
         self.observe_iterations = observe_iterations
+        self.relearn_every = relearn_every
         self.target_accuracy = target_accuracy
         self.wait_for_circuits = wait_for_circuits
         self.wait_timeout_s = wait_timeout_s
@@ -85,6 +86,7 @@ class Session:
         self._seq = 0
         self._observed = []  # collective records of the observing iterations
         self.pattern = None
+        self._keys = None
         self.job_id = None
         self.circuits = False
         self.job = None  # the daemon's reply to the submission (reporting rank)
@@ -123,11 +125,16 @@ class Session:
         self._write({"type": "iteration", "iteration": self.iteration, "time_ns": calls.now_ns()})
         if self.pattern is None and self.iteration == self.observe_iterations:
             self._register()
+        elif self.pattern is not None and self.relearn_every:
+            # Only the iteration just ended is looked at again.
+            self._observed = [r for r in self._observed if r["iteration"] == self.iteration - 1]
+            if (self.iteration - self.observe_iterations) % self.relearn_every == 0:
+                self._relearn()
 
     def _planned(self, collective, ranks):
-        # A group that leaves out ranks is not seen by every rank: the ranks'
-        # phase sequences would differ, so it stays off the pattern.
-        return collective in PLANNED_COLLECTIVES and len(ranks) == self.world_size
+        # A subgroup too: registration merges the ranks' runs into phases
+        # with groups (_torch_pattern). A subgroup of one rank moves nothing.
+        return collective in PLANNED_COLLECTIVES and (len(ranks) >= 2 or len(ranks) == self.world_size)
 
     def _planned_record(self, collective, nbytes, ranks):
         # A call whose size is unknown (DDP's start-up shape check) cannot
@@ -139,28 +146,50 @@ class Session:
         phase boundary it opens, if any. Returns the phase index or None."""
         if self.pattern is None or not self._planned(collective, ranks):
             return None
-        keys = [(p["collective"], tuple(p["group"])) for p in self.pattern]
+        keys = self._keys
         k = (collective, tuple(ranks))
         if self._phase is not None and keys[self._phase] == k and self._phase_iteration == self.iteration:
             return self._phase
-        expected = 0 if self._phase is None else (self._phase + 1) % len(keys)
+        n = len(keys)
+        expected = 0 if self._phase is None else (self._phase + 1) % n
         # The phase this call opens: the one the boards wait for, else the
         # next declared phase of its pattern (out of the declared order: the
         # daemon jumps the boards to it, docs/lightraild.md); a call of no
         # declared phase runs without a phase event.
-        nxt = next((i % len(keys) for i in range(expected, expected + len(keys)) if keys[i % len(keys)] == k), None)
+        nxt = next((i % n for i in range(expected, expected + n) if keys[i % n] == k), None)
         if nxt is None:
             self._write({"type": "off_pattern", "iteration": self.iteration, "collective": collective,
-                         "group": list(ranks), "expected_phase": expected, "time_ns": calls.now_ns()})
+                         "group": list(ranks), "expected_phase": expected,
+                         "reason": "no declared phase runs %s on this group" % collective, "time_ns": calls.now_ns()})
             return None
-        if nxt != expected:
+        skipped = [i % n for i in range(expected, nxt if nxt >= expected else nxt + n)]
+        if any(keys[i] is not None for i in skipped):
             self._write({"type": "out_of_order", "iteration": self.iteration, "phase": nxt,
                          "expected_phase": expected, "time_ns": calls.now_ns()})
-        if self.circuits and self._resume_at in (None, nxt):
-            self._resume_at = None
-            self._boundary(nxt)
+            skipped = []
+        # Phases this rank sits out (none of their groups has it) are taken
+        # here, in order: every rank takes every boundary.
+        self._take(skipped + [nxt])
         self._phase, self._phase_iteration = nxt, self.iteration
         return nxt
+
+    def _take_tail(self):
+        """The iteration's last phases this rank sits out: the others take
+        their boundaries, so it must too."""
+        if self.pattern and self._phase is not None:
+            tail = []
+            for i in range(self._phase + 1, len(self._keys)):
+                if self._keys[i] is not None:
+                    break
+                tail.append(i)
+            self._take(tail)
+            self._phase = tail[-1] if tail else self._phase
+
+    def _take(self, indices):
+        for i in indices:
+            if self.circuits and self._resume_at in (None, i):
+                self._resume_at = None
+                self._boundary(i)
 
     def _record(self, op, collective, nbytes, ranks, root, source, start_ns, end_ns, phase, asynchronous):
         planned = self._planned_record(collective, nbytes, ranks)
@@ -170,7 +199,8 @@ class Session:
                "event": self.events if phase is not None and self.circuits and self._resume_at is None else None,
                "start_ns": start_ns, "end_ns": end_ns}
         self._seq += 1
-        if self.pattern is None and 0 <= self.iteration < self.observe_iterations:
+        if (self.pattern is None and 0 <= self.iteration < self.observe_iterations) or \
+                (self.pattern is not None and self.relearn_every):
             self._observed.append(rec)
         return rec
 
@@ -238,39 +268,45 @@ class Session:
         # The compute before each phase: from the previous phase's end (the
         # first phase's: the iteration's start) to this phase's first call.
         it_start = self._starts.get(last)
-        names = {}
         for i, ph in enumerate(phases):
             start_from = ph.pop("gap_from_ns") if i else it_start
             ph["compute_ps"] = max(0, ph["start_ns"] - start_from) * 1000 if start_from else 0
+            ph.pop("gap_from_ns", None)
+        return {"observed_iteration": last, "phases": phases, "electrical": electrical}
+
+    def _merged(self, sequences):
+        """The job's phases from every rank's runs (_torch_pattern.merge),
+        named and with this rank's group (None: it sits the phase out)."""
+        phases, dropped = merge(sequences)
+        names = {}
+        for i, ph in enumerate(phases):
             base = "gradients" if ph["sources"] == ["ddp_gradients"] else ph["collective"]
             names[base] = names.get(base, 0) + 1
             ph["name"] = base if names[base] == 1 else "%s_%d" % (base, names[base])
             ph["index"] = i
-            ph.pop("gap_from_ns", None)
-        return {"observed_iteration": last, "phases": phases, "electrical": electrical}
+            ph["algorithm"] = PLANNED_COLLECTIVES[ph["collective"]]
+            ph["group"] = next((g for g in ph["groups"] if self.rank in g), None)
+            del ph["ranks"]
+        return phases, dropped
 
     def job_file(self, pattern):
         """The job file lightraild takes for this pattern (docs/control-plane.md):
         one rank per GPU and per node, every phase on the data dimension."""
+        world = [list(range(self.world_size))]
+
+        def where(p):  # a phase of every rank on the data dimension, else its groups
+            return {"dimension": "data"} if p["groups"] == world else {"groups": p["groups"]}
+
         return {"name": self.job_name, "gpus": self.world_size, "gpus_per_node": 1,
                 "parallelism": {"data": self.world_size},
-                "phases": [{"name": p["name"], "compute_ps": int(p["compute_ps"]), "collective": p["collective"],
-                            "algorithm": p["algorithm"], "dimension": "data", "bytes": int(p["bytes"])}
+                "phases": [dict({"name": p["name"], "compute_ps": int(p["compute_ps"]), "collective": p["collective"],
+                                 "algorithm": p["algorithm"], "bytes": int(p["bytes"])}, **where(p))
                            for p in pattern["phases"]]}
 
     def _register(self):
-        derived = self.derive_pattern(self._observed)
-        self._observed = []
-        # The ranks agree on the pattern (its collectives, groups and sizes;
-        # the compute times are each rank's own) before it is submitted.
-        shape = json.dumps([(p["collective"], p["group"], p["bytes"], p["count"]) for p in derived["phases"]])
-        h = zlib.crc32(shape.encode())
-        t = torch.tensor([h, -h], dtype=torch.int64)
-        self._control("all_reduce", t, lambda: calls.ORIG["all_reduce"](t, op=dist.ReduceOp.MAX))
-        if t[0].item() != -t[1].item():
-            raise RuntimeError("lightrail.torch: the ranks observed different collectives in iteration %d "
-                               "(this rank: %s); no job submitted" % (derived["observed_iteration"], shape))
+        derived, dropped = self._observe()
         self._write(dict(derived, type="pattern", time_ns=calls.now_ns()))
+        self._write_dropped(derived, dropped)
         status, job_id, why = 0, "", ""
         if not self.reporting:
             why = "no daemon: trace only"
@@ -296,7 +332,7 @@ class Session:
             buf[1] = len(ids)
             buf[2:2 + len(ids)] = torch.tensor(list(ids), dtype=torch.int64)
         if self.reporting and derived["phases"]:
-            self._control("broadcast", buf, lambda: calls.ORIG["broadcast"](buf, src=self.reporter))
+            self._control("broadcast", calls.nbytes(buf), lambda: calls.ORIG["broadcast"](buf, src=self.reporter))
         status = int(buf[0])
         if status == -1:
             raise RuntimeError("lightrail.torch: lightraild refused the job (rank %d has the reason%s)" %
@@ -304,9 +340,76 @@ class Session:
         self.job_id = bytes(int(x) for x in buf[2:2 + int(buf[1])]).decode()
         self.circuits = status == 1
         self.pattern = derived["phases"]
+        # Per phase what this rank's calls of it look like (None: it sits it out).
+        self._keys = [(p["collective"], tuple(p["group"])) if p["group"] else None for p in self.pattern]
         self._write({"type": "registered", "job_id": self.job_id or None, "circuits": self.circuits,
                      "reason": why or None, "time_ns": calls.now_ns()})
         self._flush()
+
+    def _observe(self):
+        """Every rank's runs of the observed iteration, merged into phases."""
+        derived = self.derive_pattern(self._observed)
+        self._observed = []
+        # One all-gather gives every rank every rank's runs: a subgroup's
+        # calls are seen by its members only. Every rank merges them the
+        # same way, so the pattern is agreed without a vote.
+        mine = [{k: p[k] for k in ("collective", "group", "bytes", "count", "compute_ps", "start_ns", "end_ns",
+                                   "sources")} for p in derived["phases"]]
+        sequences = [None] * self.world_size
+        self._control("all_gather", len(json.dumps(mine)),
+                      lambda: dist.all_gather_object(sequences, mine))
+        derived["phases"], dropped = self._merged(sequences)
+        return derived, dropped
+
+    def _write_dropped(self, derived, dropped):
+        for d in dropped:
+            self._write({"type": "off_pattern", "iteration": derived["observed_iteration"],
+                         "collective": d["collective"],
+                         "group": next((g for g in d["groups"] if self.rank in g), None),
+                         "groups": d["groups"], "expected_phase": None, "reason": d["reason"],
+                         "time_ns": calls.now_ns()})
+
+    def _relearn(self):
+        """Every rank, every relearn_every iterations: the pattern of the
+        iteration just ended; when it differs from the job's, the reporting
+        rank replaces the job's phases at the daemon and one broadcast
+        gives every rank the outcome."""
+        self._take_tail()  # the old pattern's last boundaries first
+        derived, dropped = self._observe()
+        shape = (lambda ps: [(p["collective"], p["groups"], p["bytes"], p["count"]) for p in ps])
+        if shape(derived["phases"]) == shape(self.pattern) or not derived["phases"]:
+            return  # the same (or nothing to plan): the job stays as it is
+        self._write(dict(derived, type="pattern", time_ns=calls.now_ns()))
+        self._write_dropped(derived, dropped)
+        status, why = int(self.circuits), ""
+        if self.rank == self.reporter and self.client is not None and self.job_id:
+            job, reply = self.job_file(derived), None
+            try:
+                reply = self.client.replace_phases(self.job_id, job["phases"])
+                status = 1 if reply.get("state") == "running" else 0
+                if not status:
+                    why = "the job is %s: no circuits, no phase events" % reply.get("state")
+            except Exception as e:  # the daemon's refusal: the old phases run on there
+                status, why = -1, str(e)
+            self._write({"type": "job", "job": job, "reply": reply, "error": why or None, "time_ns": calls.now_ns()})
+        if self.reporting and self.job_id:
+            t = torch.tensor([status], dtype=torch.int64)
+            self._control("broadcast", calls.nbytes(t), lambda: calls.ORIG["broadcast"](t, src=self.reporter))
+            status = int(t[0])
+        if status == -1:
+            msg = "lightrail.torch: lightraild refused the job's new phases (rank %d has the reason%s)" % (
+                self.reporter, ": " + why if why else "")
+            if self.on_error == "raise":
+                raise RuntimeError(msg)
+            if self.rank == self.reporter:
+                warnings.warn(msg + "; going on without circuits (on_error=\"electrical\")", RuntimeWarning)
+            status = 0
+        self.circuits = status == 1
+        self.pattern = derived["phases"]
+        self._keys = [(p["collective"], tuple(p["group"])) if p["group"] else None for p in self.pattern]
+        self._phase, self._phase_iteration, self._resume_at = None, None, None
+        self._write({"type": "registered", "job_id": self.job_id or None, "circuits": self.circuits,
+                     "reason": why or None, "time_ns": calls.now_ns()})
 
     # -- a phase boundary ---------------------------------------------------
 
@@ -345,7 +448,7 @@ class Session:
                     except Exception as e2:
                         error += "; reading the job's next phase: %s" % e2
             vec[8] = t0
-        self._control("broadcast", vec, lambda: calls.ORIG["broadcast"](vec, src=self.reporter))
+        self._control("broadcast", calls.nbytes(vec), lambda: calls.ORIG["broadcast"](vec, src=self.reporter))
         up = calls.now_ns()
         if int(vec[0]) != self.events or int(vec[1]) != index:
             raise RuntimeError("lightrail.torch: rank %d is at phase event %d (phase %d, %s) but rank %d "
@@ -392,12 +495,12 @@ class Session:
                                    (boundary_ps, self.wait_timeout_s, times))
             time.sleep(0.001)
 
-    def _control(self, collective, tensor, call):
+    def _control(self, collective, nbytes, call):
         """lightrail's own collectives: traced as such, outside the pattern."""
         start = calls.now_ns()
         with calls.Depth():
             call()
-        self._write({"type": "control", "collective": collective, "bytes": calls.nbytes(tensor),
+        self._write({"type": "control", "collective": collective, "bytes": nbytes,
                      "iteration": self.iteration, "start_ns": start, "end_ns": calls.now_ns()})
 
     # -- DDP ----------------------------------------------------------------
@@ -451,6 +554,7 @@ class Session:
         # Calls still in flight are written when they end: wait for them.
         with self._lock:
             self._idle.wait_for(lambda: self._pending == 0, timeout=self.wait_timeout_s)
+        self._take_tail()
         self._write({"type": "end", "iteration": self.iteration, "events": self.events, "time_ns": calls.now_ns()})
         if self._trace is not None:
             with self._lock:
@@ -488,7 +592,7 @@ def _positive_int(name, v):
 
 def enable(daemon=None, token_file=None, trace_dir="lightrail-trace", job_name=None, observe_iterations=2,
            target_accuracy=None, wait_for_circuits=False, reporter=0, wait_timeout_s=30.0, keep_job=False,
-           client=None, on_error="raise"):
+           client=None, on_error="raise", relearn_every=0):
     """Traces this rank's collectives and, with a daemon, drives its phases.
 
     daemon: lightraild's URL (default: LIGHTRAILD_URL; None: trace only);
@@ -501,7 +605,10 @@ def enable(daemon=None, token_file=None, trace_dir="lightrail-trace", job_name=N
     on_error: a failed phase event (the daemon refused or could not be
     reached, a board did not pass its boundary in time) raises on every rank
     ("raise"), or ends the phase events and training goes on without
-    circuits ("electrical")."""
+    circuits ("electrical"); relearn_every: every that many iterations
+    after registration the pattern of the iteration just ended is derived
+    again and, when it differs, the job's phases are replaced at the daemon
+    (0: never)."""
     if calls.active is not None:
         raise RuntimeError("lightrail.torch.enable: already enabled (call disable() first)")
     if not dist.is_available() or not dist.is_initialized():
@@ -516,6 +623,8 @@ def enable(daemon=None, token_file=None, trace_dir="lightrail-trace", job_name=N
         raise ValueError("lightrail.torch.enable: wait_timeout_s must be a number > 0, not %r" % (wait_timeout_s,))
     if target_accuracy is not None and not (isinstance(target_accuracy, (int, float)) and 0 < target_accuracy <= 1):
         raise ValueError("lightrail.torch.enable: target_accuracy must be in (0, 1], not %r" % (target_accuracy,))
+    if isinstance(relearn_every, bool) or not isinstance(relearn_every, int) or relearn_every < 0:
+        raise ValueError("lightrail.torch.enable: relearn_every must be an integer >= 0, not %r" % (relearn_every,))
     if on_error not in ("raise", "electrical"):
         raise ValueError("lightrail.torch.enable: on_error must be \"raise\" or \"electrical\", not %r" % (on_error,))
     if job_name is None:
@@ -524,7 +633,7 @@ def enable(daemon=None, token_file=None, trace_dir="lightrail-trace", job_name=N
     if not isinstance(job_name, str) or not job_name:
         raise ValueError("lightrail.torch.enable: job_name must be a non-empty string, not %r" % (job_name,))
     s = Session(daemon, token_file, trace_dir, job_name, observe_iterations, target_accuracy, wait_for_circuits,
-                reporter, float(wait_timeout_s), keep_job, client, on_error)
+                reporter, float(wait_timeout_s), keep_job, client, on_error, relearn_every)
     calls.install()
     calls.active = s
     atexit.register(disable)

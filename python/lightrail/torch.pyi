@@ -9,6 +9,7 @@ class Session:
     backend: str
     reporter: int
     observe_iterations: int
+    relearn_every: int
     trace_path: Optional[str]
     iteration: int
     pattern: Optional[List[Dict[str, Any]]]
@@ -36,6 +37,7 @@ def enable(
     keep_job: bool = ...,
     client: Any = ...,
     on_error: str = ...,
+    relearn_every: int = ...,
 ) -> Session: ...
 def disable() -> None: ...
 def session() -> Optional[Session]: ...

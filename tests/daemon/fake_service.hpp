@@ -24,8 +24,8 @@ class FakeService : public daemon::Service {
 
   // Calls that change state (and did), and all calls.
   std::atomic<int> changes{0};
-  std::atomic<int> submits{0}, phases{0}, progresses{0}, lists{0}, gets{0}, removes{0}, fabrics{0},
-      metrics_calls{0}, keepalives{0};
+  std::atomic<int> submits{0}, phases{0}, replacements{0}, progresses{0}, lists{0}, gets{0}, removes{0},
+      fabrics{0}, metrics_calls{0}, keepalives{0};
   // Called at the start of phase(), e.g. to block the worker.
   std::function<void()> on_phase;
   // Extra work per submit / phase (the bench).
@@ -70,6 +70,18 @@ class FakeService : public daemon::Service {
     boundary_ps_ += 1'000'000;
     ++changes;
     return {{"id", id}, {"phase", body["phase"]}, {"boundary_ps", boundary_ps_}};
+  }
+
+  json replace_phases(const std::string& id, const json& body, const daemon::Caller& caller) override {
+    ++replacements;
+    seen(caller);
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto& job = find(id);
+    if (!body.is_object() || !body.contains("phases") || !body["phases"].is_array())
+      throw daemon::ApiError(400, "phases", "phases must be an array");
+    job["phases"] = body["phases"];
+    ++changes;
+    return job;
   }
 
   json progress(const std::string& id, const json& body, const daemon::Caller& caller) override {

@@ -95,6 +95,10 @@ TEST_F(JobCli, EveryCommandReachesTheDaemon) {
   r = job("phase " + id + " 0 --json");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out).at("phase"), 0);  // an index is sent as a number
+  // A job file's phases replace the job's ({"phases": [...]} is sent).
+  r = job("phases " + id + " " LIGHTRAIL_EXPERIMENTS "/cnn-16.job.json --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out).at("phases"), submitted.at("job").at("phases"));
   r = job("progress " + id + " 0.5");
   ASSERT_EQ(r.code, 0) << r.err;
   r = job("list", false);

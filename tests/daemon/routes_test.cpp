@@ -28,23 +28,28 @@ TEST(Routes, EveryRouteAndItsCalls) {
   EXPECT_EQ(t.route, Route::kJobPhase);
   EXPECT_EQ(t.id, "x");
   EXPECT_EQ(parse_target("/v1/jobs/x/progress").route, Route::kJobProgress);
+  EXPECT_EQ(parse_target("/v1/jobs/x/phases").route, Route::kJobPhases);
   EXPECT_EQ(call_of(Route::kJobs, "POST"), Call::kSubmit);
   EXPECT_EQ(call_of(Route::kJobs, "GET"), Call::kList);
   EXPECT_EQ(call_of(Route::kJob, "DELETE"), Call::kRemove);
   EXPECT_EQ(call_of(Route::kJob, "GET"), Call::kGet);
   EXPECT_EQ(call_of(Route::kJobPhase, "POST"), Call::kPhase);
   EXPECT_EQ(call_of(Route::kJobProgress, "POST"), Call::kProgress);
+  EXPECT_EQ(call_of(Route::kJobPhases, "POST"), Call::kReplacePhases);
+  EXPECT_FALSE(call_of(Route::kJobPhases, "GET"));
   EXPECT_EQ(call_of(Route::kFabric, "GET"), Call::kFabric);
   EXPECT_EQ(call_of(Route::kMetrics, "GET"), Call::kMetrics);
   EXPECT_FALSE(call_of(Route::kJobs, "PUT"));
   EXPECT_FALSE(call_of(Route::kJobs, "get"));  // methods are case-sensitive
   EXPECT_FALSE(call_of(Route::kJobPhase, "GET"));
   EXPECT_FALSE(call_of(Route::kMetrics, "HEAD"));
-  for (Call c : {Call::kSubmit, Call::kPhase, Call::kProgress, Call::kRemove}) EXPECT_TRUE(changes_state(c));
+  for (Call c : {Call::kSubmit, Call::kPhase, Call::kReplacePhases, Call::kProgress, Call::kRemove})
+    EXPECT_TRUE(changes_state(c));
   for (Call c : {Call::kList, Call::kGet, Call::kFabric, Call::kMetrics}) EXPECT_FALSE(changes_state(c));
   EXPECT_FALSE(takes_body(Call::kRemove));
   EXPECT_STREQ(allowed_methods(Route::kJob), "GET, DELETE");
   EXPECT_STREQ(route_label(Route::kJobProgress), "/v1/jobs/{id}/progress");
+  EXPECT_STREQ(route_label(Route::kJobPhases), "/v1/jobs/{id}/phases");
 }
 
 TEST(Routes, WhatIsNotARoute) {

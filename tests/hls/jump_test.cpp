@@ -1,6 +1,7 @@
 // Jumping triggers (CTRL.TRIGGER_JUMP): the step after the event step is the
-// one named, at the boundary the trigger resolved; a step outside the
-// running schedule is refused and changes nothing.
+// one named, at the boundary the trigger resolved; a jump to step 0 counts a
+// pass (EPOCHS); a step outside the running schedule is refused and changes
+// nothing.
 #include <gtest/gtest.h>
 
 #include "board_harness.hpp"
@@ -106,6 +107,38 @@ TEST(SequencerJump, AJumpLatchedDuringARoundActsAtTheNextEventStep) {
   EXPECT_EQ(board.out().triggered_step, 1u);
   EXPECT_EQ(board.out().cur_step, 2u) << "step 1 ran again, then step 2 waits";
   EXPECT_EQ(board.out().missed, 0u);
+}
+
+// EPOCHS counts passes of the schedule (docs/sequencer.md, "Jumps"): a jump
+// to step 0 starts a new pass and counts, as a wrap does; a jump to any
+// other step does not.
+TEST(SequencerJump, AJumpToStepZeroCountsAPassAJumpElsewhereDoesNot) {
+  Board board;
+  start(board);
+  board.trigger();  // plain: step 1, then step 2 (event) waits
+  board.run_until_tick(board.now() + 1000);
+  ASSERT_EQ(board.out().cur_step, 2u);
+  EXPECT_EQ(board.out().epochs, 0u);
+  jump(board, 0, std::nullopt);  // back to step 0 from the middle: a new pass
+  board.run_until_tick(board.now() + 1000);
+  ASSERT_EQ(board.out().triggered_step, 0u);
+  ASSERT_EQ(board.out().cur_step, 0u);
+  EXPECT_EQ(board.out().epochs, 1u) << "a jump to step 0 starts a new pass";
+  board.trigger();  // step 1, then step 2 waits
+  board.run_until_tick(board.now() + 1000);
+  ASSERT_EQ(board.out().cur_step, 2u);
+  jump(board, 2, std::nullopt);  // step 2 again: not a new pass
+  board.run_until_tick(board.now() + 1000);
+  ASSERT_EQ(board.out().triggers, 4u);
+  ASSERT_EQ(board.out().triggered_step, 2u);
+  ASSERT_EQ(board.out().cur_step, 2u);
+  EXPECT_EQ(board.out().epochs, 1u) << "a jump to another step is not a pass";
+  board.trigger();  // step 3, then the wrap to step 0
+  board.run_until_tick(board.now() + 1000);
+  ASSERT_EQ(board.out().cur_step, 0u);
+  EXPECT_EQ(board.out().epochs, 2u) << "the wrap counts as before";
+  EXPECT_EQ(board.out().missed, 0u);
+  EXPECT_EQ(board.out().errors, 0u);
 }
 
 TEST(SequencerJump, AStepOutsideTheScheduleIsRefusedAndChangesNothing) {

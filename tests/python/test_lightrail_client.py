@@ -61,6 +61,7 @@ class ClientTest(unittest.TestCase):
         job_id = s["id"]
         self.assertEqual(self.client.phase(job_id, "fwd")["boundary_ps"], 1000000)
         self.assertEqual(self.client.phase(job_id, 0)["boundary_ps"], 2000000)
+        self.assertEqual(self.client.replace_phases(job_id, [{"name": "bwd"}])["phases"], [{"name": "bwd"}])
         self.client.progress(job_id, 0.5)
         self.assertEqual([j["id"] for j in self.client.jobs()["jobs"]], [job_id])
         self.assertEqual(self.client.job(job_id)["accuracy"], 0.5)

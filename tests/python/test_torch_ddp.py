@@ -20,7 +20,6 @@ examples/training_loop.py --ddp) against lightraild on a co-simulated board:
 Exit 77 (CTest: skipped) where torch is not installed.
 """
 import importlib.util
-import json
 import os
 import subprocess
 import sys
@@ -34,6 +33,9 @@ cosim, daemon, src = sys.argv[1:4]
 sys.path.insert(0, os.path.join(src, "tests", "daemon_sim"))
 from daemon_lib import Harness, fail, finish_checked  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from torch_checks import check_schema, every_boundary_on_every_board, read  # noqa: E402
+
 WORLD, ITERATIONS, OBSERVE, HIDDEN = 4, 8, 2, 64
 INPUTS, CLASSES = 16, 4  # examples/ddp_training.py's model: Linear, BatchNorm1d, Linear, Linear
 
@@ -42,26 +44,6 @@ PARAM_BYTES = 4 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN + HIDDEN * HIDDEN + HID
 BUFFER_BYTES = 4 * 2 * HIDDEN + 8  # running mean and variance, num_batches_tracked (int64)
 METRICS_BYTES = WORLD * 2 * 4  # all_gather of [loss, accuracy] from every rank
 EVERYONE = list(range(WORLD))
-
-
-def read(path):
-    with open(path) as f:
-        return [json.loads(line) for line in f]
-
-
-def check_schema(traces):
-    try:
-        import jsonschema
-    except ImportError:
-        print("NOTE: python3-jsonschema missing: the traces are not checked against the schema")
-        return
-    with open(os.path.join(src, "docs", "schemas", "trace.schema.json")) as f:
-        validator = jsonschema.Draft202012Validator(json.load(f))
-    for rank, t in enumerate(traces):
-        for i, rec in enumerate(t):
-            errors = sorted(validator.iter_errors(rec), key=str)
-            if errors:
-                fail("rank %d line %d does not match the schema: %s\n%s" % (rank, i + 1, errors[0].message, rec))
 
 
 def check_pattern(traces):
@@ -132,28 +114,6 @@ def check_boundaries(traces):
     return events[0], checked
 
 
-def every_boundary_on_every_board(fabric, boards, boundaries):
-    # The report numbers boards as the simulation does: the index in their URI.
-    index = {b["name"]: int(b["uri"].rsplit("/", 1)[1]) for b in fabric["boards"]}
-
-    def check(report):
-        problems = []
-        taken = {b["board"]: {e["board_ps"] for e in b["watched_boundaries"] if e["kind"] == "trigger"}
-                 for b in report["boards"]}
-        for name in boards:
-            seen = taken.get(index[name])
-            if seen is None:
-                problems.append("board %s is not in the simulation's report" % name)
-                continue
-            missing = [x for x in boundaries if x not in seen]
-            if missing:
-                problems.append("board %s did not take %d of %d boundaries (first %s)" %
-                                (name, len(missing), len(boundaries), missing[:3]))
-        return problems
-
-    return check
-
-
 started = time.monotonic()
 with Harness(cosim, daemon, src, boards=1, sync=False) as h:
     h.start_daemon()
@@ -166,7 +126,7 @@ with Harness(cosim, daemon, src, boards=1, sync=False) as h:
     if run.returncode != 0:
         fail("training_loop.py --ddp exited %d" % run.returncode)
     traces = [read(os.path.join(out, "trace", "rank%d.jsonl" % r)) for r in range(WORLD)]
-    check_schema(traces)
+    check_schema(src, traces)
     reply = check_pattern(traces)
     events, calls = check_boundaries(traces)
     boundaries = [b["boundary_ps"] for _, b in sorted(events.items())]

@@ -25,6 +25,7 @@ import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
 
 import lightrail.torch as lt  # noqa: E402
+from lightrail._torch_pattern import merge  # noqa: E402
 from lightrail_client import LightrailError  # noqa: E402
 
 
@@ -36,7 +37,7 @@ class FakeDaemon:
 
     def __init__(self, refuse_job=None, refuse_phase=None, stuck=False, strict=False):
         self.refuse_job, self.refuse_phase, self.stuck, self.strict = refuse_job, refuse_phase, stuck, strict
-        self.orders = []
+        self.orders, self.replaced = [], []
         self.submitted, self.phases, self.board_ps, self.boundary_ps = None, [], 0, 0
         self.next_phase = 0
 
@@ -66,6 +67,12 @@ class FakeDaemon:
 
     def job(self, job_id):
         return {"id": job_id, "next_phase": self.submitted["phases"][self.next_phase]["name"]}  # a name, as lightraild
+
+    def replace_phases(self, job_id, phases):
+        self.replaced.append([p["collective"] for p in phases])
+        self.submitted = dict(self.submitted, phases=phases)
+        self.next_phase = 0  # as lightraild: the boards wait for the first new phase
+        return {"id": job_id, "state": "running"}
 
     def progress(self, job_id, accuracy):
         return {}
@@ -132,6 +139,7 @@ class SessionTest(unittest.TestCase):
         for kwargs, field in [({"observe_iterations": 0}, "observe_iterations"), ({"reporter": 1}, "reporter"),
                               ({"wait_timeout_s": 0}, "wait_timeout_s"), ({"target_accuracy": 1.5}, "target_accuracy"),
                               ({"job_name": ""}, "job_name"), ({"on_error": "ignore"}, "on_error"),
+                              ({"relearn_every": -1}, "relearn_every"),
                               ({"daemon": "http://127.0.0.1:1", "token_file": None}, "token_file")]:
             os.environ.pop("LIGHTRAILD_TOKEN_FILE", None)
             with self.assertRaises(ValueError, msg=field) as e:
@@ -224,6 +232,23 @@ class SessionTest(unittest.TestCase):
         for b in (r for r in trace if r["type"] == "boundary"):
             self.assertGreaterEqual(b["up_board_ps"], b["boundary_ps"])
 
+    def test_a_pattern_that_changes_is_learned_again_and_the_jobs_phases_replaced(self):
+        daemon = FakeDaemon()
+        s = lt.enable(client=daemon, trace_dir=self.dir, relearn_every=1)
+        for _ in range(3):
+            iteration(["all_reduce", "all_gather"])  # submitted at the third's start
+        iteration(["all_gather", "all_reduce"])  # another order: a jump under the old phases
+        iteration(["all_gather", "all_reduce"])  # learned again at its start: phases replaced
+        iteration(["all_gather", "all_reduce"])  # the same: nothing replaced
+        lt.disable()
+        self.assertEqual(daemon.replaced, [["all_gather", "all_reduce"]])
+        self.assertEqual(daemon.phases, [0, 1, 1, 0, 0, 1, 0, 1])
+        self.assertEqual(daemon.orders, ["declared", "declared", "jump"] + ["declared"] * 5)
+        trace = read(s.trace_path)
+        self.assertEqual([[p["collective"] for p in r["phases"]] for r in trace if r["type"] == "pattern"],
+                         [["all_reduce", "all_gather"], ["all_gather", "all_reduce"]])
+        self.assertEqual([r["iteration"] for r in trace if r["type"] == "out_of_order"], [3])
+
     def test_a_call_of_no_declared_phase_runs_without_an_event(self):
         daemon = FakeDaemon()
         s = lt.enable(client=daemon, trace_dir=self.dir)
@@ -272,6 +297,40 @@ class SessionTest(unittest.TestCase):
             dist.all_reduce(torch.ones(8))
         self.assertIn("did not pass boundary 100000 ps", str(e.exception))
         self.assertIn("'b0': 0", str(e.exception))
+
+
+def run(collective, group, nbytes=64, count=1):
+    return {"collective": collective, "group": group, "bytes": nbytes, "count": count, "compute_ps": 0,
+            "start_ns": 0, "end_ns": 0, "sources": ["script"]}
+
+
+class MergeTest(unittest.TestCase):
+    """Every rank's runs merged into phases (_torch_pattern.merge)."""
+
+    def test_disjoint_groups_at_once_make_one_phase_and_others_sit_out(self):
+        w, a, b = run("all_reduce", [0, 1, 2, 3]), run("all_reduce", [0, 1]), run("all_reduce", [2, 3])
+        g = run("all_gather", [0, 1])
+        phases, dropped = merge([[w, a, g], [w, a, g], [w, b], [w, b]])
+        self.assertEqual([(p["collective"], p["groups"], p["ranks"]) for p in phases],
+                         [("all_reduce", [[0, 1, 2, 3]], [0, 1, 2, 3]), ("all_reduce", [[0, 1], [2, 3]], [0, 1, 2, 3]),
+                          ("all_gather", [[0, 1]], [0, 1])])
+        self.assertEqual(dropped, [])
+
+    def test_overlapping_groups_are_dropped_naming_the_rank(self):
+        phases, dropped = merge([[run("all_reduce", [0, 1])], [run("all_reduce", [0, 1])],
+                                 [run("all_reduce", [1, 2])]])
+        self.assertEqual(phases, [])
+        self.assertIn("overlap (rank 1 is in both)", dropped[0]["reason"])
+
+    def test_a_member_elsewhere_or_other_sizes_are_dropped_and_the_rest_goes_on(self):
+        w = run("all_gather", [0, 1, 2, 3])
+        phases, dropped = merge([[run("all_reduce", [0, 1]), w], [w], [w], [w]])
+        self.assertEqual([p["groups"] for p in phases], [[[0, 1, 2, 3]]])
+        self.assertEqual([d["reason"] for d in dropped],
+                         ["rank 1 of group [0, 1] ran all_gather on [0, 1, 2, 3] at this point, not all_reduce on [0, 1]"])
+        phases, dropped = merge([[run("all_reduce", [0, 1], 64)]] * 2 + [[run("all_reduce", [2, 3], 128)]] * 2)
+        self.assertEqual(phases, [])
+        self.assertIn("sizes differ", dropped[0]["reason"])
 
 
 if __name__ == "__main__":

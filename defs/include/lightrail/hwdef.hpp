@@ -271,7 +271,7 @@ inline constexpr uint32_t REG_GENERATION = 124u;
 inline constexpr uint32_t REG_TIME_LO = 128u;
 // board time in ticks, bits 63:32
 inline constexpr uint32_t REG_TIME_HI = 132u;
-// completed passes of the active schedule
+// passes of the active schedule ended since it was committed: wraps, a one-shot end, jumps to step 0 (docs/sequencer.md)
 inline constexpr uint32_t REG_EPOCHS = 136u;
 // bank swaps (activations) so far
 inline constexpr uint32_t REG_SWAPS = 140u;
