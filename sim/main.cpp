@@ -369,7 +369,7 @@ int sc_main(int argc, char** argv) {
   s->add_option(
        "--sync-link", sa.sync_link,
        "with --sync: the timing link, rtl (the boards' own ports, the default) or model (the fast mode: "
-       "stars beyond a board's ports, mpirun)")
+       "stars beyond a board's ports)")
       ->capture_default_str()
       ->check(CLI::IsMember({"model", "rtl"}));
   s->add_option("--max-connections", sa.max_connections,
@@ -420,8 +420,9 @@ int sc_main(int argc, char** argv) {
   b->add_option("--sync-boards", bo.sync_boards, "only the clock-distribution figure for this many boards")
       ->transform(kDecimal)
       ->check(CLI::Range(2, 64));
-  b->add_option("--sync-link", bo.sync_link,
-                "with --sync-boards: the timing link, model or rtl (default: rtl where a star fits the ports)")
+  b->add_option(
+       "--sync-link", bo.sync_link,
+       "with --sync-boards: the timing link, model or rtl (default: rtl where a star fits the ports)")
       ->check(CLI::IsMember({"model", "rtl"}));
 
   std::string recipe, out_file;
