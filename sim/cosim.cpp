@@ -153,8 +153,8 @@ Cosim::Cosim(const CosimOptions& options) : part_(Partition::world()) {
       if (ahead < 1000000)
         throw PartitionError(
             fmt::format("sync.profile.fibre: the lookahead the links give, {} fs (the shortest link delay, "
-                        "less two clock "
-                        "periods with \"link\": \"rtl\"), is under the 1 ns a partitioned run needs",
+                        "less two clock periods with \"link\": \"rtl\"), is under the 1 ns a partitioned run "
+                        "needs",
                         ahead));
       window_fs_ = std::min(window_fs_, uint64_t(ahead));
     }
