@@ -152,8 +152,8 @@ Cosim::Cosim(const CosimOptions& options) : part_(Partition::world()) {
       const int64_t ahead = sync_->lookahead_fs(int64_t(options.horizon_fs ? options.horizon_fs : kHourFs));
       if (ahead < 1000000)
         throw PartitionError(fmt::format(
-            "sync.profile.fibre: the shortest link delay, {} fs, is under the 1 ns a partitioned run needs "
-            "as lookahead",
+            "sync.profile.fibre: the shortest link delay gives a lookahead of {} fs (less two clock "
+            "periods with \"link\": \"rtl\"), under the 1 ns a partitioned run needs",
             ahead));
       window_fs_ = std::min(window_fs_, uint64_t(ahead));
     }

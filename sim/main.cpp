@@ -369,7 +369,7 @@ int sc_main(int argc, char** argv) {
   s->add_option(
        "--sync-link", sa.sync_link,
        "with --sync: the timing link, rtl (the boards' own ports, the default) or model (the fast mode: "
-       "stars beyond a board's ports, mpirun)")
+       "stars beyond a board's ports)")
       ->capture_default_str()
       ->check(CLI::IsMember({"model", "rtl"}));
   s->add_option("--max-connections", sa.max_connections,

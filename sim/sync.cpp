@@ -212,8 +212,11 @@ struct SyncEngine::Node {
 };
 
 // One end of a timing link at word level: the engine (its LinkPort) and
-// what the link carries to it: the last two words its transmitter sent (a
-// received word spans two); on the receiving side, the words on their way
+// what the link carries to it. The peer's transmitter hands its words in
+// as sent (the edge each left on, the raw word), on whatever process it
+// runs; this end puts them on its fibre in its own time (receive_words):
+// every draw and state that depends on the receiver is here. The last two
+// words on the fibre (a received word spans two), the words on their way
 // (arrival fs, raw word), the recovered clock's last rise and pending fall,
 // and the recovered edges its receiver is still held in reset for (after
 // the clock starts again: the CDR's lock, its aligner's restart).
@@ -221,11 +224,17 @@ struct SyncEngine::End {
   int node = -1, peer = -1;
   int port = 0;            // 0: the board's own link; k > 0: downstream port k
   LinkPort* io = nullptr;  // the board's port (attach())
-  uint32_t tx_prev2 = 0, tx_prev1 = 0;
-  // frame_error_rate: the frame being sent has a flipped bit already; the
-  // last two words sent start a frame that has one (counted at the receiver
-  // when that word arrives); frames corrupted that reached this end.
-  bool tx_frame_hit = false, tx_mark2 = false, tx_mark1 = false;
+  struct Sent {
+    int64_t edge_fs;
+    uint32_t word;          // the peer's tx_word_o after that edge
+    int64_t delay_fs = -1;  // the fibre's, once this end has looked at it
+  };
+  std::deque<Sent> inbox;  // the peer's words, not on the fibre yet
+  uint32_t line_prev2 = 0, line_prev1 = 0;
+  // frame_error_rate: the frame coming in has a flipped bit already; the
+  // last two words on the fibre start a frame that has one (counted when
+  // that word arrives); frames corrupted that reached this end.
+  bool frame_hit = false, mark2 = false, mark1 = false;
   uint64_t frames_corrupted = 0;
   struct RxWord {
     int64_t at;
@@ -234,6 +243,7 @@ struct SyncEngine::End {
   };
   std::deque<RxWord> rx_words;
   int64_t rx_rise_fs = INT64_MIN, rx_fall_fs = INT64_MAX;
+  int64_t played_fs = INT64_MIN;  // its recovered clock is played up to here (play_rx)
   int rx_reset_edges = 0;
   double bits_to_error = -1;  // bits this end receives before the next flipped one (-1: draw)
   uint64_t bit_errors = 0;    // flipped in the words it received
@@ -506,7 +516,9 @@ void SyncEngine::for_each_end(const Node& n, F&& f) const {
 // has not yet been asked for the edge after this one).
 void SyncEngine::play_rx(End& e, int64_t before) {
   if (!e.io) return;
+  receive_words(e, before);
   for (int64_t t; (t = e.next_fs()) < before;) rx_edge(e, t);
+  e.played_fs = std::max(e.played_fs, before);
 }
 
 void SyncEngine::before_edge(int b, int64_t edge_fs) {
@@ -543,67 +555,97 @@ void SyncEngine::rx_edge(End& n, int64_t t) {
   if (n.port == 0 && board.parent < 0) board.port->set_link_up(true);  // the reference hears its follower
 }
 
-// The words board `from` sent, over the fibre to the other end's receiver
-// (tests/hw_sync/link_model.hpp's link, on the simulated clocks): the word
-// in the transmitter during cycle k leaves from edge k + 1, bit 0 first; the
-// receiver's CDR, locked on bit `offset`, presents raw word k (bits offset..
-// offset + 31 of words k and k + 1) at the recovered edge one period after
-// its first bit arrived: the sender's edge k + 2 one fibre later, plus the
-// offset and the CDR's jitter. No light while the link is down.
+// The word in board `from`'s transmitter after its edge at edge_fs, to the
+// other end: into that end's inbox, as the raw word and its edge, whichever
+// process simulates it (partitioned, it crosses at the window's end:
+// export_window). Nothing here depends on the receiver.
 void SyncEngine::send_words(End& from, int64_t edge_fs) {
-  End& to = *ends_[size_t(from.peer)];
+  ends_[size_t(from.peer)]->inbox.push_back({edge_fs, from.io->tx_word()});
+}
+
+// The words the peer sent, over the fibre to this end's receiver
+// (tests/hw_sync/link_model.hpp's link, on the simulated clocks), in this
+// end's own time: every word whose earliest arrival is within a period of
+// `before`, so that what its recovered clock plays up to there (and a
+// DDMTD sample's look a quarter period ahead) is on its way. The word in
+// the transmitter during cycle k leaves from edge k + 1, bit 0 first; the
+// receiver's CDR, locked on bit `offset`, presents raw word k (bits
+// offset..offset + 31 of words k and k + 1) at the recovered edge one
+// period after its first bit arrived: the sender's edge k + 2 one fibre
+// later, plus the offset and the CDR's jitter (held to at most a period
+// early: lookahead_fs leaves the room). No light while the link is down.
+// The draws (the CDR's jitter, the bit errors, a frame error) are this
+// end's board's, in the order its words arrive, so they do not depend on
+// how the boards are split over processes.
+void SyncEngine::receive_words(End& to, int64_t before) {
+  const End& from = *ends_[size_t(to.peer)];
   Node& to_node = *nodes_[size_t(to.node)];
   const bool forward = to_node.parent == from.node && to.port == 0;
   const Node& follower = forward ? to_node : *nodes_[size_t(from.node)];
-  const int64_t d =
-      forward ? follower.fibre->forward_delay_fs(edge_fs) : follower.fibre->backward_delay_fs(edge_fs);
-  const int offset = forward ? slide_at(follower, edge_fs + d) : 0;
-  // (A relock's new slide is already in the fibre's forward delay:
-  // add_cdr_relocks.)
-  int64_t at = edge_fs + d + int64_t(std::llround(opt_.profile.ddmtd.cdr_jitter_fs * to_node.noise.normal()));
-  if (ref_ok(follower, at)) {
-    if (!to.rx_words.empty()) at = std::max(at, to.rx_words.back().at + 1);  // a fibre keeps order
-    const uint64_t pair = uint64_t(from.tx_prev2) | uint64_t(from.tx_prev1) << 32;
-    uint32_t word = uint32_t(pair >> offset);
-    // Bit errors: the gaps between flipped bits are geometric (exponential,
-    // drawn once per error, so an error-free link draws nothing).
-    constexpr double kBits = hwdef::SYNC_LINK_WORD_BITS;
-    for (double p = opt_.bit_error_rate; p > 0;) {
-      if (to.bits_to_error < 0) to.bits_to_error = std::floor(-std::log(to_node.noise.uniform()) / p);
-      if (to.bits_to_error >= kBits) {
-        to.bits_to_error -= kBits;
-        break;
+  while (!to.inbox.empty()) {
+    End::Sent& sent = to.inbox.front();
+    const int64_t edge_fs = sent.edge_fs;
+    if (sent.delay_fs < 0)
+      sent.delay_fs =
+          forward ? follower.fibre->forward_delay_fs(edge_fs) : follower.fibre->backward_delay_fs(edge_fs);
+    const int64_t d = sent.delay_fs, earliest = edge_fs + d - kPeriodFs;
+    if (earliest >= before + kPeriodFs) return;
+    const uint32_t sent_word = sent.word;
+    to.inbox.pop_front();
+    const int offset = forward ? slide_at(follower, edge_fs + d) : 0;
+    // (A relock's new slide is already in the fibre's forward delay:
+    // add_cdr_relocks.)
+    // Never before what is played already: a link shorter than two periods
+    // in one process (partitioned, lookahead_fs refuses it) can bring a
+    // word due before its sender's edge came.
+    int64_t at = std::max(
+        {earliest, to.played_fs,
+         edge_fs + d + int64_t(std::llround(opt_.profile.ddmtd.cdr_jitter_fs * to_node.noise.normal()))});
+    if (ref_ok(follower, at)) {
+      if (!to.rx_words.empty()) at = std::max(at, to.rx_words.back().at + 1);  // a fibre keeps order
+      const uint64_t pair = uint64_t(to.line_prev2) | uint64_t(to.line_prev1) << 32;
+      uint32_t word = uint32_t(pair >> offset);
+      // Bit errors: the gaps between flipped bits are geometric (exponential,
+      // drawn once per error, so an error-free link draws nothing).
+      constexpr double kBits = hwdef::SYNC_LINK_WORD_BITS;
+      for (double p = opt_.bit_error_rate; p > 0;) {
+        if (to.bits_to_error < 0) to.bits_to_error = std::floor(-std::log(to_node.noise.uniform()) / p);
+        if (to.bits_to_error >= kBits) {
+          to.bits_to_error -= kBits;
+          break;
+        }
+        word ^= 1u << unsigned(to.bits_to_error);
+        ++to.bit_errors;
+        to.bits_to_error = std::floor(-std::log(to_node.noise.uniform()) / p) + to.bits_to_error + 1;
       }
-      word ^= 1u << unsigned(to.bits_to_error);
-      ++to.bit_errors;
-      to.bits_to_error = std::floor(-std::log(to_node.noise.uniform()) / p) + to.bits_to_error + 1;
+      to.rx_words.push_back({at, word, to.mark2});
     }
-    to.rx_words.push_back({at, word, from.tx_mark2});
+    to.line_prev2 = to.line_prev1;
+    to.mark2 = to.mark1;
+    to.line_prev1 = sent_word;
+    to.mark1 = false;
+    if (opt_.frame_error_rate > 0) corrupt_frame_word(to);
   }
-  from.tx_prev2 = from.tx_prev1;
-  from.tx_mark2 = from.tx_mark1;
-  from.tx_prev1 = from.io->tx_word();
-  from.tx_mark1 = false;
-  if (opt_.frame_error_rate > 0) corrupt_frame_word(from, to);
 }
 
 // frame_error_rate: a payload word (hw/sync_link_pkg.sv's line code: every
 // bit pair (d, ~d); IDLE and SOF are not) gets one data bit flipped, both
-// bits of its pair, while the receiving end is aligned. A frame is a run of
-// payload words; its first flipped word carries the mark.
-void SyncEngine::corrupt_frame_word(End& from, End& to) {
-  uint32_t& w = from.tx_prev1;
+// bits of its pair, while the receiving end is aligned (as it is when the
+// word goes onto its fibre, about a fibre delay after it was sent). A frame
+// is a run of payload words; its first flipped word carries the mark.
+void SyncEngine::corrupt_frame_word(End& to) {
+  uint32_t& w = to.line_prev1;
   bool payload = true;
   for (int i = 0; i < 16 && payload; ++i) payload = ((w >> (2 * i)) & 1u) != ((w >> (2 * i + 1)) & 1u);
   if (!payload) {
-    from.tx_frame_hit = false;
+    to.frame_hit = false;
     return;
   }
   clock::Rng& noise = nodes_[size_t(to.node)]->noise;
   if (!to.io->link_aligned() || noise.uniform() >= opt_.frame_error_rate) return;
   w ^= 3u << (2 * (noise.next_u64() % 16));
-  from.tx_mark1 = !from.tx_frame_hit;
-  from.tx_frame_hit = true;
+  to.mark1 = !to.frame_hit;
+  to.frame_hit = true;
 }
 
 // The level of board n's recovered clock that its DDMTD samples at t: the
@@ -968,11 +1010,6 @@ void SyncEngine::record_pps(int b, uint64_t index, int64_t fs) {
 }
 
 void SyncEngine::partition(const std::vector<bool>& mine) {
-  if (rtl_link())
-    throw std::invalid_argument(
-        "sync.link: \"rtl\" (the default) runs in one process: the link's words do not cross processes yet; "
-        "run it without mpirun, or give \"link\": \"model\" (`serve --sync-link model`), the fast mode "
-        "(docs/cosim.md, \"The timing link\")");
   windowed_ = true;
   for (auto& n : nodes_) n->mine = mine[size_t(n->id)];
   for (auto& n : nodes_)
@@ -991,11 +1028,14 @@ void SyncEngine::partition(const std::vector<bool>& mine) {
 // What one board reads of another: its parent's clock one fibre earlier
 // (the recovered reference at the DDMTD, the flags in its exchange frames) and
 // the parent's board time at the exchange's T1 and T4, T4 half the exchange
-// gap before the servo runs.
+// gap before the servo runs. With the link at word level, the words the
+// other end sent: a receiver takes a word in up to two periods before it
+// arrives a fibre later (receive_words), so two periods less.
 int64_t SyncEngine::lookahead_fs(int64_t until_fs) const {
   double least = double(kExchangeGapFs / 2);
   for (const auto& n : nodes_)
-    if (n->parent >= 0) least = std::min(least, n->fibre->min_delay_fs(until_fs));
+    if (n->parent >= 0)
+      least = std::min(least, n->fibre->min_delay_fs(until_fs) - (n->own_end >= 0 ? 2.0 * kPeriodFs : 0.0));
   return int64_t(least);
 }
 
@@ -1029,6 +1069,20 @@ void SyncEngine::export_window(Wire& out) {
     out.put(fs);
   }
   gm_out_.clear();
+  // The words this process's boards sent to ends another one simulates,
+  // as sent: the receiving end puts them on its fibre (receive_words).
+  for (size_t i = 0; i < ends_.size(); ++i) {
+    End& e = *ends_[i];
+    if (nodes_[size_t(e.node)]->mine || e.inbox.empty()) continue;
+    out.put(int32_t(i));
+    out.put(uint64_t(e.inbox.size()));
+    for (const End::Sent& w : e.inbox) {
+      out.put(w.edge_fs);
+      out.put(w.word);
+    }
+    e.inbox.clear();
+  }
+  out.put(int32_t(-1));
 }
 
 void SyncEngine::import_window(WireReader& in) {
@@ -1055,6 +1109,16 @@ void SyncEngine::import_window(WireReader& in) {
     const auto index = in.get<uint64_t>();
     const auto fs = in.get<int64_t>();
     grandmaster_pps(index, fs);
+  }
+  for (int32_t i; (i = in.get<int32_t>()) >= 0;) {
+    if (size_t(i) >= ends_.size()) throw std::runtime_error("partition: a window names an unknown link end");
+    End& e = *ends_[size_t(i)];
+    const bool keep = nodes_[size_t(e.node)]->mine;  // not: the words this process sent
+    for (auto k = in.get<uint64_t>(); k > 0; --k) {
+      const auto edge_fs = in.get<int64_t>();
+      const auto word = in.get<uint32_t>();
+      if (keep) e.inbox.push_back({edge_fs, word});
+    }
   }
 }
 
@@ -1099,9 +1163,9 @@ json SyncEngine::partial_report() const {
                          {"for_us", to < 0 ? json(nullptr) : json(double(to - from) * 1e-9)}});
     nodes.back()["holdovers_entered"] = entered;
     if (n->own_end >= 0 && n->port) {  // the follower's engine, as its SYNC_LINK registers show it
+      // (its reference's end, on the parent's process: merge_reports)
       const sync::top::Inputs top = n->port->kernel_inputs();
       const End& own = *ends_[size_t(n->own_end)];
-      const End& ref = *ends_[size_t(own.peer)];
       nodes.back()["engine"] = {{"aligned", own.io->link_aligned()},
                                 {"parent_flags", top.parent_flags},
                                 {"bitslide_ui", top.rx_bitslide},
@@ -1109,12 +1173,7 @@ json SyncEngine::partial_report() const {
                                 {"ddmtd_phase", top.ddmtd_phase},
                                 {"bad_frames", own.io->link_bad_frames()},
                                 {"bit_errors_received", own.bit_errors},
-                                {"reference_bit_errors_received", ref.bit_errors},
-                                {"frames_corrupted_received", own.frames_corrupted},
-                                {"reference_frames_corrupted_received", ref.frames_corrupted},
-                                {"reference_port", ref.port},
-                                {"reference_aligned", ref.io && ref.io->link_aligned()},
-                                {"reference_bad_frames", ref.io ? ref.io->link_bad_frames() : 0u}};
+                                {"frames_corrupted_received", own.frames_corrupted}};
     }
     if (!n->event_offsets.empty())
       nodes.back()["event_offsets"] = n->event_offsets;  // merge_reports takes it out
@@ -1141,17 +1200,45 @@ json SyncEngine::partial_report() const {
       c["index"] = i;
       changes.push_back(std::move(c));
     }
-  return {{"boards", nodes}, {"holdover", holdovers}, {"link_changes", changes}};
+  // The serving ends of this process's boards (the parent's side of a
+  // follower's link), for the follower's engine in merge_reports.
+  json serving = json::array();
+  for (size_t i = 0; i < ends_.size(); ++i) {
+    const End& e = *ends_[i];
+    if (!e.io || !nodes_[size_t(e.node)]->mine ||
+        nodes_[size_t(ends_[size_t(e.peer)]->node)]->parent != e.node)
+      continue;
+    serving.push_back({{"end", i},
+                       {"aligned", e.io->link_aligned()},
+                       {"bad_frames", e.io->link_bad_frames()},
+                       {"bit_errors_received", e.bit_errors},
+                       {"frames_corrupted_received", e.frames_corrupted}});
+  }
+  return {{"boards", nodes}, {"holdover", holdovers}, {"link_changes", changes}, {"serving_ends", serving}};
 }
 
 json SyncEngine::merge_reports(const std::vector<json>& parts) const {
   // Every part in board (or list) order, whichever process made it.
   std::map<int, json> by_board;
-  std::map<size_t, json> holdover_by_index, change_by_index;
+  std::map<size_t, json> holdover_by_index, change_by_index, serving_by_end;
   for (const json& p : parts) {
     for (const json& b : p["boards"]) by_board[b["board"].get<int>()] = b;
     for (const json& h : p["holdover"]) holdover_by_index[h["index"].get<size_t>()] = h;
     for (const json& c : p["link_changes"]) change_by_index[c["index"].get<size_t>()] = c;
+    for (const json& e : p["serving_ends"]) serving_by_end[e["end"].get<size_t>()] = e;
+  }
+  // A follower's engine with its reference's end, wherever each ran.
+  for (auto& [id, b] : by_board) {
+    if (!b.contains("engine")) continue;
+    const int peer = ends_[size_t(nodes_[size_t(id)]->own_end)]->peer;
+    const auto s = serving_by_end.find(size_t(peer));
+    const json ref = s == serving_by_end.end() ? json::object() : s->second;
+    json& g = b["engine"];
+    g["reference_port"] = ends_[size_t(peer)]->port;
+    g["reference_aligned"] = ref.value("aligned", false);
+    g["reference_bad_frames"] = ref.value("bad_frames", 0u);
+    g["reference_bit_errors_received"] = ref.value("bit_errors_received", uint64_t{0});
+    g["reference_frames_corrupted_received"] = ref.value("frames_corrupted_received", uint64_t{0});
   }
   json boards = json::array();
   std::map<int, std::map<uint64_t, double>> event_offsets;  // board -> PPS index -> offset

@@ -122,7 +122,7 @@ struct SyncOptions {
   // model to the other end's receiver on the recovered clock; "model", the
   // fast mode, timestamps taken from the fibre model at the messages' true
   // instants, for what the ports cannot run: stars beyond a board's ports
-  // and runs over MPI processes (docs/cosim.md, "The timing link").
+  // (docs/cosim.md, "The timing link").
   std::string link = "rtl";
   // With link "rtl": each bit on the fibre flips with this probability
   // (independently, both directions).
@@ -209,7 +209,8 @@ class SyncEngine {
   int slide_at(const Node& n, int64_t now_fs) const;
   bool rtl_link() const { return opt_.link == "rtl"; }
   void send_words(End& from, int64_t edge_fs);
-  void corrupt_frame_word(End& from, End& to);
+  void receive_words(End& to, int64_t before_fs);
+  void corrupt_frame_word(End& to);
   bool rx_sample(End& e, int64_t t_fs);
 
   SyncOptions opt_;
