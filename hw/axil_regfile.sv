@@ -104,9 +104,12 @@ module axil_regfile #(
   input  logic [                                   31:0]   sync_dac_i,
   input  logic [                                   31:0]   sync_phase_steps_i,
   input  logic [                                   31:0]   sync_holdover_us_i,
-  // the sync message engine (SYNC_LINK layout), its dropped-frame count
+  // the sync message engine (SYNC_LINK layout), its dropped-frame count;
+  // the downstream ports' (SYNC_DOWN_LINK layout, their count together)
   input  logic [                                   31:0]   sync_link_i,
-  input  logic [                                   31:0]   sync_link_bad_frames_i
+  input  logic [                                   31:0]   sync_link_bad_frames_i,
+  input  logic [                                   31:0]   sync_down_link_i,
+  input  logic [                                   31:0]   sync_down_bad_frames_i
 );
   localparam int AddrBits = lightrail_hwdef_pkg::AXI_ADDR_BITS;
   localparam int TuneBits = $clog2(lightrail_hwdef_pkg::MEM_TUNE_WORDS);
@@ -581,6 +584,8 @@ module axil_regfile #(
       lightrail_hwdef_pkg::REG_SYNC_HOLDOVER_US:       rd_reg = sync_holdover_us_i;
       lightrail_hwdef_pkg::REG_SYNC_LINK:              rd_reg = sync_link_i;
       lightrail_hwdef_pkg::REG_SYNC_LINK_BAD_FRAMES:   rd_reg = sync_link_bad_frames_i;
+      lightrail_hwdef_pkg::REG_SYNC_DOWN_LINK:         rd_reg = sync_down_link_i;
+      lightrail_hwdef_pkg::REG_SYNC_DOWN_BAD_FRAMES:   rd_reg = sync_down_bad_frames_i;
       lightrail_hwdef_pkg::REG_SYNC_CAL_DELAY_MS_PS:   rd_reg = sync_cal_delay_ms_ps_q;
       lightrail_hwdef_pkg::REG_SYNC_CAL_DELAY_SM_PS:   rd_reg = sync_cal_delay_sm_ps_q;
       lightrail_hwdef_pkg::REG_SYNC_CAL_ASYM_PS:       rd_reg = sync_cal_asym_ps_q;

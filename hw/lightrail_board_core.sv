@@ -140,6 +140,11 @@ module lightrail_board_core #(
   input  logic [$clog2(lightrail_hwdef_pkg::SYNC_LINK_WORD_BITS)-1:0]     link_bitslide_i,
   input  logic [lightrail_hwdef_pkg::SYNC_FLAG_BITS-1:0]                  link_parent_flags_i,
   input  logic [31:0]                                                     link_bad_frames_i,
+  // The downstream ports (hw/sync_port.sv in the reference role): port k's
+  // engine aligned at bit k-1 (0 for ports the top leaves out), and their
+  // bad-frame counts summed (SYNC_DOWN_LINK, SYNC_DOWN_BAD_FRAMES).
+  input  logic [lightrail_hwdef_pkg::SYNC_DOWN_PORTS-1:0]                 down_aligned_i,
+  input  logic [31:0]                                                     down_bad_frames_i,
   output logic [63:0]                                                     board_ticks_o,
   // to the servo: one DDMTD phase per beat (every N + 1 cycles), how far
   // clk_i lags clk_rx_i in units of CLK_PERIOD_PS / N
@@ -312,7 +317,9 @@ module lightrail_board_core #(
     .sync_phase_steps_i,
     .sync_holdover_us_i,
     .sync_link_i           (sync_link_reg),
-    .sync_link_bad_frames_i(link_bad_frames)
+    .sync_link_bad_frames_i(link_bad_frames),
+    .sync_down_link_i      (32'(down_aligned_i) << lightrail_hwdef_pkg::SYNC_DOWN_LINK_ALIGNED_LSB),
+    .sync_down_bad_frames_i(down_bad_frames_i)
   );
 
   // ---------------------------------------------------------------- PPS / epoch

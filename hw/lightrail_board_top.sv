@@ -241,14 +241,34 @@ module lightrail_board_top #(
 
   // The downstream ports: the reference end of a link each, with this
   // board's time and flags as port 0 sends them. Their exchanges are their
-  // followers'; their counts of bad frames are for the ILA.
+  // followers'; the core shows which aligned (SYNC_DOWN_LINK) and their
+  // bad frames together (SYNC_DOWN_BAD_FRAMES), the sum registered so the
+  // seven-way add is off the register read path.
+  localparam int MaxDownPorts = lightrail_hwdef_pkg::SYNC_DOWN_PORTS;
+  if (SYNC_DOWN_PORTS < 0 || SYNC_DOWN_PORTS > MaxDownPorts ||
+      lightrail_hwdef_pkg::SYNC_DOWN_LINK_ALIGNED_WIDTH != MaxDownPorts)
+    $error("SYNC_DOWN_PORTS must be 0..%0d, the SYNC_DOWN_LINK.ALIGNED bits", MaxDownPorts);
+  logic [MaxDownPorts-1:0] down_aligned;
+  logic [31:0]             down_bad_frames_q;
   if (SYNC_DOWN_PORTS > 0) begin : g_down
+    logic [31:0] bad_frames [SYNC_DOWN_PORTS];
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        down_bad_frames_q <= '0;
+      end else begin
+        logic [31:0] sum;
+        sum = '0;
+        for (int p = 0; p < SYNC_DOWN_PORTS; p++) sum += bad_frames[p];
+        down_bad_frames_q <= sum;
+      end
+    end
+    assign down_aligned = MaxDownPorts'(down_aligned_o);
     for (genvar p = 0; p < SYNC_DOWN_PORTS; p++) begin : g_port
       logic                                                        phase_valid, fine;
       logic [TagBits-1:0]                                          phase;
       logic [$clog2(WordBits)-1:0]                                 slide;
       logic [lightrail_hwdef_pkg::SYNC_FLAG_BITS-1:0]              parent_flags;
-      logic [31:0]                                                 bad_frames, exchanges;
+      logic [31:0]                                                 exchanges;
       logic [63:0]                                                 t1, t2, t3, t4;
 
       sync_port #(.DOWNSTREAM(1'b1)) u_port (
@@ -269,7 +289,7 @@ module lightrail_board_top #(
         .aligned_o      (down_aligned_o[p]),
         .rx_bitslide_o  (slide),
         .parent_flags_o (parent_flags),
-        .bad_frames_o   (bad_frames),
+        .bad_frames_o   (bad_frames[p]),
         .exchanges_o    (exchanges),
         .exchange_fine_o(fine),
         .t1_fs_o        (t1),
@@ -278,11 +298,13 @@ module lightrail_board_top #(
         .t4_fs_o        (t4)
       );
       logic unused_port;
-      assign unused_port = ^{phase_valid, phase, slide, parent_flags, bad_frames, exchanges, fine, t1, t2, t3, t4};
+      assign unused_port = ^{phase_valid, phase, slide, parent_flags, exchanges, fine, t1, t2, t3, t4};
     end
   end else begin : g_no_down
-    assign down_tx_words_o = '0;
-    assign down_aligned_o  = '0;
+    assign down_tx_words_o   = '0;
+    assign down_aligned_o    = '0;
+    assign down_aligned      = '0;
+    assign down_bad_frames_q = '0;
     logic unused_down;
     assign unused_down = ^{down_rx_words_i, clk_down_rx_i, rst_down_rx_ni};
   end
@@ -389,6 +411,8 @@ module lightrail_board_top #(
     .link_bitslide_i          (sync_rx_bitslide_o),
     .link_parent_flags_i      (sync_parent_flags_o),
     .link_bad_frames_i        (link_bad_frames),
+    .down_aligned_i           (down_aligned),
+    .down_bad_frames_i        (down_bad_frames_q),
     .board_ticks_o            (board_ticks),
     .sync_phase_valid_o       (sync_phase_valid_o),
     .sync_ddmtd_phase_o       (sync_ddmtd_phase_o),

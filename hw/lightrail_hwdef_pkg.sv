@@ -3,7 +3,7 @@
 /* verilator lint_off UNUSEDPARAM */
 package lightrail_hwdef_pkg;
   // version of this register map
-  localparam logic [31:0] REGMAP_VERSION = 32'd5;
+  localparam logic [31:0] REGMAP_VERSION = 32'd6;
   // switch ports (tunable lasers or OCS ports) per board
   localparam logic [31:0] PORTS = 32'd16;
   // wavelength channels a port can select
@@ -408,7 +408,7 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] REG_SYNC_PHASE_STEPS = 32'd292;
   // time spent in the current (or last) holdover, us
   localparam logic [31:0] REG_SYNC_HOLDOVER_US = 32'd296;
-  // the sync link's message engine (hw/sync_link.sv); not modelled by the co-simulation, whose exchange is sim/sync.cpp's (reads 0 there)
+  // this board's own timing link (port 0, hw/sync_port.sv): its message engine (hw/sync_link.sv); the co-simulation runs the engine (docs/cosim.md; in its fast mode, sync.link "model", the receiver is held in reset and this reads 0)
   localparam logic [31:0] REG_SYNC_LINK = 32'd300;
   // the receiver found the word boundary (a run of IDLE words at one bit offset): the far end runs the message engine
   localparam logic [31:0] SYNC_LINK_ALIGNED_LSB = 32'd0;
@@ -430,8 +430,16 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] SYNC_LINK_BITSLIDE_LSB = 32'd8;
   localparam logic [31:0] SYNC_LINK_BITSLIDE_WIDTH = 32'd5;
   localparam logic [31:0] SYNC_LINK_BITSLIDE_MASK = 32'h1F00;
-  // frames dropped (bad CRC, cut short) and line errors (a word neither IDLE, SOF nor payload) since reset, wrapping; not modelled by the co-simulation (reads 0 there)
+  // this board's own link: frames dropped (bad CRC, cut short) and line errors (a word neither IDLE, SOF nor payload) since reset, wrapping (0 in the co-simulation's fast mode)
   localparam logic [31:0] REG_SYNC_LINK_BAD_FRAMES = 32'd304;
+  // the downstream timing-link ports (1..SYNC_DOWN_PORTS, hw/sync_port.sv in the reference role), each serving one follower
+  localparam logic [31:0] REG_SYNC_DOWN_LINK = 32'd308;
+  // bit k-1: downstream port k's receiver found the word boundary (its follower runs the message engine); SYNC_DOWN_PORTS bits, 0 for ports a build leaves out
+  localparam logic [31:0] SYNC_DOWN_LINK_ALIGNED_LSB = 32'd0;
+  localparam logic [31:0] SYNC_DOWN_LINK_ALIGNED_WIDTH = 32'd7;
+  localparam logic [31:0] SYNC_DOWN_LINK_ALIGNED_MASK = 32'h7F;
+  // every downstream port's frames dropped and line errors together, since reset, wrapping (one cycle behind the ports' own counts)
+  localparam logic [31:0] REG_SYNC_DOWN_BAD_FRAMES = 32'd312;
   // fixed delay reference->board outside the fibre (reference TX + board RX), ps, 0..SYNC_CAL_DELAY_MAX_PS
   localparam logic [31:0] REG_SYNC_CAL_DELAY_MS_PS = 32'd320;
   // fixed delay board->reference outside the fibre (board TX + reference RX), ps, 0..SYNC_CAL_DELAY_MAX_PS
@@ -518,6 +526,8 @@ package lightrail_hwdef_pkg;
       REG_SYNC_HOLDOVER_US: is_register = 1'b1;
       REG_SYNC_LINK: is_register = 1'b1;
       REG_SYNC_LINK_BAD_FRAMES: is_register = 1'b1;
+      REG_SYNC_DOWN_LINK: is_register = 1'b1;
+      REG_SYNC_DOWN_BAD_FRAMES: is_register = 1'b1;
       REG_SYNC_CAL_DELAY_MS_PS: is_register = 1'b1;
       REG_SYNC_CAL_DELAY_SM_PS: is_register = 1'b1;
       REG_SYNC_CAL_ASYM_PS: is_register = 1'b1;

@@ -178,12 +178,25 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   // What the core holds for its ports' edge: registers and inputs, so the
   // same before and after its own.
   const PortInputs port_in = port_inputs(m);
+  // The top's register of the downstream ports' bad frames takes their sum
+  // from before the edge.
+  uint32_t down_bad_frames = 0;
+  for (size_t k = 1; k < ports_.size(); ++k) down_bad_frames += ports_[k]->outputs().bad_frames;
   m.clk_i = 1;
   m.eval();
-  // The ports' edge, then what they show onto the core's link_* inputs: its
-  // flops took the values from before the edge, its combinational outputs
-  // (SYNC_LINK, sync_link_up, the servo's DDMTD phase) follow the new ones.
+  // The ports' edge, then what they show onto the core's link_* and down_*
+  // inputs: its flops took the values from before the edge, its
+  // combinational outputs (SYNC_LINK, sync_link_up, the servo's DDMTD phase)
+  // follow the new ones.
   for (auto& p : ports_) p->edge(port_in);
+  uint32_t down_aligned = 0;
+  for (size_t k = 1; k < ports_.size(); ++k)
+    down_aligned |= uint32_t(ports_[k]->outputs().aligned) << (k - 1);
+  if (ports_.size() > 1 && (down_aligned != m.down_aligned_i || down_bad_frames != m.down_bad_frames_i)) {
+    m.down_aligned_i = uint8_t(down_aligned);
+    m.down_bad_frames_i = down_bad_frames;
+    m.eval();
+  }
   const PortOutputs own = ports_[0]->outputs();
   if (!(own == shown_)) {
     shown_ = own;

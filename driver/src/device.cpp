@@ -617,9 +617,9 @@ void Device::write_tune_table(const std::vector<uint16_t>& tune_ticks) {
 }
 
 SyncStatus Device::sync_status() {
-  // SYNC_CTRL .. SYNC_LINK_BAD_FRAMES are consecutive words: one block read,
+  // SYNC_CTRL .. SYNC_DOWN_BAD_FRAMES are consecutive words: one block read,
   // so the fields are one moment's (one sim:// request).
-  const uint32_t words = (hw::REG_SYNC_LINK_BAD_FRAMES - hw::REG_SYNC_CTRL) / 4 + 1;
+  const uint32_t words = (hw::REG_SYNC_DOWN_BAD_FRAMES - hw::REG_SYNC_CTRL) / 4 + 1;
   const std::vector<uint32_t> r = transport_->read_block(hw::REG_SYNC_CTRL, words);
   auto reg = [&](uint32_t offset) { return r.at((offset - hw::REG_SYNC_CTRL) / 4); };
   auto sreg = [&](uint32_t offset) { return static_cast<int64_t>(static_cast<int32_t>(reg(offset))); };
@@ -655,6 +655,9 @@ SyncStatus Device::sync_status() {
   s.parent_in_holdover = link & hw::SYNC_LINK_PARENT_HOLDOVER_MASK;
   s.rx_bitslide_ui = field(link, hw::SYNC_LINK_BITSLIDE_MASK, hw::SYNC_LINK_BITSLIDE_LSB);
   s.link_bad_frames = reg(hw::REG_SYNC_LINK_BAD_FRAMES);
+  s.down_aligned =
+      field(reg(hw::REG_SYNC_DOWN_LINK), hw::SYNC_DOWN_LINK_ALIGNED_MASK, hw::SYNC_DOWN_LINK_ALIGNED_LSB);
+  s.down_bad_frames = reg(hw::REG_SYNC_DOWN_BAD_FRAMES);
   return s;
 }
 

@@ -80,6 +80,14 @@ inline nlohmann::json sync_mode_json(const std::optional<SyncMode>& mode) {
   return mode ? nlohmann::json(sync_mode_name(*mode)) : nlohmann::json(nullptr);
 }
 
+// The downstream ports whose engine aligned, by number (1..SYNC_DOWN_PORTS).
+inline std::vector<int> down_ports(uint32_t aligned) {
+  std::vector<int> ports;
+  for (int k = 1; k <= 32; ++k)
+    if ((aligned >> (k - 1)) & 1u) ports.push_back(k);
+  return ports;
+}
+
 inline nlohmann::json sync_status_json(const SyncStatus& s) {
   return {{"state", s.state},
           {"state_code", s.state_code},
@@ -109,6 +117,8 @@ inline nlohmann::json sync_status_json(const SyncStatus& s) {
           {"parent_in_holdover", s.parent_in_holdover},
           {"rx_bitslide_ui", s.rx_bitslide_ui},
           {"link_bad_frames", s.link_bad_frames},
+          {"down_ports_aligned", down_ports(s.down_aligned)},
+          {"down_bad_frames", s.down_bad_frames},
           {"errors", s.errors},
           {"summary", describe(s)}};
 }

@@ -3,6 +3,7 @@
 // "CLI", docs/lab.md "Roles", docs/clock-sync.md). --json prints one
 // machine-readable object to stdout.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 #include <iostream>
@@ -120,6 +121,15 @@ std::string link_text(const SyncStatus& s) {
   return text + fmt::format(", bad frames {}", s.link_bad_frames);
 }
 
+// The downstream ports (SYNC_DOWN_LINK, SYNC_DOWN_BAD_FRAMES): which serve a
+// follower whose engine is heard.
+std::string down_text(const SyncStatus& s) {
+  const std::vector<int> ports = down_ports(s.down_aligned);
+  if (ports.empty()) return fmt::format("none aligned, bad frames {}", s.down_bad_frames);
+  return fmt::format("port{} {} aligned, bad frames {}", ports.size() > 1 ? "s" : "", fmt::join(ports, ", "),
+                     s.down_bad_frames);
+}
+
 int run_status(const SyncOptions& opt) {
   return guarded(opt, "sync status", [&] {
     Device device = open_device(opt.device);
@@ -143,6 +153,7 @@ int run_status(const SyncOptions& opt) {
         "  state       {} (servo {}, {}){}{}\n"
         "  reference   {}\n"
         "  link        {}\n"
+        "  downstream  {}\n"
         "  offset      {} ps  round trip {} ps  delay ref->board {} ps\n"
         "  servo       P {} ps  I {} ppt  DAC 0x{:04X}  phase steps {}\n"
         "  holdover    {} us\n"
@@ -152,9 +163,9 @@ int run_status(const SyncOptions& opt) {
         s.reference ? "reference (grandmaster)" : "follower", mode_text(sync_mode_of(s)), s.state,
         s.enabled ? "enabled" : "disabled", s.use_ddmtd ? "DDMTD" : "two-way only",
         s.locked ? ", locked" : "", s.slewing ? ", slewing" : "",
-        s.ref_ok ? "link ok" : "NO LINK (SYNC_STATUS.REF_OK = 0)", link_text(s), s.offset_ps, s.rtt_ps,
-        s.delay_ms_ps, s.servo_p_ps, s.servo_i_ppt, s.dac, s.phase_steps, s.holdover_us, cal.delay_tx_ps,
-        cal.delay_rx_ps, cal.asymmetry_ps, errors.empty() ? "none" : errors);
+        s.ref_ok ? "link ok" : "NO LINK (SYNC_STATUS.REF_OK = 0)", link_text(s), down_text(s), s.offset_ps,
+        s.rtt_ps, s.delay_ms_ps, s.servo_p_ps, s.servo_i_ppt, s.dac, s.phase_steps, s.holdover_us,
+        cal.delay_tx_ps, cal.delay_rx_ps, cal.asymmetry_ps, errors.empty() ? "none" : errors);
     return static_cast<int>(kOk);
   });
 }

@@ -146,6 +146,8 @@ void bind_device(py::module_& m) {
       .def_readonly("parent_holdover", &SyncStatus::parent_holdover)
       .def_readonly("rx_bitslide_ui", &SyncStatus::rx_bitslide_ui)
       .def_readonly("link_bad_frames", &SyncStatus::link_bad_frames)
+      .def_readonly("down_aligned", &SyncStatus::down_aligned)
+      .def_readonly("down_bad_frames", &SyncStatus::down_bad_frames)
       .def_readonly("errors", &SyncStatus::errors)
       .def_property_readonly(
           "mode", [](const SyncStatus& s) { return sync_mode_of(s); },

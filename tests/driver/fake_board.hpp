@@ -106,10 +106,10 @@ class FakeBoard {
     regs_[addr] = value;
   }
   // SYNC_STATUS, SYNC_OFFSET_PS..SYNC_HOLDOVER_US (the servo's outputs) and
-  // SYNC_LINK, SYNC_LINK_BAD_FRAMES (the link engine's).
+  // SYNC_LINK .. SYNC_DOWN_BAD_FRAMES (the link engines').
   static bool sync_read_only(uint64_t addr) {
     return addr == hwdef::REG_SYNC_STATUS ||
-           (addr >= hwdef::REG_SYNC_OFFSET_PS && addr <= hwdef::REG_SYNC_LINK_BAD_FRAMES);
+           (addr >= hwdef::REG_SYNC_OFFSET_PS && addr <= hwdef::REG_SYNC_DOWN_BAD_FRAMES);
   }
   // Board time moves on; a deferred commit whose time has come swaps.
   void advance(uint64_t ticks) {

@@ -125,8 +125,10 @@ TEST(SyncStatus, DecodesRoleAndLinkEngine) {
   make_locked(board);
   board.poke(hw::REG_SYNC_LINK, hw::SYNC_LINK_ALIGNED_MASK | hw::SYNC_LINK_PARENT_LOCKED_MASK |
                                     (31u << hw::SYNC_LINK_BITSLIDE_LSB) |
-                                    0xFFFF'E0FCu);         // undefined bits set
-  board.poke(hw::REG_SYNC_LINK_BAD_FRAMES, 0xFFFF'FFFEu);  // near its wrap: unsigned, not clipped
+                                    0xFFFF'E0FCu);                // undefined bits set
+  board.poke(hw::REG_SYNC_LINK_BAD_FRAMES, 0xFFFF'FFFEu);         // near its wrap: unsigned, not clipped
+  board.poke(hw::REG_SYNC_DOWN_LINK, 0b1000101u | 0xFFFF'FF80u);  // ports 1, 3 and 7; undefined bits set
+  board.poke(hw::REG_SYNC_DOWN_BAD_FRAMES, 0xFFFF'FFFDu);
   Device dev = open(board);
   SyncStatus s = dev.sync_status();
   EXPECT_FALSE(s.reference);
@@ -134,6 +136,8 @@ TEST(SyncStatus, DecodesRoleAndLinkEngine) {
   EXPECT_TRUE(s.parent_locked);
   EXPECT_EQ(s.rx_bitslide_ui, 31u);
   EXPECT_EQ(s.link_bad_frames, 0xFFFF'FFFEu);
+  EXPECT_EQ(s.down_aligned, 0b1000101u);
+  EXPECT_EQ(s.down_bad_frames, 0xFFFF'FFFDu);
   EXPECT_EQ(sync_mode_of(s), SyncMode::kFollower);
 
   board.poke(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_REFERENCE_MASK);
@@ -147,7 +151,7 @@ TEST(SyncStatus, DecodesRoleAndLinkEngine) {
   EXPECT_EQ(sync_mode_of(s), SyncMode::kReference);
 }
 
-TEST(SyncStatus, IsOneBlockReadFromCtrlToLinkBadFrames) {
+TEST(SyncStatus, IsOneBlockReadFromCtrlToDownBadFrames) {
   // Every field of one call comes from one moment of the board: a change
   // between two reads would pair a new link state with an old servo state.
   FakeBoard board;
@@ -161,7 +165,7 @@ TEST(SyncStatus, IsOneBlockReadFromCtrlToLinkBadFrames) {
   EXPECT_EQ(s.link_bad_frames, 3u);
   // FakeTransport reads a block word by word, in order: the whole range once.
   std::vector<uint64_t> expect;
-  for (uint64_t a = hw::REG_SYNC_CTRL; a <= hw::REG_SYNC_LINK_BAD_FRAMES; a += 4) expect.push_back(a);
+  for (uint64_t a = hw::REG_SYNC_CTRL; a <= hw::REG_SYNC_DOWN_BAD_FRAMES; a += 4) expect.push_back(a);
   EXPECT_EQ(reads, expect);
 }
 

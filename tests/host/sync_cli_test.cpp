@@ -90,12 +90,15 @@ TEST(SyncCli, StatusShowsRoleAndLinkEngine) {
   board.poke(hw::REG_SYNC_LINK, hw::SYNC_LINK_ALIGNED_MASK | hw::SYNC_LINK_PARENT_LOCKED_MASK |
                                     (13u << hw::SYNC_LINK_BITSLIDE_LSB));
   board.poke(hw::REG_SYNC_LINK_BAD_FRAMES, 42);
+  board.poke(hw::REG_SYNC_DOWN_LINK, 0b101u);  // a boundary clock serving on ports 1 and 3
+  board.poke(hw::REG_SYNC_DOWN_BAD_FRAMES, 5);
   LoopbackServer server(board);
   CliRun r = lightrail("sync status --device " + server.uri());
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "role        follower, sync mode follower")) << r.out;
   EXPECT_TRUE(contains(r.out, "link        engine aligned (bit slide 13 UI), parent LOCKED, bad frames 42"))
       << r.out;
+  EXPECT_TRUE(contains(r.out, "downstream  ports 1, 3 aligned, bad frames 5")) << r.out;
 
   r = lightrail("sync status --json --device " + server.uri());
   EXPECT_EQ(r.code, 0) << r.err;
@@ -106,6 +109,8 @@ TEST(SyncCli, StatusShowsRoleAndLinkEngine) {
   EXPECT_TRUE(doc["parent_locked"].get<bool>());
   EXPECT_EQ(doc["rx_bitslide_ui"], 13);
   EXPECT_EQ(doc["link_bad_frames"], 42);
+  EXPECT_EQ(doc["down_ports_aligned"], nlohmann::json::array({1, 3}));
+  EXPECT_EQ(doc["down_bad_frames"], 5);
 
   // A follower whose link carries nothing: the diagnosis says where to look.
   board.poke(hw::REG_SYNC_STATUS, 1u << hw::SYNC_STATUS_STATE_LSB);  // FREE_RUN, REF_OK = 0

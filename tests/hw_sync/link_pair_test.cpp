@@ -415,6 +415,11 @@ TEST(LinkPair, ADownstreamPortServesAFollowerAsTheTopsOwnLinkDoes) {
   EXPECT_EQ(bench.access(bench.b()), link_reg(true, kLocked | kValid, 19));
   bench.a().read(hw::REG_SYNC_LINK);
   EXPECT_EQ(bench.access(bench.a()), 0u);  // its own link hears nothing
+  // The reference's registers say which downstream port hears its follower.
+  bench.a().read(hw::REG_SYNC_DOWN_LINK);
+  EXPECT_EQ(bench.access(bench.a()), (1u << (port - 1)) << hw::SYNC_DOWN_LINK_ALIGNED_LSB);
+  bench.a().read(hw::REG_SYNC_DOWN_BAD_FRAMES);
+  EXPECT_EQ(bench.access(bench.a()), 0u);
 }
 
 // A board that is neither a grandmaster nor a running servo (SYNC_CTRL not

@@ -14,7 +14,7 @@ struct Flag {
 };
 
 // version of this register map
-inline constexpr uint32_t REGMAP_VERSION = 5u;
+inline constexpr uint32_t REGMAP_VERSION = 6u;
 // switch ports (tunable lasers or OCS ports) per board
 inline constexpr uint32_t PORTS = 16u;
 // wavelength channels a port can select
@@ -443,7 +443,7 @@ inline constexpr uint32_t REG_SYNC_DAC = 288u;
 inline constexpr uint32_t REG_SYNC_PHASE_STEPS = 292u;
 // time spent in the current (or last) holdover, us
 inline constexpr uint32_t REG_SYNC_HOLDOVER_US = 296u;
-// the sync link's message engine (hw/sync_link.sv); not modelled by the co-simulation, whose exchange is sim/sync.cpp's (reads 0 there)
+// this board's own timing link (port 0, hw/sync_port.sv): its message engine (hw/sync_link.sv); the co-simulation runs the engine (docs/cosim.md; in its fast mode, sync.link "model", the receiver is held in reset and this reads 0)
 inline constexpr uint32_t REG_SYNC_LINK = 300u;
 // the receiver found the word boundary (a run of IDLE words at one bit offset): the far end runs the message engine
 inline constexpr uint32_t SYNC_LINK_ALIGNED_LSB = 0u;
@@ -465,8 +465,16 @@ inline constexpr uint32_t SYNC_LINK_PARENT_HOLDOVER_MASK = 0x8u;
 inline constexpr uint32_t SYNC_LINK_BITSLIDE_LSB = 8u;
 inline constexpr uint32_t SYNC_LINK_BITSLIDE_WIDTH = 5u;
 inline constexpr uint32_t SYNC_LINK_BITSLIDE_MASK = 0x1F00u;
-// frames dropped (bad CRC, cut short) and line errors (a word neither IDLE, SOF nor payload) since reset, wrapping; not modelled by the co-simulation (reads 0 there)
+// this board's own link: frames dropped (bad CRC, cut short) and line errors (a word neither IDLE, SOF nor payload) since reset, wrapping (0 in the co-simulation's fast mode)
 inline constexpr uint32_t REG_SYNC_LINK_BAD_FRAMES = 304u;
+// the downstream timing-link ports (1..SYNC_DOWN_PORTS, hw/sync_port.sv in the reference role), each serving one follower
+inline constexpr uint32_t REG_SYNC_DOWN_LINK = 308u;
+// bit k-1: downstream port k's receiver found the word boundary (its follower runs the message engine); SYNC_DOWN_PORTS bits, 0 for ports a build leaves out
+inline constexpr uint32_t SYNC_DOWN_LINK_ALIGNED_LSB = 0u;
+inline constexpr uint32_t SYNC_DOWN_LINK_ALIGNED_WIDTH = 7u;
+inline constexpr uint32_t SYNC_DOWN_LINK_ALIGNED_MASK = 0x7Fu;
+// every downstream port's frames dropped and line errors together, since reset, wrapping (one cycle behind the ports' own counts)
+inline constexpr uint32_t REG_SYNC_DOWN_BAD_FRAMES = 312u;
 // fixed delay reference->board outside the fibre (reference TX + board RX), ps, 0..SYNC_CAL_DELAY_MAX_PS
 inline constexpr uint32_t REG_SYNC_CAL_DELAY_MS_PS = 320u;
 // fixed delay board->reference outside the fibre (board TX + reference RX), ps, 0..SYNC_CAL_DELAY_MAX_PS
@@ -553,6 +561,8 @@ constexpr bool is_register(uint32_t offset) {
     case REG_SYNC_HOLDOVER_US:
     case REG_SYNC_LINK:
     case REG_SYNC_LINK_BAD_FRAMES:
+    case REG_SYNC_DOWN_LINK:
+    case REG_SYNC_DOWN_BAD_FRAMES:
     case REG_SYNC_CAL_DELAY_MS_PS:
     case REG_SYNC_CAL_DELAY_SM_PS:
     case REG_SYNC_CAL_ASYM_PS:

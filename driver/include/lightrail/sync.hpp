@@ -42,14 +42,19 @@ struct SyncStatus {
   uint32_t dac = 0;          // VCXO DAC word (mid-scale = nominal)
   int32_t phase_steps = 0;   // net MMCM fine phase steps since enable (wraps)
   uint32_t holdover_us = 0;  // time in the current (or last) holdover
-  // The link's message engine (SYNC_LINK, SYNC_LINK_BAD_FRAMES). The
-  // co-simulation does not model the link's words: these read 0 on sim://.
+  // The board's own link's message engine (SYNC_LINK, SYNC_LINK_BAD_FRAMES;
+  // on sim:// the co-simulated board's own engine, 0 in its fast mode).
   bool link_aligned = false;        // the receiver found the word boundary: the far end runs the engine
   bool parent_locked = false;       // follower: the reference's last Sync said LOCKED (0 on a reference)
   bool parent_time_valid = false;   // ... said its time is valid (locked once and kept): followed
   bool parent_in_holdover = false;  // ... said it is in holdover
   uint32_t rx_bitslide_ui = 0;      // receive word boundary's slide, unit intervals (valid while aligned)
   uint32_t link_bad_frames = 0;     // frames dropped and line errors since reset (wraps)
+  // The downstream ports, each serving one follower (SYNC_DOWN_LINK,
+  // SYNC_DOWN_BAD_FRAMES): bit k-1 set when port k's engine aligned, and
+  // their frames dropped and line errors together since reset (wraps).
+  uint32_t down_aligned = 0;
+  uint32_t down_bad_frames = 0;
   std::vector<std::string> errors;  // sticky SYNC_ERROR flags set, by name ("REF_LOST")
 };
 
