@@ -21,12 +21,12 @@
 #include <string>
 #include <vector>
 
-#include "board.hpp"
+#include "board/board.hpp"
+#include "board/model_clock.hpp"
+#include "board/port_model.hpp"
 #include "cosim.hpp"
 #include "lightrail/hwdef.hpp"
-#include "model_clock.hpp"
-#include "port_model.hpp"
-#include "scenario.hpp"
+#include "scenario/scenario.hpp"
 
 namespace lightrail::sim {
 
@@ -64,7 +64,7 @@ json icarus_speed(uint64_t cycles) {
 // clocks them) with nothing around it: reset, then both clock phases per
 // cycle from a bare loop, as any Verilator bench clocks it (`rising_only`:
 // the low phase not evaluated, as the board does while its bus is idle,
-// sim/model_clock.hpp). What the harness costs is the rest.
+// sim/board/model_clock.hpp). What the harness costs is the rest.
 json bare_top_speed(uint64_t cycles, bool rising_only) {
   Vlightrail_board_core m;
   const std::unique_ptr<PortModel> port = PortModel::make(false);

@@ -15,11 +15,11 @@
 #include <utility>
 #include <vector>
 
-#include "board.hpp"
+#include "board/board.hpp"
 #include "host_link.hpp"
-#include "partition.hpp"
+#include "link/partition.hpp"
+#include "link/sync.hpp"
 #include "server/server.hpp"
-#include "sync.hpp"
 
 namespace lightrail::sim {
 

@@ -26,9 +26,9 @@
 #include "lightrail/schedule_json_value.hpp"
 #include "lightrail/token_file.hpp"
 #include "lightrail/version.hpp"
-#include "partition.hpp"
+#include "link/partition.hpp"
 #include "plot_program.hpp"
-#include "scenario.hpp"
+#include "scenario/scenario.hpp"
 
 namespace {
 
@@ -420,8 +420,9 @@ int sc_main(int argc, char** argv) {
   b->add_option("--sync-boards", bo.sync_boards, "only the clock-distribution figure for this many boards")
       ->transform(kDecimal)
       ->check(CLI::Range(2, 64));
-  b->add_option("--sync-link", bo.sync_link,
-                "with --sync-boards: the timing link, model or rtl (default: rtl where a star fits the ports)")
+  b->add_option(
+       "--sync-link", bo.sync_link,
+       "with --sync-boards: the timing link, model or rtl (default: rtl where a star fits the ports)")
       ->check(CLI::IsMember({"model", "rtl"}));
 
   std::string recipe, out_file;

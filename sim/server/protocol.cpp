@@ -1,4 +1,4 @@
-#include "protocol.hpp"
+#include "server/protocol.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "server.hpp"
+#include "server/server.hpp"
 
 #include <dirent.h>
 #include <fmt/format.h>
@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "protocol.hpp"
+#include "server/protocol.hpp"
 
 #ifndef LIGHTRAIL_COSIM_IMAGE_UUID
 #define LIGHTRAIL_COSIM_IMAGE_UUID "00000000-0000-0000-0000-000000000000"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "bus_request.hpp"
+#include "board/bus_request.hpp"
 #include "host_link.hpp"
 
 namespace lightrail::sim {

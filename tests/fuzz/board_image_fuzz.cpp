@@ -2,7 +2,7 @@
 // a bank (little-endian, zero-filled up to the bank size). The sequencer
 // kernel (C model, with the two bank RAMs of tests/hls/board_harness) gets a
 // commit naming the header's CRC word; the co-simulation's independent
-// decoder (sim/image.hpp) reads the same words. The kernel must take exactly
+// decoder (sim/board/image.hpp) reads the same words. The kernel must take exactly
 // the banks the decoder calls valid. Each input is tried as it is and, when
 // its header counts are in range, with its CRC word made right (so the
 // checks behind the CRC are reached, not only the CRC compare).
@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "board/image.hpp"
 #include "board_harness.hpp"
 #include "fuzz_check.hpp"
-#include "image.hpp"  // sim/image.hpp
 #include "lightrail/errors.hpp"
 #include "lightrail/hwdef.hpp"
 #include "lightrail/image.hpp"

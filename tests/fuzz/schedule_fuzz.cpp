@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "board/image.hpp"
 #include "fuzz_check.hpp"
-#include "image.hpp"  // sim/image.hpp
 #include "lightrail/errors.hpp"
 #include "lightrail/hwdef.hpp"
 #include "lightrail/image.hpp"

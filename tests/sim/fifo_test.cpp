@@ -1,7 +1,7 @@
 // The probes' and the reference's queue (sim/fifo.hpp): every check of the
 // co-simulation goes through it, so its order must hold across growth and
 // compaction, and erase/pop_back/pop_front_to must do what std::deque would.
-#include "fifo.hpp"
+#include "scenario/fifo.hpp"
 
 #include <gtest/gtest.h>
 

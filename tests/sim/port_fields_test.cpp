@@ -2,7 +2,7 @@
 // definitions they replace, and the output digest (sim/output_digest.hpp):
 // every co-simulated cycle goes through them, and a wrong bit would change
 // what the top sees or hide a difference the digest compares runs by.
-#include "port_fields.hpp"
+#include "board/port_fields.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <random>
 
-#include "output_digest.hpp"
+#include "board/output_digest.hpp"
 
 namespace lightrail::sim {
 namespace {

@@ -1,7 +1,7 @@
 // The board server's request parser (sim/server/protocol.hpp): strict
 // grammar, the address map enforced before anything reaches a bus, the line
 // limit derived from the longest legal request.
-#include "protocol.hpp"
+#include "server/protocol.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

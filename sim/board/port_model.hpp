@@ -1,6 +1,6 @@
 // A timing-link port of a co-simulated board: the board top's
 // hw/sync_port.sv (the message engine and its DDMTD), verilated on its own
-// and clocked with the board's core (sim/board.cpp). The top wires its core
+// and clocked with the board's core (sim/board/board.cpp). The top wires its core
 // (hw/lightrail_board_core.sv) to its ports; the co-simulation verilates
 // the two apart, so an edge of a port's recovered clock or of the DDMTD's
 // helper evaluates that port, not the whole board (docs/cosim.md, "The
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "link_port.hpp"
+#include "board/link_port.hpp"
 
 class VerilatedFstC;
 

@@ -1,4 +1,4 @@
-#include "reference.hpp"
+#include "scenario/reference.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "partition.hpp"
+#include "link/partition.hpp"
 
 #include <cstdlib>
 

@@ -1,4 +1,4 @@
-#include "board.hpp"
+#include "board/board.hpp"
 
 #include <Vlightrail_board_core.h>
 #include <Vlightrail_board_core___024root.h>
@@ -11,11 +11,11 @@
 #include <limits>
 #include <utility>
 
+#include "board/model_clock.hpp"
+#include "board/output_digest.hpp"
+#include "board/port_fields.hpp"
+#include "board/port_mask.hpp"
 #include "lightrail/hwdef.hpp"
-#include "model_clock.hpp"
-#include "output_digest.hpp"
-#include "port_fields.hpp"
-#include "port_mask.hpp"
 
 namespace lightrail::sim {
 
@@ -56,7 +56,7 @@ Board::Board(int id, const BoardOptions& options)
     throw std::invalid_argument("kernel_latency must be 0.." + std::to_string(kMaxKernelLatency));
   m_->board_id_i = uint32_t(id);
   // Its own link's port; its receiver stays in reset unless the run carries
-  // the link's words (sim/sync.hpp, SyncOptions::link).
+  // the link's words (sim/link/sync.hpp, SyncOptions::link).
   ports_.push_back(PortModel::make(false));
   bank_[0].assign(MEM_BANK0_WORDS, 0);
   bank_[1].assign(MEM_BANK1_WORDS, 0);
@@ -452,7 +452,7 @@ void Board::inject_fault(seq::SequencerOut& out) {
     out.sel_valid &= ~(1u << p);
 }
 
-// Every change at the board outputs (sim/output_digest.hpp): a gate word
+// Every change at the board outputs (sim/board/output_digest.hpp): a gate word
 // that changed (port, 32-bit word), a wavelength strobe (port, fine, value,
 // marked apart from a gate by bit 63). Every change of a cycle is at the
 // same tick (digest::at once per cycle), and the changed gate words are

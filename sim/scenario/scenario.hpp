@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "board.hpp"
+#include "board/board.hpp"
 #include "lightrail/schedule.hpp"
-#include "sync.hpp"
+#include "link/sync.hpp"
 
 namespace lightrail::sim {
 

@@ -1,4 +1,4 @@
-#include "image.hpp"
+#include "board/image.hpp"
 
 #include <fmt/format.h>
 

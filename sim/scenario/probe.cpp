@@ -1,11 +1,11 @@
-#include "probe.hpp"
+#include "scenario/probe.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
 
-#include "fabric.hpp"
-#include "port_mask.hpp"
+#include "board/port_mask.hpp"
+#include "scenario/fabric.hpp"
 
 namespace lightrail::sim {
 

@@ -14,15 +14,15 @@
 #include <string>
 #include <vector>
 
-#include "axi_master.hpp"
-#include "bus_request.hpp"
+#include "board/axi_master.hpp"
+#include "board/bus_request.hpp"
+#include "board/osc_pins.hpp"
+#include "board/port_model.hpp"
 #include "lightrail/hwdef.hpp"
-#include "osc_pins.hpp"
-#include "port_model.hpp"
-#include "probe.hpp"
-#include "reference.hpp"
+#include "link/sync.hpp"
+#include "scenario/probe.hpp"
+#include "scenario/reference.hpp"
 #include "sequencer/sequencer.hpp"
-#include "sync.hpp"
 
 class Vlightrail_board_core;
 class VerilatedFstC;

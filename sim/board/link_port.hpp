@@ -1,5 +1,5 @@
 // One end of a timing link at word level, as the co-simulation carries it:
-// a board's port (sim/port_model.hpp): the message engine's transmitter and
+// a board's port (sim/board/port_model.hpp): the message engine's transmitter and
 // receiver, and the port's DDMTD.
 #pragma once
 

@@ -10,9 +10,9 @@
 #include <set>
 #include <vector>
 
-#include "fifo.hpp"
-#include "reference.hpp"
-#include "ring.hpp"
+#include "scenario/fifo.hpp"
+#include "scenario/reference.hpp"
+#include "scenario/ring.hpp"
 
 namespace lightrail::sim {
 

@@ -1,4 +1,4 @@
-#include "port_model.hpp"
+#include "board/port_model.hpp"
 
 #include <Vsync_port.h>
 #include <Vsync_port___024root.h>
@@ -6,7 +6,7 @@
 #include <Vsync_port_down___024root.h>
 #include <verilated_fst_c.h>
 
-#include "model_clock.hpp"
+#include "board/model_clock.hpp"
 
 namespace lightrail::sim {
 

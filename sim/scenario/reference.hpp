@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "fifo.hpp"
-#include "image.hpp"
-#include "ring.hpp"
+#include "board/image.hpp"
+#include "scenario/fifo.hpp"
+#include "scenario/ring.hpp"
 
 namespace lightrail::sim {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "bus_request.hpp"
+#include "board/bus_request.hpp"
 
 namespace lightrail::sim {
 

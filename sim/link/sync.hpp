@@ -4,7 +4,7 @@
 // each board's PPS edge against the grandmaster's, in fs of simulated time.
 //
 // Every link end is a board's timing-link port (hw/sync_port.sv, one model
-// each: sim/port_model.hpp): its DDMTD's helper clock (the board's
+// each: sim/board/port_model.hpp): its DDMTD's helper clock (the board's
 // oscillator times N/(N+1)) samples the recovered clock and the board's own,
 // and with the link at word level (SyncOptions::link "rtl", the default)
 // its message engine's words travel the fibre model to the other end. The
@@ -26,14 +26,14 @@
 #include <string>
 #include <vector>
 
+#include "board/link_port.hpp"
 #include "clock/fibre.hpp"
 #include "clock/impairment_profile.hpp"
 #include "clock/oscillator.hpp"
 #include "clock_sync/clock_sync.hpp"
 #include "clock_sync/clock_sync_top.hpp"
-#include "edge_history.hpp"
-#include "link_port.hpp"
-#include "partition.hpp"
+#include "link/edge_history.hpp"
+#include "link/partition.hpp"
 
 namespace lightrail::sim {
 

@@ -1,4 +1,4 @@
-#include "sync.hpp"
+#include "link/sync.hpp"
 
 #include <fmt/format.h>
 
