@@ -58,8 +58,9 @@ struct Limits {
   int64_t lock_thresh_fs;
   uint32_t lock_samples;
   int64_t slew_ns_per_s;
-  bool serving;      // SYNC_CTRL.SERVES and the time valid: re-acquisitions are slewed slowly
-  int64_t pull_q40;  // +- frequency range of the DAC
+  bool serving;       // SYNC_CTRL.SERVES and the time valid: re-acquisitions are slewed slowly
+  bool two_way_only;  // USE_DDMTD off: the exchange alone steers
+  int64_t pull_q40;   // +- frequency range of the DAC
   int64_t step_fs;
 };
 
@@ -73,6 +74,7 @@ Limits checked(const ClockSyncConfig& c, uint32_t rx_bitslide_ui, uint32_t& erro
   l.kp = clamp_flagged(c.kp_q16, 0, 65536, errors);
   l.ki = clamp_flagged(c.ki_q16, 0, 65536, errors);
   l.lock_thresh_fs = int64_t{c.lock_thresh_ps} * kFsPerPs;
+  l.two_way_only = !c.use_ddmtd;
   l.lock_samples = static_cast<uint32_t>(clamp_flagged(c.lock_samples, 1, UINT32_MAX, errors));
   l.slew_ns_per_s = clamp_flagged(c.slew_max_ns_per_s, 0, hwdef::SYNC_SLEW_MAX_LIMIT, errors);
   const int64_t pull = clamp_flagged(c.dac_pull_ppb, 1, 1000000, errors);
@@ -81,9 +83,10 @@ Limits checked(const ClockSyncConfig& c, uint32_t rx_bitslide_ui, uint32_t& erro
   return l;
 }
 
-// One two-way exchange. Returns false (and flags it) when the round trip is
+// One two-way exchange, its receive stamps refined by a DDMTD phase or bare
+// cycle stamps (`fine`). Returns false (and flags it) when the round trip is
 // negative or smaller than the calibrated delays say it must be.
-bool take_exchange(ClockSyncState& s, const ClockSyncIn& in, const Limits& l) {
+bool take_exchange(ClockSyncState& s, const ClockSyncIn& in, const Limits& l, bool fine) {
   const int64_t fwd_raw = in.t2_fs - in.t1_fs;  // delay_ms + offset
   const int64_t rtt = fwd_raw + (in.t4_fs - in.t3_fs);
   const int64_t fibre_rtt = rtt - l.cal_ms_fs - l.cal_sm_fs;
@@ -103,7 +106,7 @@ bool take_exchange(ClockSyncState& s, const ClockSyncIn& in, const Limits& l) {
   }
   s.outliers = 0;
   s.theta_fs = fwd_raw - fwd;
-  s.coarse_exchange = !in.exchange_fine;
+  s.coarse_exchange = !fine;
   s.rtt_ps = saturate_u32(rtt / kFsPerPs);
   // Sync forward, Delay_Req back, Delay_Resp forward: one and a half round trips.
   s.age_fs = rtt + rtt / 2 + kExchangeOverheadFs;
@@ -188,12 +191,15 @@ void servo_sample(ClockSyncState& s, const Limits& l, int64_t err_fs) {
   // would wind up on an error the phase path is about to remove and
   // overshoot; there the frequency is learnt instead from the drift our own
   // steps do not explain (an FLL), and the integrator takes over near zero.
-  // On an exchange of cycle stamps the offset is known to half a period
-  // only: within that the integrator averages the stamps' quantisation,
-  // where the FLL would take each jump of a period for a frequency error
-  // and throw the DAC from rail to rail (so the port's DDMTD never pairs
-  // and the stamps are never refined: `sync mode --ptp-only`).
-  const int64_t resolution = !s.fine && s.coarse_exchange ? kPeriodFs / 2 : 0;
+  // Two-way only, on an exchange of cycle stamps the offset is known to
+  // half a period only: within that the integrator averages the stamps'
+  // quantisation, where the FLL would take each jump of a period for a
+  // frequency error and throw the DAC from rail to rail (so the port's
+  // DDMTD never pairs and the stamps are never refined: `sync mode
+  // --ptp-only`). With the DDMTD on, coarse exchanges come only while it
+  // is silent, and the FLL steers until it pairs again (a boundary clock
+  // integrating them there made its followers call slips: chain9_loss_hop3).
+  const int64_t resolution = l.two_way_only && s.coarse_exchange ? kPeriodFs / 2 : 0;
   const bool integrate =
       !s.slewing && abs64(err_fs) <= kIntegrateWithinLockThresholds *
                                          (l.lock_thresh_fs > resolution ? l.lock_thresh_fs : resolution);
@@ -336,13 +342,15 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
     // Every exchange that arrives within its age of a time step may have
     // been stamped before it (on a long fibre, several).
     s.holdoff_fs = s.holdoff_fs > in.elapsed_fs ? s.holdoff_fs - in.elapsed_fs : 0;
-    // A coarse exchange is PTP's: taken without the DDMTD, or once it has
-    // been silent for kCoarseExchangeSilentFs; else dropped unseen.
-    const bool offered = in.exchange_valid && (in.exchange_fine || !in.cfg.use_ddmtd ||
+    // A coarse exchange (bare cycle stamps: the engine had no fresh DDMTD
+    // phase) is PTP's: taken without the DDMTD, or once it has been silent
+    // for kCoarseExchangeSilentFs; else dropped unseen. Read here once.
+    const bool stamps_fine = in.exchange_fine;
+    const bool offered = in.exchange_valid && (stamps_fine || !in.cfg.use_ddmtd ||
                                                s.since_phase_fs + in.elapsed_fs > kCoarseExchangeSilentFs);
     const bool skip = offered && (s.step_holdoff || s.holdoff_fs > 0);
     if (skip) s.step_holdoff = false;
-    const bool exchange = offered && !skip && take_exchange(s, in, l);
+    const bool exchange = offered && !skip && take_exchange(s, in, l, stamps_fine);
     const bool phase = in.phase_valid && in.cfg.use_ddmtd;
     // The phase's motion since the previous phase that the servo's own
     // steps do not explain: the frequency error over phase_dt.
@@ -371,14 +379,12 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
         both && calm &&
         abs64(s.fwd_now_fs - (s.hold_run > 0 ? s.hold_fwd_fs : s.delay_ms_fs)) > l.lock_thresh_fs;
     const bool phase_jumped = both && abs64(s.phase_jump_fs) > l.lock_thresh_fs;
-    // A hold the phase started lasts at least the exchange's age: the
-    // exchange sees a step of the path that much later than the phase. One
-    // the exchange alone started (a step of the backward path, which the
-    // phase never sees) ends once the exchange stops moving: any forward
-    // part of the step reached the phase first.
-    const bool hold =
-        both && s.locked && s.hold_run < kPathHoldSamples &&
-        (path_moved || phase_jumped || (s.hold_run > 0 && s.hold_phase && s.hold_fs < s.age_fs));
+    // A hold lasts at least the exchange's age: the exchange sees a step
+    // of the path that much later than the phase (and a hold the exchange
+    // alone started outlasts a parent's own transient: its receive stamps
+    // too are refined by a phase up to a beat old).
+    const bool hold = both && s.locked && s.hold_run < kPathHoldSamples &&
+                      (path_moved || phase_jumped || (s.hold_run > 0 && s.hold_fs < s.age_fs));
     const bool hold_ended = both && !hold && s.hold_run > 0;
     // In FINE the exchange overrules the DDMTD when the two contradict each
     // other (both carry the same calibration: a slip) or the DDMTD fell
@@ -401,9 +407,7 @@ void clock_sync_step(ClockSyncState& s, const ClockSyncIn& in, ClockSyncOut& out
       if (s.hold_run == 0) {
         s.hold_lead_fs = s.lead_fs - s.phase_jump_fs;
         s.hold_fs = 0;
-        s.hold_phase = false;
       }
-      s.hold_phase = s.hold_phase || phase_jumped;
       s.hold_fs += in.elapsed_fs;
       s.hold_fwd_fs = s.fwd_now_fs;
       ++s.hold_run;  // no sample: no steps, the frequency held

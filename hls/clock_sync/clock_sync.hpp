@@ -128,7 +128,6 @@ struct ClockSyncState {
   bool coarse_exchange = false;        // the last one taken had cycle stamps (not DDMTD-refined)
   int64_t hold_fwd_fs = 0;             // one-way delay at the last held sample
   int64_t hold_lead_fs = 0;            // lead before the hold
-  bool hold_phase = false;             // the DDMTD phase jumped during the hold
   int64_t setpoint_fs = 0;       // step still to be slewed, fed forward (the loop's error is not disturbed)
   bool serving_slew = false;     // a serving board slews a re-acquisition: not on time until it is done
   int64_t ff_since_prev_fs = 0;  // of the phase steps since the last sample, the fed-forward part

@@ -34,7 +34,7 @@ constexpr int kParentFlagBits = int(hwdef::SYNC_FLAG_BITS);
 constexpr uint32_t kUpdateLatency = hwdef::SYNC_KERNEL_LATENCY;
 // One DDMTD beat is DDMTD_N + 1 cycles; none for a beat and a quarter means
 // it fell silent, and the servo runs without a phase (as the co-simulation
-// does, sim/sync.cpp).
+// does, sim/link/sync.cpp).
 constexpr uint32_t kBeatCycles = hwdef::DDMTD_N + 1;
 constexpr uint32_t kSilentUpdateCycles = kBeatCycles + kBeatCycles / 4;
 static_assert(kUpdateLatency >= 1 && kUpdateLatency < kBeatCycles / 2,
