@@ -37,8 +37,10 @@ health_rc() {
   return $rc
 }
 
-# A synchronised pair: healthy follower and grandmaster.
-start_serve 2 --sync star
+# A synchronised star of three: healthy follower and grandmaster; the
+# grandmaster serves board 1 on its own link and board 2 on its first
+# downstream port.
+start_serve 3 --sync star
 for _ in $(seq 600); do
   [ "$("$cli" sync status --device "$(dev 1)" --json | field locked)" = true ] && break
   sleep 0.1
@@ -50,6 +52,13 @@ st=$("$cli" sync status --device "$(dev 1)" --json)
 [ "$(field link_aligned <<< "$st")" = true ] || fail "the follower's engine is not aligned: $st"
 [ "$(field parent_locked <<< "$st")" = true ] || fail "the follower does not hear its parent locked: $st"
 [ "$(field link_bad_frames <<< "$st")" = 0 ] || fail "the follower counted bad frames: $st"
+# The grandmaster's registers say its first downstream port hears board 2's
+# engine (SYNC_DOWN_LINK, SYNC_DOWN_BAD_FRAMES).
+gm=$("$cli" sync status --device "$(dev 0)" --json)
+python3 -c 'import json, sys; d = json.load(sys.stdin); sys.exit(d["down_ports_aligned"] != [1] or d["down_bad_frames"] != 0)' \
+  <<< "$gm" || fail "the grandmaster's downstream ports are not [1] aligned with 0 bad frames: $gm"
+"$cli" sync status --device "$(dev 0)" | grep -q "downstream  port 1 aligned, bad frames 0" ||
+  fail "sync status does not show the grandmaster's downstream port: $("$cli" sync status --device "$(dev 0)")"
 js=$("$cli" health --device "$(dev 1)" --json) || fail "a locked follower is not healthy: $js"
 [ "$(field healthy <<< "$js")" = true ] || fail "healthy is not true: $js"
 for check in clock mmcm link sync errors temperature; do
