@@ -83,8 +83,8 @@ inline nlohmann::json sync_mode_json(const std::optional<SyncMode>& mode) {
 // The downstream ports whose engine aligned, by number (1..SYNC_DOWN_PORTS).
 inline std::vector<int> down_ports(uint32_t aligned) {
   std::vector<int> ports;
-  for (int k = 1; k <= 32; ++k)
-    if ((aligned >> (k - 1)) & 1u) ports.push_back(k);
+  for (int k = 1; aligned != 0; ++k, aligned >>= 1)
+    if (aligned & 1u) ports.push_back(k);
   return ports;
 }
 

@@ -192,13 +192,16 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
   uint32_t down_aligned = 0;
   for (size_t k = 1; k < ports_.size(); ++k)
     down_aligned |= uint32_t(ports_[k]->outputs().aligned) << (k - 1);
+  // One settling of the core for whatever of them changed.
+  bool changed = false;
   if (ports_.size() > 1 && (down_aligned != m.down_aligned_i || down_bad_frames != m.down_bad_frames_i)) {
     m.down_aligned_i = uint8_t(down_aligned);
     m.down_bad_frames_i = down_bad_frames;
-    m.eval();
+    changed = true;
   }
   const PortOutputs own = ports_[0]->outputs();
   if (!(own == shown_)) {
+    changed = true;
     shown_ = own;
     m.link_phase_valid_i = own.phase_valid;
     m.link_phase_i = uint16_t(own.phase);
@@ -206,8 +209,8 @@ void Board::cycle(uint64_t edge_fs, uint64_t period_fs) {
     m.link_bitslide_i = uint8_t(own.bitslide);
     m.link_parent_flags_i = uint8_t(own.parent_flags);
     m.link_bad_frames_i = own.bad_frames;
-    m.eval();
   }
+  if (changed) m.eval();
   uint32_t wr_addr = 0, wr_data = 0;
   if (axi_.accepted_write(&wr_addr, &wr_data)) mirror_write(wr_addr, wr_data);
   if (trace_) trace_->dump(edge_fs / 1000);
