@@ -92,6 +92,7 @@ module axil_regfile #(
   output logic [                                   31:0]   sync_slew_max_ns_per_s_o,
   output logic [                                   31:0]   sync_dac_pull_ppb_o,
   output logic [                                   31:0]   sync_phase_step_fs_o,
+  output logic [                                   31:0]   sync_exchange_period_o,  // to the message engines
   output logic [                                   31:0]   sync_clear_errors_o,  // SYNC_ERROR write-1s, one cycle
   // clock-sync servo status (read-only registers; SYNC_ERROR is the sticky flags)
   input  logic [                                   31:0]   sync_status_i,
@@ -161,6 +162,16 @@ module axil_regfile #(
     else clamp_ttl = ms;
   endfunction
 
+  // SYNC_EXCHANGE_PERIOD keeps DDMTD_N + 1 .. SYNC_EXCHANGE_PERIOD_MAX: the
+  // servo takes at most one exchange per beat, and is verified no slower.
+  localparam logic [31:0] ExchangePeriodMin = 32'(lightrail_hwdef_pkg::DDMTD_N + 1);
+  function automatic logic [31:0] clamp_exchange_period(input logic [31:0] cycles);
+    if (cycles < ExchangePeriodMin) clamp_exchange_period = ExchangePeriodMin;
+    else if (cycles > lightrail_hwdef_pkg::SYNC_EXCHANGE_PERIOD_MAX)
+      clamp_exchange_period = lightrail_hwdef_pkg::SYNC_EXCHANGE_PERIOD_MAX;
+    else clamp_exchange_period = cycles;
+  endfunction
+
   // ---------------------------------------------------------------- state
   logic                    commit_at_time_q;
   logic [            31:0] commit_lo_q;
@@ -200,6 +211,7 @@ module axil_regfile #(
   logic [            31:0] sync_slew_max_ns_per_s_q;
   logic [            31:0] sync_dac_pull_ppb_q;
   logic [            31:0] sync_phase_step_fs_q;
+  logic [            31:0] sync_exchange_period_q;
   logic [            31:0] scratch_q;
 
   // ---------------------------------------------------------------- write channel
@@ -299,6 +311,7 @@ module axil_regfile #(
       sync_slew_max_ns_per_s_q <= lightrail_hwdef_pkg::SYNC_DEFAULT_SLEW_MAX_NS_PER_S;
       sync_dac_pull_ppb_q      <= lightrail_hwdef_pkg::SYNC_DEFAULT_DAC_PULL_PPB;
       sync_phase_step_fs_q     <= lightrail_hwdef_pkg::SYNC_DEFAULT_PHASE_STEP_FS;
+      sync_exchange_period_q   <= ExchangePeriodMin;
       scratch_q                <= '0;
     end else begin
       // command outputs are pulses
@@ -427,6 +440,8 @@ module axil_regfile #(
               sync_dac_pull_ppb_q <= merge(sync_dac_pull_ppb_q, wr_mask, wr_bits);
             lightrail_hwdef_pkg::REG_SYNC_PHASE_STEP_FS:
               sync_phase_step_fs_q <= merge(sync_phase_step_fs_q, wr_mask, wr_bits);
+            lightrail_hwdef_pkg::REG_SYNC_EXCHANGE_PERIOD:
+              sync_exchange_period_q <= clamp_exchange_period(merge(sync_exchange_period_q, wr_mask, wr_bits));
             // read-only registers refuse; holes are no register at all
             default: bresp_q <= lightrail_hwdef_pkg::is_register(wr_addr) ? RespSlvErr : RespDecErr;
           endcase
@@ -451,6 +466,7 @@ module axil_regfile #(
   assign sync_slew_max_ns_per_s_o = sync_slew_max_ns_per_s_q;
   assign sync_dac_pull_ppb_o = sync_dac_pull_ppb_q;
   assign sync_phase_step_fs_o = sync_phase_step_fs_q;
+  assign sync_exchange_period_o = sync_exchange_period_q;
 
   // ---------------------------------------------------------------- read channel
   logic [AddrBits-1:0] rd_addr_q;
@@ -586,6 +602,7 @@ module axil_regfile #(
       lightrail_hwdef_pkg::REG_SYNC_LINK_BAD_FRAMES:   rd_reg = sync_link_bad_frames_i;
       lightrail_hwdef_pkg::REG_SYNC_DOWN_LINK:         rd_reg = sync_down_link_i;
       lightrail_hwdef_pkg::REG_SYNC_DOWN_BAD_FRAMES:   rd_reg = sync_down_bad_frames_i;
+      lightrail_hwdef_pkg::REG_SYNC_EXCHANGE_PERIOD:   rd_reg = sync_exchange_period_q;
       lightrail_hwdef_pkg::REG_SYNC_CAL_DELAY_MS_PS:   rd_reg = sync_cal_delay_ms_ps_q;
       lightrail_hwdef_pkg::REG_SYNC_CAL_DELAY_SM_PS:   rd_reg = sync_cal_delay_sm_ps_q;
       lightrail_hwdef_pkg::REG_SYNC_CAL_ASYM_PS:       rd_reg = sync_cal_asym_ps_q;

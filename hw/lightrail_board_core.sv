@@ -105,6 +105,7 @@ module lightrail_board_core #(
   output logic [31:0]                                                     sync_slew_max_ns_per_s_o,
   output logic [31:0]                                                     sync_dac_pull_ppb_o,
   output logic [31:0]                                                     sync_phase_step_fs_o,
+  output logic [31:0]                                                     sync_exchange_period_o,  // SYNC_EXCHANGE_PERIOD
   output logic [31:0]                                                     sync_clear_errors_o,
   // from the clock-sync servo: status, layout of the SYNC_* registers
   input  logic [31:0]                                                     sync_status_i,
@@ -305,6 +306,7 @@ module lightrail_board_core #(
     .sync_slew_max_ns_per_s_o,
     .sync_dac_pull_ppb_o,
     .sync_phase_step_fs_o,
+    .sync_exchange_period_o,
     .sync_clear_errors_o(regs_sync_clear),
     .sync_status_i,
     .sync_error_i,

@@ -211,6 +211,7 @@ module lightrail_board_top #(
   logic               link_phase_valid, link_aligned;
   logic [TagBits-1:0] link_phase;
   logic [31:0]        link_bad_frames;
+  logic [31:0]        exchange_period;  // SYNC_EXCHANGE_PERIOD, for every port's Syncs
 
   sync_port u_own (
     .clk_i,
@@ -219,6 +220,7 @@ module lightrail_board_top #(
     .time_step_i    (sync_time_step_load_i),
     .sync_ctrl_i    (sync_ctrl_o),
     .sync_status_i,
+    .exchange_period_i(exchange_period),
     .clk_dmtd_i,
     .rst_dmtd_ni,
     .tx_word_o      (link_tx_word_o),
@@ -280,6 +282,7 @@ module lightrail_board_top #(
         .time_step_i    (sync_time_step_load_i),
         .sync_ctrl_i    (sync_ctrl_o),
         .sync_status_i,
+        .exchange_period_i(exchange_period),
         .clk_dmtd_i,
         .rst_dmtd_ni,
         .tx_word_o      (down_tx_words_o[p*WordBits+:WordBits]),
@@ -393,6 +396,7 @@ module lightrail_board_top #(
     .sync_slew_max_ns_per_s_o (sync_slew_max_ns_per_s_o),
     .sync_dac_pull_ppb_o      (sync_dac_pull_ppb_o),
     .sync_phase_step_fs_o     (sync_phase_step_fs_o),
+    .sync_exchange_period_o   (exchange_period),
     .sync_clear_errors_o      (sync_clear_errors_o),
     .sync_status_i            (sync_status_i),
     .sync_error_i             (sync_error_i),

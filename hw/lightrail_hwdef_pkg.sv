@@ -3,7 +3,7 @@
 /* verilator lint_off UNUSEDPARAM */
 package lightrail_hwdef_pkg;
   // version of this register map
-  localparam logic [31:0] REGMAP_VERSION = 32'd6;
+  localparam logic [31:0] REGMAP_VERSION = 32'd7;
   // switch ports (tunable lasers or OCS ports) per board
   localparam logic [31:0] PORTS = 32'd16;
   // wavelength channels a port can select
@@ -82,6 +82,8 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] SYNC_SLEW_MAX_LIMIT = 32'hF4240;
   // coarse time set: a two-way offset at least this large before the first lock since enable is removed by stepping board time by whole clock cycles instead of slewing
   localparam logic [31:0] SYNC_TIME_STEP_MIN_PS = 32'h186A0;
+  // longest SYNC_EXCHANGE_PERIOD, cycles (16 exchanges per second, PTP-like: the slowest rate the servo is verified at, on 1 and 10 km at +-20% tuning gain, by clock_exchange_rate_bench, docs/clock-sync.md); the shortest is DDMTD_N + 1, one exchange per DDMTD beat, its reset value
+  localparam logic [31:0] SYNC_EXCHANGE_PERIOD_MAX = 32'hEE6B28;
   // reset value of SYNC_KP (0.25: a quarter of the phase error corrected per sample)
   localparam logic [31:0] SYNC_DEFAULT_KP_Q16 = 32'd16384;
   // reset value of SYNC_KI (1/64: with KP = 1/4 a critically damped loop, time constant 8 samples)
@@ -440,6 +442,8 @@ package lightrail_hwdef_pkg;
   localparam logic [31:0] SYNC_DOWN_LINK_ALIGNED_MASK = 32'h7F;
   // every downstream port's frames dropped and line errors together, since reset, wrapping (one cycle behind the ports' own counts)
   localparam logic [31:0] REG_SYNC_DOWN_BAD_FRAMES = 32'd312;
+  // cycles from one Sync to the next that this board sends as a reference (on its downstream ports, and on its own link when SYNC_CTRL.REFERENCE): the two-way exchange rate its followers get; reset DDMTD_N + 1 (one exchange per DDMTD beat, 61,020/s); a write is clamped to DDMTD_N + 1 .. SYNC_EXCHANGE_PERIOD_MAX and reads back as in force; takes effect at the next Sync
+  localparam logic [31:0] REG_SYNC_EXCHANGE_PERIOD = 32'd316;
   // fixed delay reference->board outside the fibre (reference TX + board RX), ps, 0..SYNC_CAL_DELAY_MAX_PS
   localparam logic [31:0] REG_SYNC_CAL_DELAY_MS_PS = 32'd320;
   // fixed delay board->reference outside the fibre (board TX + reference RX), ps, 0..SYNC_CAL_DELAY_MAX_PS
@@ -528,6 +532,7 @@ package lightrail_hwdef_pkg;
       REG_SYNC_LINK_BAD_FRAMES: is_register = 1'b1;
       REG_SYNC_DOWN_LINK: is_register = 1'b1;
       REG_SYNC_DOWN_BAD_FRAMES: is_register = 1'b1;
+      REG_SYNC_EXCHANGE_PERIOD: is_register = 1'b1;
       REG_SYNC_CAL_DELAY_MS_PS: is_register = 1'b1;
       REG_SYNC_CAL_DELAY_SM_PS: is_register = 1'b1;
       REG_SYNC_CAL_ASYM_PS: is_register = 1'b1;

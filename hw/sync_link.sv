@@ -3,7 +3,7 @@
 // domain. Framing: sync_link_pkg.sv; docs/hw-clock-sync.md, "sync_link".
 //
 // Roles (reference_i, SYNC_CTRL.REFERENCE). The reference sends a Sync every
-// SYNC_PERIOD cycles and its Follow_Up with the Sync's send time t1, both
+// period_i cycles (SYNC_EXCHANGE_PERIOD, at least a DDMTD beat) and its Follow_Up with the Sync's send time t1, both
 // flagged as flags_i says (LOCKED, TIME_VALID, HOLDOVER: SYNC_FLAG_*_BIT); it answers each Delay_Req with a Delay_Resp
 // carrying the request's arrival time t4. A follower answers a Sync whose
 // Follow_Up came with a Delay_Req (sent at t3) and, on the matching
@@ -36,15 +36,14 @@
 // complete in the next StepQuiet cycles) are ignored, so no exchange mixes
 // the two; otherwise, on a long fibre, the rounds in flight would report the
 // offset the step just removed.
-module sync_link #(
-  parameter int SYNC_PERIOD = lightrail_hwdef_pkg::DDMTD_N + 1  // one exchange per DDMTD beat
-) (
+module sync_link (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic [63:0] time_i,           // board time (ticks) of this cycle
   input  logic        time_step_i,      // board time jumps after this cycle (the servo's coarse set)
   input  logic        reference_i,      // this board is the reference on the link
   input  logic [lightrail_hwdef_pkg::SYNC_FLAG_BITS-1:0] flags_i,  // what this board's Syncs say
+  input  logic [31:0] period_i,         // reference: cycles from one Sync to the next
   input  logic        phase_valid_i,    // DDMTD: clk_i lags clk_rx_i by phase_i * T / N
   input  logic [lightrail_hwdef_pkg::DDMTD_TAG_BITS-1:0] phase_i,
   output logic [31:0] tx_word_o,        // to the transmitter (TXUSRCLK2 = clk_i)
@@ -73,7 +72,6 @@ module sync_link #(
   // A DDMTD phase older than two beats is stale (the DDMTD stopped pairing).
   localparam int PhaseFresh = 2 * (lightrail_hwdef_pkg::DDMTD_N + 1);
   localparam int AgeBits = $clog2(PhaseFresh + 1);
-  localparam int TimerBits = $clog2(SYNC_PERIOD + 1);
 
   // ================================================================ receive side
   logic        rx_aligned, rx_sof_toggle, rx_sof_toggle_half, rx_frame_toggle;
@@ -327,7 +325,7 @@ module sync_link #(
   localparam int Rounds = 32;
   localparam int RoundBits = $clog2(Rounds);
 
-  logic [TimerBits-1:0] sync_timer_q;
+  logic [31:0] sync_timer_q;
   logic        sync_sent_q;     // reference: a Sync is out, its Follow_Up not yet queued
   logic        have_sync_q;
   logic [lightrail_hwdef_pkg::SYNC_FLAG_BITS-1:0] parent_flags_q;
@@ -379,7 +377,9 @@ module sync_link #(
       x_t4_q          <= '0;
       x_fine_q        <= 1'b0;
     end else begin
-      // ---- reference: Sync every SYNC_PERIOD cycles, then its Follow_Up
+      // ---- reference: Sync every period_i cycles, then its Follow_Up. A
+      // new period counts from the next Sync (>=: one shortened under a
+      // running count ends it now).
       if (!reference_i) begin
         sync_timer_q  <= '0;
         want_sync_q   <= 1'b0;
@@ -387,7 +387,7 @@ module sync_link #(
         want_resp_q   <= 1'b0;
         sync_sent_q   <= 1'b0;
       end else begin
-        if (sync_timer_q == TimerBits'(SYNC_PERIOD - 1)) begin
+        if (sync_timer_q + 32'd1 >= period_i) begin
           sync_timer_q <= '0;
           want_sync_q  <= 1'b1;
         end else begin

@@ -24,6 +24,7 @@ module sync_port #(
   input  logic                                                        time_step_i,  // board time jumps after this cycle
   input  logic [31:0]                                                 sync_ctrl_i,  // SYNC_CTRL
   input  logic [31:0]                                                 sync_status_i,  // SYNC_STATUS, from the servo
+  input  logic [31:0]                                                 exchange_period_i,  // SYNC_EXCHANGE_PERIOD
   // the DDMTD's helper clock (shared by every port) and its reset
   input  logic                                                        clk_dmtd_i,
   input  logic                                                        rst_dmtd_ni,
@@ -89,6 +90,7 @@ module sync_port #(
     .time_step_i,
     .reference_i    (reference),
     .flags_i        (flags),
+    .period_i       (exchange_period_i),
     .phase_valid_i  (phase_valid_o),
     .phase_i        (phase_o),
     .tx_word_o,

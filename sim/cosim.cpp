@@ -218,8 +218,10 @@ void Cosim::calibrate() {
     // The servo's settings, as a board's bring-up script would write them
     // (the host may change them later: `lightrail sync calibrate`).
     const sync::ClockSyncConfig c = sync_->initial_config(boards_[b]->id());
-    write(b, 1, hwdef::REG_SYNC_CAL_DELAY_MS_PS,
-          {uint32_t(c.cal_delay_ms_ps), uint32_t(c.cal_delay_sm_ps), uint32_t(c.cal_asym_ps)});
+    static_assert(hwdef::REG_SYNC_EXCHANGE_PERIOD + 4 == hwdef::REG_SYNC_CAL_DELAY_MS_PS);
+    write(b, 1, hwdef::REG_SYNC_EXCHANGE_PERIOD,
+          {sync_->exchange_period_cycles(), uint32_t(c.cal_delay_ms_ps), uint32_t(c.cal_delay_sm_ps),
+           uint32_t(c.cal_asym_ps)});
     write(b, 2, hwdef::REG_SYNC_KP,
           {c.kp_q16, c.ki_q16, c.lock_thresh_ps, c.lock_samples, c.slew_max_ns_per_s, c.dac_pull_ppb,
            c.phase_step_fs});

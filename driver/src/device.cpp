@@ -617,9 +617,9 @@ void Device::write_tune_table(const std::vector<uint16_t>& tune_ticks) {
 }
 
 SyncStatus Device::sync_status() {
-  // SYNC_CTRL .. SYNC_DOWN_BAD_FRAMES are consecutive words: one block read,
+  // SYNC_CTRL .. SYNC_EXCHANGE_PERIOD are consecutive words: one block read,
   // so the fields are one moment's (one sim:// request).
-  const uint32_t words = (hw::REG_SYNC_DOWN_BAD_FRAMES - hw::REG_SYNC_CTRL) / 4 + 1;
+  const uint32_t words = (hw::REG_SYNC_EXCHANGE_PERIOD - hw::REG_SYNC_CTRL) / 4 + 1;
   const std::vector<uint32_t> r = transport_->read_block(hw::REG_SYNC_CTRL, words);
   auto reg = [&](uint32_t offset) { return r.at((offset - hw::REG_SYNC_CTRL) / 4); };
   auto sreg = [&](uint32_t offset) { return static_cast<int64_t>(static_cast<int32_t>(reg(offset))); };
@@ -658,6 +658,7 @@ SyncStatus Device::sync_status() {
   s.down_aligned =
       field(reg(hw::REG_SYNC_DOWN_LINK), hw::SYNC_DOWN_LINK_ALIGNED_MASK, hw::SYNC_DOWN_LINK_ALIGNED_LSB);
   s.down_bad_frames = reg(hw::REG_SYNC_DOWN_BAD_FRAMES);
+  s.exchange_period_cycles = reg(hw::REG_SYNC_EXCHANGE_PERIOD);
   return s;
 }
 
@@ -720,6 +721,23 @@ void Device::sync_calibrate(const SyncCalibration& calibration) {
                                     kCalRegNames[i], hw::REG_SYNC_CAL_DELAY_MS_PS + 4 * i, got.at(i),
                                     words[i]));
     }
+  }
+}
+
+void Device::sync_set_exchange_period(uint32_t cycles) {
+  // The board would clamp; a clamped rate is not the one asked for.
+  if (cycles < hw::DDMTD_N + 1 || cycles > hw::SYNC_EXCHANGE_PERIOD_MAX) {
+    throw FormatError(fmt::format("{}: sync exchange period rejected, nothing written", uri_),
+                      {{"exchange_period_cycles",
+                        fmt::format("{} is outside {}..{} (one DDMTD beat .. SYNC_EXCHANGE_PERIOD_MAX)",
+                                    cycles, hw::DDMTD_N + 1, hw::SYNC_EXCHANGE_PERIOD_MAX)}});
+  }
+  ensure_lease();
+  transport_->write32(hw::REG_SYNC_EXCHANGE_PERIOD, cycles);
+  const uint32_t got = transport_->read32(hw::REG_SYNC_EXCHANGE_PERIOD);
+  if (got != cycles) {
+    throw VerifyError(fmt::format("{}: SYNC_EXCHANGE_PERIOD (0x{:05X}) reads back {}, wrote {}", uri_,
+                                  hw::REG_SYNC_EXCHANGE_PERIOD, got, cycles));
   }
 }
 

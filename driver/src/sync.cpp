@@ -39,6 +39,21 @@ std::vector<Problem> validate(const SyncCalibration& c) {
   return problems;
 }
 
+double sync_exchange_rate_hz(uint32_t period_cycles) {
+  return 1e12 / (double(hw::CLK_PERIOD_PS) * double(period_cycles));
+}
+
+uint32_t sync_exchange_period_cycles(double rate_hz) {
+  constexpr uint32_t kMin = hw::DDMTD_N + 1, kMax = hw::SYNC_EXCHANGE_PERIOD_MAX;
+  const std::string range = fmt::format("{:.0f}..{:.0f} exchanges per second (a Sync every {}..{} cycles)",
+                                        std::ceil(sync_exchange_rate_hz(kMax)),
+                                        std::floor(sync_exchange_rate_hz(kMin)), kMin, kMax);
+  const double cycles = std::round(1e12 / (double(hw::CLK_PERIOD_PS) * rate_hz));
+  if (!std::isfinite(rate_hz) || !(rate_hz > 0) || !(cycles >= kMin && cycles <= kMax))
+    throw FormatError("sync exchange rate", {{"rate_hz", fmt::format("{:g} is outside {}", rate_hz, range)}});
+  return uint32_t(cycles);
+}
+
 SyncCalibration with_pps_skew(const SyncCalibration& c, picoseconds skew) {
   const int64_t skew_ps = to_ps(skew);
   SyncCalibration out = c;

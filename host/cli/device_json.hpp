@@ -119,6 +119,7 @@ inline nlohmann::json sync_status_json(const SyncStatus& s) {
           {"link_bad_frames", s.link_bad_frames},
           {"down_ports_aligned", down_ports(s.down_aligned)},
           {"down_bad_frames", s.down_bad_frames},
+          {"exchange_period_cycles", s.exchange_period_cycles},
           {"errors", s.errors},
           {"summary", describe(s)}};
 }

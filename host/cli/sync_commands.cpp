@@ -1,4 +1,4 @@
-// `lightrail sync status|mode|calibrate`: the board's clock-synchronisation
+// `lightrail sync status|mode|calibrate|exchange-rate`: the board's clock-synchronisation
 // servo and its role on the sync link on the command line (docs/driver.md
 // "CLI", docs/lab.md "Roles", docs/clock-sync.md). --json prints one
 // machine-readable object to stdout.
@@ -48,6 +48,8 @@ struct SyncOptions {
   // mode: none given shows the current one.
   std::optional<std::string> mode;
   bool ptp_only = false;
+  // exchange-rate: none given shows it.
+  std::optional<double> rate_hz;
 };
 
 // A problem the command line itself has (exit 2), found after CLI11 parsed.
@@ -130,6 +132,12 @@ std::string down_text(const SyncStatus& s) {
                      s.down_bad_frames);
 }
 
+// SYNC_EXCHANGE_PERIOD: how often this board's Syncs leave where it serves.
+std::string exchange_text(uint32_t period_cycles) {
+  return fmt::format("{:.6g}/s (a Sync every {} cycles)", sync_exchange_rate_hz(period_cycles),
+                     period_cycles);
+}
+
 int run_status(const SyncOptions& opt) {
   return guarded(opt, "sync status", [&] {
     Device device = open_device(opt.device);
@@ -154,6 +162,7 @@ int run_status(const SyncOptions& opt) {
         "  reference   {}\n"
         "  link        {}\n"
         "  downstream  {}\n"
+        "  exchanges   {} on the links it serves\n"
         "  offset      {} ps  round trip {} ps  delay ref->board {} ps\n"
         "  servo       P {} ps  I {} ppt  DAC 0x{:04X}  phase steps {}\n"
         "  holdover    {} us\n"
@@ -163,9 +172,10 @@ int run_status(const SyncOptions& opt) {
         s.reference ? "reference (grandmaster)" : "follower", mode_text(sync_mode_of(s)), s.state,
         s.enabled ? "enabled" : "disabled", s.use_ddmtd ? "DDMTD" : "two-way only",
         s.locked ? ", locked" : "", s.slewing ? ", slewing" : "",
-        s.ref_ok ? "link ok" : "NO LINK (SYNC_STATUS.REF_OK = 0)", link_text(s), down_text(s), s.offset_ps,
-        s.rtt_ps, s.delay_ms_ps, s.servo_p_ps, s.servo_i_ppt, s.dac, s.phase_steps, s.holdover_us,
-        cal.delay_tx_ps, cal.delay_rx_ps, cal.asymmetry_ps, errors.empty() ? "none" : errors);
+        s.ref_ok ? "link ok" : "NO LINK (SYNC_STATUS.REF_OK = 0)", link_text(s), down_text(s),
+        exchange_text(s.exchange_period_cycles), s.offset_ps, s.rtt_ps, s.delay_ms_ps, s.servo_p_ps,
+        s.servo_i_ppt, s.dac, s.phase_steps, s.holdover_us, cal.delay_tx_ps, cal.delay_rx_ps,
+        cal.asymmetry_ps, errors.empty() ? "none" : errors);
     return static_cast<int>(kOk);
   });
 }
@@ -365,6 +375,35 @@ int run_mode(const SyncOptions& opt) {
   });
 }
 
+// `sync exchange-rate`: how often the board's Syncs leave on the links it
+// serves (SYNC_EXCHANGE_PERIOD); the rate is judged before the device is
+// opened, and written only when it changes.
+int run_exchange_rate(const SyncOptions& opt) {
+  return guarded(opt, "sync exchange-rate", [&] {
+    std::optional<uint32_t> wanted;
+    if (opt.rate_hz) wanted = sync_exchange_period_cycles(*opt.rate_hz);
+    Device device = open_device(opt.device);
+    const uint32_t before = device.sync_status().exchange_period_cycles;
+    const bool write = wanted && *wanted != before;
+    if (write) device.sync_set_exchange_period(*wanted);  // under the lease; reads it back
+    const uint32_t now = wanted.value_or(before);
+    if (opt.json) {
+      print_json({{"ok", true},
+                  {"device", printable(opt.device)},
+                  {"board_id", device.board_id()},
+                  {"written", write},
+                  {"exchange_period_cycles", now},
+                  {"exchange_rate_hz", sync_exchange_rate_hz(now)},
+                  {"previous_period_cycles", before}},
+                 "lightrail.sync-exchange-rate/1");
+    } else {
+      std::cout << fmt::format("{}: exchange rate {}{}{}\n", printable(opt.device), write ? "set to " : "",
+                               exchange_text(now), write ? ", was " + exchange_text(before) : std::string());
+    }
+    return static_cast<int>(kOk);
+  });
+}
+
 // `sync alpha`: the fibre's alpha and what its measurement error costs a
 // link, from the two points of docs/lab.md section 5.
 int run_alpha(const SyncOptions& opt) {
@@ -453,6 +492,18 @@ void add_sync_commands(CLI::App& app, Action& action) {
       "with follower: the servo on the two-way exchange alone, without the DDMTD phase (ENABLE only)");
   mode->add_flag("--json", opt->json, "print a JSON object to stdout");
   mode->callback([&action, opt] { action = [opt] { return run_mode(*opt); }; });
+
+  CLI::App* rate = sync->add_subcommand(
+      "exchange-rate",
+      "Set how often the board sends a Sync on the links it serves (SYNC_EXCHANGE_PERIOD; none given: show "
+      "it)");
+  rate->add_option("--device", opt->device, "sim://HOST:PORT/BOARD or xrt://DEVICE")->required();
+  rate->add_option(
+      "--rate-hz", opt->rate_hz,
+      "two-way exchanges per second, 16..61020 (the reset value: one per DDMTD beat); the engine "
+      "sends at the whole period nearest it");
+  rate->add_flag("--json", opt->json, "print a JSON object to stdout");
+  rate->callback([&action, opt] { action = [opt] { return run_exchange_rate(*opt); }; });
 
   CLI::App* calibrate = sync->add_subcommand(
       "calibrate", "Set fixed delays and fibre asymmetry (only the values given change; none: show them)");

@@ -148,6 +148,7 @@ void bind_device(py::module_& m) {
       .def_readonly("link_bad_frames", &SyncStatus::link_bad_frames)
       .def_readonly("down_aligned", &SyncStatus::down_aligned)
       .def_readonly("down_bad_frames", &SyncStatus::down_bad_frames)
+      .def_readonly("exchange_period_cycles", &SyncStatus::exchange_period_cycles)
       .def_readonly("errors", &SyncStatus::errors)
       .def_property_readonly(
           "mode", [](const SyncStatus& s) { return sync_mode_of(s); },

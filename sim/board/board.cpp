@@ -41,7 +41,8 @@ constexpr int kResetCycles = 4;
 }  // namespace
 
 PortInputs port_inputs(const Vlightrail_board_core& m) {
-  return {m.rst_ni != 0, m.board_ticks_o, m.sync_time_step_load_i != 0, m.sync_ctrl_o, m.sync_status_i};
+  return {m.rst_ni != 0, m.board_ticks_o, m.sync_time_step_load_i != 0,
+          m.sync_ctrl_o, m.sync_status_i, m.sync_exchange_period_o};
 }
 
 Board::Board(int id, const BoardOptions& options)

@@ -37,6 +37,7 @@ class Port final : public PortModel {
     m.time_step_i = in.time_step;
     m.sync_ctrl_i = in.sync_ctrl;
     m.sync_status_i = in.sync_status;
+    m.exchange_period_i = in.exchange_period;
     m.clk_i = 1;
     m.eval();
     evaluated_ = true;

@@ -22,6 +22,7 @@ struct PortInputs {
   uint64_t time_ticks = 0;
   bool time_step = false;
   uint32_t sync_ctrl = 0, sync_status = 0;
+  uint32_t exchange_period = 0;  // SYNC_EXCHANGE_PERIOD
 };
 
 // What a port shows the core and the servo after its edge.

@@ -322,10 +322,15 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
   if (o.link != "model" && o.link != "rtl")
     throw std::invalid_argument("sync.link: must be \"model\" or \"rtl\", is \"" + o.link + "\"");
   if (rtl_link()) {
-    if (o.exchange_rate_hz > 0)
-      throw std::invalid_argument(
-          "sync.exchange_rate_hz: the message engine sets its own rate (one exchange per DDMTD beat) with "
-          "sync.link \"rtl\"");
+    // The engines send at the whole period nearest the rate, within the
+    // register's range (the fast mode's what-if goes to one a second).
+    const uint32_t p = exchange_period_cycles();
+    if (p > hwdef::SYNC_EXCHANGE_PERIOD_MAX)
+      throw std::invalid_argument(fmt::format(
+          "sync.exchange_rate_hz: {:g} is below the message engine's slowest, {:.0f} exchanges per second "
+          "(SYNC_EXCHANGE_PERIOD_MAX, {} cycles); slower runs only with sync.link \"model\", the fast mode",
+          o.exchange_rate_hz, 1e15 / (double(hwdef::SYNC_EXCHANGE_PERIOD_MAX) * double(kPeriodFs)),
+          hwdef::SYNC_EXCHANGE_PERIOD_MAX));
     // Every link between synchronised boards at word level: the follower's
     // own link (port 0) to its parent's port 0 when that is a grandmaster's
     // and free, else to the parent's next downstream port (PTP-only copies
@@ -491,6 +496,12 @@ int64_t SyncEngine::next_edge_fs(int b) { return nodes_[size_t(b)]->osc->next_ed
 bool SyncEngine::has_ddmtd(int b) const {
   const Node& n = *nodes_[size_t(b)];
   return (n.parent >= 0 && !n.baseline) || n.own_end >= 0;  // a reference's engine refines its stamps too
+}
+
+uint32_t SyncEngine::exchange_period_cycles() const {
+  if (opt_.exchange_rate_hz <= 0) return uint32_t(kUpdateCycles);
+  const double cycles = std::round(1e15 / (opt_.exchange_rate_hz * double(kPeriodFs)));
+  return uint32_t(std::clamp(cycles, double(kUpdateCycles), double(UINT32_MAX)));
 }
 
 bool SyncEngine::link_reference(int b) const {
@@ -1271,19 +1282,19 @@ json SyncEngine::merge_reports(const std::vector<json>& parts) const {
     h.erase("index");
     holdover.push_back(std::move(h));
   }
-  json r = {
-      {"topology", opt_.topology},
-      {"link", opt_.link},
-      {"exchange_rate_hz",
-       opt_.exchange_rate_hz > 0 ? opt_.exchange_rate_hz : 1e15 / double(int64_t(kUpdateCycles) * kPeriodFs)},
-      {"measure_from_ps", opt_.measure_from_ps},
-      {"offset_ps", stats(offsets)},
-      {"lock_time_us", all_locked ? json(lock_us) : json(nullptr)},
-      {"every_follower_locked_over_window", all_locked_over_window},
-      {"boards", boards},
-      {"asymmetry_calibrated", opt_.calibrate_asymmetry},
-      {"fibre_asymmetry_ps", nodes_.back()->fibre->asymmetry_fs() / 1000.0},
-      {"profile", clock::to_json(opt_.profile)}};
+  json r = {{"topology", opt_.topology},
+            {"link", opt_.link},
+            {"exchange_rate_hz", opt_.exchange_rate_hz > 0 && !rtl_link()
+                                     ? opt_.exchange_rate_hz
+                                     : 1e15 / (double(exchange_period_cycles()) * double(kPeriodFs))},
+            {"measure_from_ps", opt_.measure_from_ps},
+            {"offset_ps", stats(offsets)},
+            {"lock_time_us", all_locked ? json(lock_us) : json(nullptr)},
+            {"every_follower_locked_over_window", all_locked_over_window},
+            {"boards", boards},
+            {"asymmetry_calibrated", opt_.calibrate_asymmetry},
+            {"fibre_asymmetry_ps", nodes_.back()->fibre->asymmetry_fs() / 1000.0},
+            {"profile", clock::to_json(opt_.profile)}};
   if (opt_.baseline) {
     // The baseline's bias (the truncation of 4 ns timestamps, a function of
     // where the fibre length falls within a cycle) and its noise apart: the

@@ -151,6 +151,9 @@ class SyncEngine {
   void attach(int b, SyncPort* port);
   // The SYNC_* settings each board is brought up with (written over its bus).
   sync::ClockSyncConfig initial_config(int b) const;
+  // SYNC_EXCHANGE_PERIOD every board is brought up with: the reset value
+  // (one exchange per DDMTD beat) unless sync.exchange_rate_hz sets it.
+  uint32_t exchange_period_cycles() const;
 
   // The next rising edge of board b's oscillator (fs of simulated time).
   int64_t next_edge_fs(int b);

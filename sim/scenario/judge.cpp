@@ -272,6 +272,12 @@ json unmet_expectations(const Scenario& sc, const json& report) {
                                  ev["board"].get<int>(), ev["at_us"].get<double>()),
                      ev["spread_ps_max"].get<double>(), e["below_spread_ps_max"]);
     }
+    // The exchange rate kept (sync.exchange_rate_hz): no follower took more.
+    if (e.contains("exchanges_max"))
+      for (const json& b : sy["boards"])
+        if (b["parent"].get<int>() >= 0)
+          need_max(fmt::format("board {}'s exchanges", b["board"].get<int>()), b["exchanges"].get<double>(),
+                   e["exchanges_max"].get<double>());
     // Exactly these boards entered holdover (each is reported), no other.
     // The follower's message engine at the end, as SYNC_LINK and
     // SYNC_LINK_BAD_FRAMES show it: aligned on its parent's frames, which say

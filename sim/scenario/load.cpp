@@ -331,10 +331,11 @@ Scenario load_scenario(const std::string& path) {
                   "own_link_flags_only",
                   "engine_aligned",
                   "engine_bad_frames",
-                  "engine_counts_corrupted_frames"});
+                  "engine_counts_corrupted_frames",
+                  "exchanges_max"});
       for (const char* k : {"link_change_recovery_us_max", "link_change_overshoot_ps_max",
                             "link_change_shift_error_ps_max", "relock_us_max", "std_growth_per_hop_max",
-                            "std_growth_beyond_sqrt_per_hop_max", "below_spread_ps_max"})
+                            "std_growth_beyond_sqrt_per_hop_max", "below_spread_ps_max", "exchanges_max"})
         if (sc.expect.contains(k) && !(sc.expect[k].is_number() && sc.expect[k].get<double>() >= 0))
           bad(std::string("expect.") + k, "must be a non-negative number");
       if (sc.expect.contains("engine_aligned") &&

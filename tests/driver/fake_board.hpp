@@ -52,6 +52,7 @@ class FakeBoard {
     regs_[hw::REG_SYNC_SLEW_MAX_NS_PER_S] = hw::SYNC_DEFAULT_SLEW_MAX_NS_PER_S;
     regs_[hw::REG_SYNC_DAC_PULL_PPB] = hw::SYNC_DEFAULT_DAC_PULL_PPB;
     regs_[hw::REG_SYNC_PHASE_STEP_FS] = hw::SYNC_DEFAULT_PHASE_STEP_FS;
+    regs_[hw::REG_SYNC_EXCHANGE_PERIOD] = hw::DDMTD_N + 1;
     regs_[hw::REG_SYNC_DAC] = 1u << (hw::SYNC_DAC_BITS - 1);
   }
 

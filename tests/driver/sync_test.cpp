@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -151,7 +152,7 @@ TEST(SyncStatus, DecodesRoleAndLinkEngine) {
   EXPECT_EQ(sync_mode_of(s), SyncMode::kReference);
 }
 
-TEST(SyncStatus, IsOneBlockReadFromCtrlToDownBadFrames) {
+TEST(SyncStatus, IsOneBlockReadFromCtrlToExchangePeriod) {
   // Every field of one call comes from one moment of the board: a change
   // between two reads would pair a new link state with an old servo state.
   FakeBoard board;
@@ -165,8 +166,9 @@ TEST(SyncStatus, IsOneBlockReadFromCtrlToDownBadFrames) {
   EXPECT_EQ(s.link_bad_frames, 3u);
   // FakeTransport reads a block word by word, in order: the whole range once.
   std::vector<uint64_t> expect;
-  for (uint64_t a = hw::REG_SYNC_CTRL; a <= hw::REG_SYNC_DOWN_BAD_FRAMES; a += 4) expect.push_back(a);
+  for (uint64_t a = hw::REG_SYNC_CTRL; a <= hw::REG_SYNC_EXCHANGE_PERIOD; a += 4) expect.push_back(a);
   EXPECT_EQ(reads, expect);
+  EXPECT_EQ(s.exchange_period_cycles, hw::DDMTD_N + 1);  // the reset value
 }
 
 TEST(SyncStatus, ModeOfEverySyncCtrlValue) {
@@ -398,6 +400,66 @@ TEST(SyncCalibrate, ReadbackMismatchNamesTheRegister) {
   } catch (const VerifyError& e) {
     EXPECT_TRUE(contains(e.what(), "SYNC_CAL_ASYM_PS")) << e.what();
     EXPECT_TRUE(contains(e.what(), "reads back 0x000000C9, wrote 0x000000C8")) << e.what();
+  }
+}
+
+// A rate is the whole period nearest it, within the engine's range; the
+// field is named and the range given otherwise.
+TEST(SyncExchangeRate, RateAndPeriodConvertWithinTheEnginesRange) {
+  const uint32_t beat = hw::DDMTD_N + 1;
+  EXPECT_EQ(sync_exchange_period_cycles(3000), 83'333u);  // 250 MHz / 3000
+  EXPECT_EQ(sync_exchange_period_cycles(sync_exchange_rate_hz(beat)), beat);
+  EXPECT_EQ(sync_exchange_period_cycles(61'020), beat);
+  EXPECT_EQ(sync_exchange_period_cycles(16), hw::SYNC_EXCHANGE_PERIOD_MAX);
+  EXPECT_NEAR(sync_exchange_rate_hz(83'333), 3000.012, 1e-3);
+  for (double bad : {15.9, 61'100.0, 0.0, -3000.0, std::numeric_limits<double>::quiet_NaN(),
+                     std::numeric_limits<double>::infinity(), 1e308}) {
+    try {
+      sync_exchange_period_cycles(bad);
+      ADD_FAILURE() << bad << " was taken";
+    } catch (const FormatError& e) {
+      ASSERT_EQ(e.problems().size(), 1u);
+      EXPECT_EQ(e.problems()[0].where, "rate_hz");
+      EXPECT_TRUE(contains(e.problems()[0].message, "outside 16..61020 exchanges per second"))
+          << e.problems()[0].message;
+    }
+  }
+}
+
+TEST(SyncExchangeRate, ThePeriodIsWrittenUnderTheLeaseAndReadBack) {
+  FakeBoard board;
+  Device dev = open(board);
+  dev.sync_set_exchange_period(83'333);
+  EXPECT_EQ(board.peek(hw::REG_SYNC_EXCHANGE_PERIOD), 83'333u);
+  EXPECT_EQ(dev.sync_status().exchange_period_cycles, 83'333u);
+  // Out of range: named, nothing written (the board would clamp it).
+  board.write_log.clear();
+  for (uint32_t bad : {uint32_t(0), uint32_t(hw::DDMTD_N), hw::SYNC_EXCHANGE_PERIOD_MAX + 1}) {
+    try {
+      dev.sync_set_exchange_period(bad);
+      ADD_FAILURE() << bad << " was taken";
+    } catch (const FormatError& e) {
+      EXPECT_EQ(e.problems().at(0).where, "exchange_period_cycles");
+    }
+  }
+  EXPECT_TRUE(board.write_log.empty());
+  EXPECT_EQ(board.peek(hw::REG_SYNC_EXCHANGE_PERIOD), 83'333u);
+  // Another writer's lease: refused, nothing written.
+  FakeBoard leased;
+  Device holder = open(leased);
+  Device other = open(leased);
+  holder.claim();
+  EXPECT_THROW(other.sync_set_exchange_period(8194), LeaseError);
+  EXPECT_EQ(leased.peek(hw::REG_SYNC_EXCHANGE_PERIOD), hw::DDMTD_N + 1);
+  // A register that does not keep the value (a board that clamps otherwise).
+  FakeBoard stuck;
+  stuck.stuck_addr = hw::REG_SYNC_EXCHANGE_PERIOD;
+  Device s = open(stuck);
+  try {
+    s.sync_set_exchange_period(8194);
+    FAIL() << "a period that does not hold passed";
+  } catch (const VerifyError& e) {
+    EXPECT_TRUE(contains(e.what(), "SYNC_EXCHANGE_PERIOD (0x0013C) reads back 8195, wrote 8194")) << e.what();
   }
 }
 

@@ -26,6 +26,7 @@ module sync_link_props #(
   input logic        time_step_i,
   input logic        reference_i,
   input logic [lightrail_hwdef_pkg::SYNC_FLAG_BITS-1:0] flags_i,
+  input logic [31:0] period_i,
   input logic        phase_valid_i,
   input logic [lightrail_hwdef_pkg::DDMTD_TAG_BITS-1:0] phase_i
 );
@@ -39,7 +40,7 @@ module sync_link_props #(
   logic        aligned_o;
   logic [31:0] exchanges_o;
   sync_link dut (
-    .clk_i, .rst_ni, .time_i, .time_step_i, .reference_i, .flags_i, .phase_valid_i, .phase_i,
+    .clk_i, .rst_ni, .time_i, .time_step_i, .reference_i, .flags_i, .period_i, .phase_valid_i, .phase_i,
     .tx_word_o(), .clk_rx_i(clk_i), .rst_rx_ni(rst_ni), .rx_word_i(32'd0), .aligned_o,
     .rx_bitslide_o(), .parent_flags_o(), .bad_frames_o(), .exchanges_o, .t1_fs_o(), .t2_fs_o(),
     .t3_fs_o(), .t4_fs_o());

@@ -328,6 +328,42 @@ TEST(SyncCli, OutOfRangeNamesTheFieldAndWritesNothing) {
   EXPECT_TRUE(board.write_log.empty());
 }
 
+TEST(SyncCli, ExchangeRateShowsSetsAndNamesABadRate) {
+  FakeBoard board;
+  LoopbackServer server(board);
+  const std::string dev = " --device " + server.uri();
+  const CliRun shown = lightrail("sync exchange-rate" + dev);
+  EXPECT_EQ(shown.code, 0) << shown.err;
+  EXPECT_TRUE(contains(shown.out, "exchange rate 61020.3/s (a Sync every 4097 cycles)")) << shown.out;
+  EXPECT_TRUE(board.write_log.empty());
+
+  const CliRun set = lightrail("sync exchange-rate" + dev + " --rate-hz 3000");
+  EXPECT_EQ(set.code, 0) << set.err;
+  EXPECT_TRUE(contains(set.out, "set to 3000.01/s (a Sync every 83333 cycles), was 61020.3/s")) << set.out;
+  EXPECT_EQ(board.peek(hw::REG_SYNC_EXCHANGE_PERIOD), 83'333u);
+  const CliRun status = lightrail("sync status" + dev);
+  EXPECT_TRUE(
+      contains(status.out, "exchanges   3000.01/s (a Sync every 83333 cycles) on the links it serves"))
+      << status.out;
+
+  const CliRun again = lightrail("sync exchange-rate --json" + dev + " --rate-hz 3000");
+  EXPECT_EQ(again.code, 0) << again.err;
+  const auto doc = nlohmann::json::parse(again.out);
+  EXPECT_FALSE(doc["written"].get<bool>());
+  EXPECT_EQ(doc["exchange_period_cycles"], 83'333);
+
+  board.write_log.clear();
+  for (const char* bad : {"10", "70000", "0", "-5"}) {
+    const CliRun r = lightrail("sync exchange-rate" + dev + " --rate-hz " + bad);
+    EXPECT_EQ(r.code, 1) << bad;
+    EXPECT_TRUE(contains(r.err, std::string("rate_hz (--rate-hz): ") + bad + " is outside 16..61020"))
+        << r.err;
+    EXPECT_TRUE(contains(r.err, "nothing written")) << r.err;
+  }
+  EXPECT_TRUE(board.write_log.empty());
+  EXPECT_EQ(board.peek(hw::REG_SYNC_EXCHANGE_PERIOD), 83'333u);
+}
+
 TEST(SyncCli, BadValueIsInvalidInputEvenWhenTheDeviceIsUnreachable) {
   const CliRun r = lightrail("sync calibrate --device sim://127.0.0.1:1/0 --delay-tx-ps 5000000000");
   EXPECT_EQ(r.code, 1);

@@ -325,7 +325,9 @@ TEST(LinkPair, TheFollowersExchangeMeasuresItsOffsetThroughTheTopsOwnDdmtd) {
     for (const Exchange& x : bench.exchanges) {
       const double err = bench.offset_fs(x) - bench.true_offset_fs();
       EXPECT_LT(std::abs(err), double(kT)) << "at " << x.at_fs;  // a cycle stamp at worst
-      if (x.fine) EXPECT_LT(std::abs(err), 1'500.0) << "flagged fine at " << x.at_fs;
+      if (x.fine) {
+        EXPECT_LT(std::abs(err), 1'500.0) << "flagged fine at " << x.at_fs;
+      }
       if (x.at_fs < 6 * kBeatFs) continue;
       EXPECT_TRUE(x.fine) << "at " << x.at_fs;
       ++refined;
@@ -420,6 +422,33 @@ TEST(LinkPair, ADownstreamPortServesAFollowerAsTheTopsOwnLinkDoes) {
   EXPECT_EQ(bench.access(bench.a()), (1u << (port - 1)) << hw::SYNC_DOWN_LINK_ALIGNED_LSB);
   bench.a().read(hw::REG_SYNC_DOWN_BAD_FRAMES);
   EXPECT_EQ(bench.access(bench.a()), 0u);
+}
+
+// SYNC_EXCHANGE_PERIOD: a write out of range reads back clamped to one DDMTD
+// beat .. SYNC_EXCHANGE_PERIOD_MAX, and the value in force paces the Syncs
+// of the board's downstream ports: its follower's exchanges are that many
+// cycles apart.
+TEST(LinkPair, TheExchangePeriodKeepsItsRangeAndPacesADownstreamPort) {
+  PairBench bench(1'234'567, 709'567, 3, 19, 25'000'000, LIGHTRAIL_LINK_PAIR_DOWN_PORTS);
+  bench.run_until(20 * kT);
+  const uint32_t beat = uint32_t(kN + 1), period = 2 * beat + 3;
+  bench.a().read(hw::REG_SYNC_EXCHANGE_PERIOD);
+  EXPECT_EQ(bench.access(bench.a()), beat);  // the reset value
+  for (const auto& [written, held] :
+       {std::pair{0u, beat}, std::pair{beat - 1, beat},
+        std::pair{hw::SYNC_EXCHANGE_PERIOD_MAX + 1, hw::SYNC_EXCHANGE_PERIOD_MAX},
+        std::pair{0xFFFFFFFFu, hw::SYNC_EXCHANGE_PERIOD_MAX}, std::pair{period, period}}) {
+    bench.a().write(hw::REG_SYNC_EXCHANGE_PERIOD, written);
+    bench.access(bench.a());
+    bench.a().read(hw::REG_SYNC_EXCHANGE_PERIOD);
+    EXPECT_EQ(bench.access(bench.a()), held) << "written " << written;
+  }
+  bench.a().write(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_REFERENCE_MASK);
+  bench.access(bench.a());
+  bench.run_until(bench.now() + 16 * kBeatFs);
+  ASSERT_GE(bench.exchanges.size(), 5u);
+  for (size_t i = 1; i < bench.exchanges.size(); ++i)
+    EXPECT_EQ(int64_t(bench.exchanges[i].t1 - bench.exchanges[i - 1].t1), int64_t(period) * kT) << i;
 }
 
 // A board that is neither a grandmaster nor a running servo (SYNC_CTRL not

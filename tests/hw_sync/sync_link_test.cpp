@@ -47,6 +47,7 @@ struct SideConfig {
   uint32_t flags = kGrandmasterFlags;  // reference: what its Syncs say (SYNC_FLAG_*_BIT)
   int cdr_offset = 0;                  // this side's receiver: the bit its CDR locked on
   bool ddmtd = true;                   // phases given to the engine
+  uint32_t period = uint32_t(kBeat);   // reference: cycles from Sync to Sync (SYNC_EXCHANGE_PERIOD)
 };
 
 struct LinkConfig {
@@ -63,6 +64,7 @@ class Side {
     m_->rst_rx_ni = 0;
     m_->reference_i = c.reference;
     m_->flags_i = c.flags;
+    m_->period_i = c.period;
     m_->clk_i = 0;
     m_->clk_rx_i = 0;
     m_->eval();
@@ -302,6 +304,33 @@ TEST(SyncLink, EveryExchangeGivesTheOffsetAndRoundTripToTheDdmtdResolution) {
     EXPECT_TRUE(bench.b().m().aligned_o);
     EXPECT_EQ(bench.b().m().bad_frames_o, 0u);
     EXPECT_EQ(bench.a().m().bad_frames_o, 0u);
+  }
+}
+
+// SYNC_EXCHANGE_PERIOD: the reference's Syncs leave exactly a period apart
+// (consecutive exchanges' t1, the reference's board time), at the reset
+// value and at a slower, odd one; a period set while running holds from
+// the next Sync, and every exchange stays exact.
+TEST(SyncLink, TheReferenceSendsASyncEveryPeriodAsSet) {
+  for (uint32_t period : {uint32_t(kBeat), uint32_t(3 * kBeat + 7)}) {
+    SCOPED_TRACE(testing::Message() << "period " << period << " cycles");
+    LinkConfig c = reference_and_follower(1'111'111, 5, 13);
+    c.a.period = period;
+    LinkBench bench(c);
+    bench.run_exchanges(6, 60 * int64_t(period) * kT);
+    ASSERT_GE(bench.exchanges.size(), 6u);
+    for (size_t i = 1; i < bench.exchanges.size(); ++i)
+      EXPECT_EQ(int64_t(bench.exchanges[i].t1 - bench.exchanges[i - 1].t1), int64_t(period) * kT) << i;
+    // Halved while running: the next Syncs are a new period apart.
+    const uint32_t next = period / 2 + 1;
+    bench.a().m().period_i = next;
+    const size_t before = bench.exchanges.size();
+    bench.run_exchanges(before + 5, bench.now_fs() + 60 * int64_t(period) * kT);
+    ASSERT_GE(bench.exchanges.size(), before + 5);
+    for (size_t i = before + 2; i < bench.exchanges.size(); ++i)
+      EXPECT_EQ(int64_t(bench.exchanges[i].t1 - bench.exchanges[i - 1].t1), int64_t(next) * kT) << i;
+    for (const Exchange& x : bench.exchanges)
+      EXPECT_NEAR(bench.offset_fs(x), bench.true_offset_fs(), kQuantumFs / 2.0 + 1);
   }
 }
 

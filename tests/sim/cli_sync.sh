@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Issue 3 through the CLI: `lightrail sync status|mode|calibrate` against
-# `lightrail-cosim serve --sync star`: the follower locks, the grandmaster
-# reports no reference link, `sync mode` turns the follower's servo off and
+# Issue 3 through the CLI: `lightrail sync status|mode|calibrate|exchange-rate`
+# against `lightrail-cosim serve --sync star`: the follower locks, the
+# grandmaster reports no reference link, its exchange rate is set, `sync mode` turns the follower's servo off and
 # back on (two-way only) through SYNC_CTRL and it locks again, calibration
 # reaches the servo's registers, and an out-of-range value is refused naming
 # the field with nothing written.
@@ -38,6 +38,17 @@ done
 out=$("$cli" sync status --device "$gm")
 echo "$out" | grep -q "reference (grandmaster): board time is the reference, servo off; the far end's link engine is heard" ||
   fail "grandmaster status does not say it is the reference and hears its follower: $out"
+
+# The exchange rate is the grandmaster's (SYNC_EXCHANGE_PERIOD): at 3,000/s
+# its engine sends a Sync every 83,333 cycles, and the follower stays locked.
+"$cli" sync exchange-rate --device "$gm" --rate-hz 3000 | grep -q "set to 3000.01/s (a Sync every 83333 cycles)" ||
+  fail "sync exchange-rate did not set 3000/s"
+[ "$("$cli" sync status --device "$gm" --json | field exchange_period_cycles)" = 83333 ] ||
+  fail "grandmaster's SYNC_EXCHANGE_PERIOD is not 83333"
+sleep 1
+st=$("$cli" sync status --device "$follower" --json)
+[ "$(echo "$st" | field locked)" = true ] || fail "follower lost its lock at 3,000 exchanges/s: $st"
+"$cli" sync exchange-rate --device "$gm" --rate-hz 61020 > /dev/null
 
 # The roles are the scenario's (board 0 the grandmaster); SYNC_CTRL is the
 # co-simulated board's own, and its ENABLE and USE_DDMTD drive the servo.

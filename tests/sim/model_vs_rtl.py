@@ -6,9 +6,9 @@ scenario (docs/cosim.md, "The timing link"): each scenario runs both ways
 --reports names their directory and it is there); the model's run must
 meet the scenario's expectations too, and the two runs' figures must agree
 within the bounds below: the offset's p99 and mean, the lock time, and for
-each link change its measured shift, overshoot and recovery. Scenarios on
-the model already (exchange_rate_3khz: the engine's rate is fixed) and the
-refusals (bad_*) are skipped, by name in the table.
+each link change its measured shift, overshoot and recovery. A scenario
+set on the model (none is now), the engines' own (bit and frame errors)
+and the refusals (bad_*) are skipped, by name in the table.
 
 usage: model_vs_rtl.py LIGHTRAIL_COSIM [--reports DIR] [--jobs N] SCENARIO.json...
 """

@@ -14,7 +14,7 @@ struct Flag {
 };
 
 // version of this register map
-inline constexpr uint32_t REGMAP_VERSION = 6u;
+inline constexpr uint32_t REGMAP_VERSION = 7u;
 // switch ports (tunable lasers or OCS ports) per board
 inline constexpr uint32_t PORTS = 16u;
 // wavelength channels a port can select
@@ -93,6 +93,8 @@ inline constexpr uint32_t SYNC_CAL_ASYM_MAX_PS = 0xF4240u;
 inline constexpr uint32_t SYNC_SLEW_MAX_LIMIT = 0xF4240u;
 // coarse time set: a two-way offset at least this large before the first lock since enable is removed by stepping board time by whole clock cycles instead of slewing
 inline constexpr uint32_t SYNC_TIME_STEP_MIN_PS = 0x186A0u;
+// longest SYNC_EXCHANGE_PERIOD, cycles (16 exchanges per second, PTP-like: the slowest rate the servo is verified at, on 1 and 10 km at +-20% tuning gain, by clock_exchange_rate_bench, docs/clock-sync.md); the shortest is DDMTD_N + 1, one exchange per DDMTD beat, its reset value
+inline constexpr uint32_t SYNC_EXCHANGE_PERIOD_MAX = 0xEE6B28u;
 // reset value of SYNC_KP (0.25: a quarter of the phase error corrected per sample)
 inline constexpr uint32_t SYNC_DEFAULT_KP_Q16 = 16384u;
 // reset value of SYNC_KI (1/64: with KP = 1/4 a critically damped loop, time constant 8 samples)
@@ -475,6 +477,8 @@ inline constexpr uint32_t SYNC_DOWN_LINK_ALIGNED_WIDTH = 7u;
 inline constexpr uint32_t SYNC_DOWN_LINK_ALIGNED_MASK = 0x7Fu;
 // every downstream port's frames dropped and line errors together, since reset, wrapping (one cycle behind the ports' own counts)
 inline constexpr uint32_t REG_SYNC_DOWN_BAD_FRAMES = 312u;
+// cycles from one Sync to the next that this board sends as a reference (on its downstream ports, and on its own link when SYNC_CTRL.REFERENCE): the two-way exchange rate its followers get; reset DDMTD_N + 1 (one exchange per DDMTD beat, 61,020/s); a write is clamped to DDMTD_N + 1 .. SYNC_EXCHANGE_PERIOD_MAX and reads back as in force; takes effect at the next Sync
+inline constexpr uint32_t REG_SYNC_EXCHANGE_PERIOD = 316u;
 // fixed delay reference->board outside the fibre (reference TX + board RX), ps, 0..SYNC_CAL_DELAY_MAX_PS
 inline constexpr uint32_t REG_SYNC_CAL_DELAY_MS_PS = 320u;
 // fixed delay board->reference outside the fibre (board TX + reference RX), ps, 0..SYNC_CAL_DELAY_MAX_PS
@@ -563,6 +567,7 @@ constexpr bool is_register(uint32_t offset) {
     case REG_SYNC_LINK_BAD_FRAMES:
     case REG_SYNC_DOWN_LINK:
     case REG_SYNC_DOWN_BAD_FRAMES:
+    case REG_SYNC_EXCHANGE_PERIOD:
     case REG_SYNC_CAL_DELAY_MS_PS:
     case REG_SYNC_CAL_DELAY_SM_PS:
     case REG_SYNC_CAL_ASYM_PS:

@@ -222,7 +222,7 @@ class LIGHTRAIL_EXPORT Device {
   void write_tune_table(const std::vector<uint16_t>& tune_ticks);
 
   // The clock-synchronisation servo (docs/clock-sync.md) and the link's
-  // message engine, read in one block (SYNC_CTRL .. SYNC_LINK_BAD_FRAMES).
+  // message engine, read in one block (SYNC_CTRL .. SYNC_EXCHANGE_PERIOD).
   SyncStatus sync_status();
   // The board's role on its sync link: writes SYNC_CTRL once with exactly
   // the mode's bits (sync_ctrl_word) under the lease and reads it back
@@ -236,6 +236,12 @@ class LIGHTRAIL_EXPORT Device {
   // back (VerifyError naming the register). Works with or without a
   // reference link: the servo uses the values on its next exchange.
   void sync_calibrate(const SyncCalibration& calibration);
+  // SYNC_EXCHANGE_PERIOD, under the lease: the exchange rate of every link
+  // this board serves (sync_exchange_period_cycles turns a rate into one).
+  // FormatError naming "exchange_period_cycles" outside DDMTD_N + 1 ..
+  // SYNC_EXCHANGE_PERIOD_MAX (nothing written); VerifyError when it reads
+  // back otherwise. The next Sync leaves at the new period.
+  void sync_set_exchange_period(uint32_t cycles);
 
   // How long commit() polls VERIFY_BUSY before giving up (host time).
   void set_commit_timeout(std::chrono::milliseconds timeout) { commit_timeout_ = timeout; }

@@ -55,6 +55,9 @@ struct SyncStatus {
   // their frames dropped and line errors together since reset (wraps).
   uint32_t down_aligned = 0;
   uint32_t down_bad_frames = 0;
+  // SYNC_EXCHANGE_PERIOD: cycles from one Sync to the next this board sends
+  // where it is the reference (sync_exchange_rate_hz gives the rate).
+  uint32_t exchange_period_cycles = 0;
   std::vector<std::string> errors;  // sticky SYNC_ERROR flags set, by name ("REF_LOST")
 };
 
@@ -133,6 +136,15 @@ LIGHTRAIL_EXPORT double fibre_alpha_error(const AlphaPoint& a, const AlphaPoint&
 // The asymmetry (SYNC_CAL_ASYM_PS) of a fibre of that alpha and round trip
 // (the measured round trip minus the calibrated fixed delays).
 LIGHTRAIL_EXPORT int64_t fibre_asymmetry_ps(double alpha, int64_t fibre_rtt_ps);
+
+// The two-way exchange's rate on the links a board serves, set by
+// SYNC_EXCHANGE_PERIOD (cycles from Sync to Sync): one per DDMTD beat
+// (61,020/s, the reset value) down to SYNC_EXCHANGE_PERIOD_MAX (16/s).
+LIGHTRAIL_EXPORT double sync_exchange_rate_hz(uint32_t period_cycles);
+// The whole period nearest rate_hz exchanges per second; FormatError naming
+// "rate_hz" when the engine cannot send at that rate (not a number, faster
+// than a beat, slower than SYNC_EXCHANGE_PERIOD_MAX).
+LIGHTRAIL_EXPORT uint32_t sync_exchange_period_cycles(double rate_hz);
 
 // Name of a SYNC_STATUS.STATE value.
 LIGHTRAIL_EXPORT std::string sync_state_name(uint32_t state);
