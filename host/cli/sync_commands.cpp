@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -48,8 +50,8 @@ struct SyncOptions {
   // mode: none given shows the current one.
   std::optional<std::string> mode;
   bool ptp_only = false;
-  // exchange-rate: none given shows it.
-  std::optional<double> rate_hz;
+  // exchange-rate: none given shows it; as typed, judged by run_exchange_rate.
+  std::optional<std::string> rate_hz;
 };
 
 // A problem the command line itself has (exit 2), found after CLI11 parsed.
@@ -381,7 +383,18 @@ int run_mode(const SyncOptions& opt) {
 int run_exchange_rate(const SyncOptions& opt) {
   return guarded(opt, "sync exchange-rate", [&] {
     std::optional<uint32_t> wanted;
-    if (opt.rate_hz) wanted = sync_exchange_period_cycles(*opt.rate_hz);
+    if (opt.rate_hz) {
+      // strtod, so that what was typed is named (a double would show 1e400 as inf).
+      const std::string& text = *opt.rate_hz;
+      char* end = nullptr;
+      errno = 0;
+      const double hz = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(hz))
+        throw FormatError(
+            "sync exchange rate",
+            {{"rate_hz", fmt::format("{} is not a finite number of exchanges per second", printable(text))}});
+      wanted = sync_exchange_period_cycles(hz);
+    }
     Device device = open_device(opt.device);
     const uint32_t before = device.sync_status().exchange_period_cycles;
     const bool write = wanted && *wanted != before;

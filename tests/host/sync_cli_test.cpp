@@ -360,6 +360,12 @@ TEST(SyncCli, ExchangeRateShowsSetsAndNamesABadRate) {
         << r.err;
     EXPECT_TRUE(contains(r.err, "nothing written")) << r.err;
   }
+  for (const char* bad : {"1e400", "nan", "3000x"}) {
+    const CliRun r = lightrail("sync exchange-rate" + dev + " --rate-hz " + bad);
+    EXPECT_EQ(r.code, 1) << bad;
+    EXPECT_TRUE(contains(r.err, std::string("rate_hz (--rate-hz): ") + bad + " is not a finite number"))
+        << r.err;
+  }
   EXPECT_TRUE(board.write_log.empty());
   EXPECT_EQ(board.peek(hw::REG_SYNC_EXCHANGE_PERIOD), 83'333u);
 }
