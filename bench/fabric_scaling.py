@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Issue 13's fabric bench: simulated time per wall second and memory per
-board for a clock-synchronised fabric (a star from board 0) of several
+board for a clock-synchronised fabric (a tree from board 0, every link on
+the boards' own timing ports) of several
 sizes, in one process and split over ranks with mpirun, side by side.
 
-Each run is `lightrail-cosim serve --boards N --sync star` with no host
+Each run is `lightrail-cosim serve --boards N --sync tree` with no host
 attached (the boards run free, every edge probed, every servo running),
 stopped after --seconds of wall time; its report gives the simulated time
 reached, the wall time of the run proper (start-up and elaboration
@@ -27,7 +28,7 @@ def run(cosim, mpirun, boards, ranks, seconds, work):
     for f in (port_file, report):
         if os.path.exists(f):
             os.remove(f)
-    cmd = [mpirun, "-np", str(ranks), cosim, "serve", "--boards", str(boards), "--sync", "star",
+    cmd = [mpirun, "-np", str(ranks), cosim, "serve", "--boards", str(boards), "--sync", "tree",
            "--port", "0", "--port-file", port_file, "--report", report]
     log = open(os.path.join(work, f"log-{boards}-{ranks}"), "w")
     p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)

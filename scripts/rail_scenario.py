@@ -96,8 +96,8 @@ def main():
         longest = max(longest, sum(st["duration_ps"] for st in s["steps"]))
     boards = len(files)
     # The host opens every board first (about 68 us of bus time each: the
-    # capability block and the tune table), while the servos lock (a star
-    # from board 0 within about 1.3 ms); then stages each board (about 15
+    # capability block and the tune table), while the servos lock (a tree
+    # from board 0, its second tier within about 2.7 ms); then stages each board (about 15
     # us each) and commits all for one board time after that.
     stage_at = max(1_600_000_000, boards * 70_000_000 + 100_000_000)
     commit = stage_at + boards * 20_000_000 + 100_000_000
@@ -131,9 +131,10 @@ def main():
                    f"{a.scale}; written by scripts/rail_scenario.py.",
         "boards": boards,
         "duration_ps": duration,
-        # A rail's boards in one star: more followers than a board has timing
-        # ports, so the exchange is the fast mode's (docs/cosim.md).
-        "sync": {"topology": "star", "baseline": False, "measure_from_ps": commit, "link": "model"},
+        # A rail's boards as deployed: a tree of boundary clocks from board 0,
+        # each serving as many as its timing ports take, every link on the
+        # boards' own ports (docs/cosim.md, "The timing link").
+        "sync": {"topology": "tree", "baseline": False, "measure_from_ps": commit},
         "schedules": schedules,
         "actions": actions,
         "expect": {"lock_time_us_max": commit / 1e6, "swaps": 1, "slot_skew_p99_ps_max": 150,

@@ -250,10 +250,17 @@ struct SyncEngine::End {
   int64_t next_fs() const { return std::min(rx_fall_fs, rx_words.empty() ? INT64_MAX : rx_words.front().at); }
 };
 
+int tree_parent(int b) {
+  // Board 0 serves boards 1..8; board p >= 1 serves the next 7.
+  constexpr int kRoot = 1 + int(hwdef::SYNC_DOWN_PORTS), kEach = int(hwdef::SYNC_DOWN_PORTS);
+  return b <= kRoot ? 0 : 1 + (b - kRoot - 1) / kEach;
+}
+
 SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boards) {
   if (boards < 2) throw std::invalid_argument("sync: needs at least 2 boards (a grandmaster and a follower)");
-  if (o.topology != "star" && o.topology != "chain")
-    throw std::invalid_argument("sync.topology: must be \"star\" or \"chain\", is \"" + o.topology + "\"");
+  if (o.topology != "star" && o.topology != "chain" && o.topology != "tree")
+    throw std::invalid_argument("sync.topology: must be \"star\", \"chain\" or \"tree\", is \"" + o.topology +
+                                "\"");
   const clock::FibreConfig fc = clock::fibre_config(o.profile);
   const int total = o.baseline ? 2 * boards - 1 : boards;
   for (int b = 0; b < total; ++b) {
@@ -262,7 +269,7 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
     n->baseline = b >= boards;
     const int mirror = n->baseline ? b - boards + 1 : b;  // the synchronised board a baseline copies
     if (mirror > 0) {
-      const int up = o.topology == "star" ? 0 : mirror - 1;
+      const int up = o.topology == "star" ? 0 : o.topology == "chain" ? mirror - 1 : tree_parent(mirror);
       n->parent = n->baseline && up > 0 ? up + boards - 1 : up;
     }
     clock::OscillatorConfig oc = clock::oscillator_for_board(o.profile, mirror);
@@ -349,8 +356,9 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
         if (up->port > int(hwdef::SYNC_DOWN_PORTS))
           throw std::invalid_argument(fmt::format(
               "sync.topology: board {} would serve board {} on downstream port {}, but a board top has {} "
-              "(SYNC_DOWN_PORTS; a grandmaster serves {} followers, a boundary clock {}); a larger star runs "
-              "with \"link\": \"model\", the fast mode (docs/cosim.md, \"The timing link\")",
+              "(SYNC_DOWN_PORTS; a grandmaster serves {} followers, a boundary clock {}); as deployed, a "
+              "\"tree\" of boundary clocks, or a larger star with \"link\": \"model\", the fast mode "
+              "(docs/cosim.md, \"The timing link\")",
               p.id, c->id, up->port, hwdef::SYNC_DOWN_PORTS, hwdef::SYNC_DOWN_PORTS + 1,
               hwdef::SYNC_DOWN_PORTS));
         p.down_ends.push_back(int(ends_.size()) + 1);

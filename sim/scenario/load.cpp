@@ -104,7 +104,8 @@ SyncOptions parse_sync(const json& s, const Scenario& sc) {
        "bitslide_compensation", "fault_holdover_ppb", "link", "bit_error_rate", "frame_error_rate"});
   if (sc.boards < 2) bad("boards", "clock distribution needs at least 2 boards");
   o.topology = s.value("topology", o.topology);
-  if (o.topology != "star" && o.topology != "chain") bad("sync.topology", "must be \"star\" or \"chain\"");
+  if (o.topology != "star" && o.topology != "chain" && o.topology != "tree")
+    bad("sync.topology", "must be \"star\", \"chain\" or \"tree\"");
   if (o.topology == "chain" && sc.boards < 4) bad("boards", "a chain of 3 hops needs at least 4 boards");
   if (o.topology == "chain" && sc.boards - 1 > int(hwdef::SYNC_MAX_CHAIN_HOPS))
     bad("boards",
