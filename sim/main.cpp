@@ -364,9 +364,10 @@ int sc_main(int argc, char** argv) {
   s->add_option("--report", sa.report,
                 "write the JSON report here at the end (an old one is removed at start)");
   s->add_option("--waveform", sa.wave, "FST waveform per board: PREFIX<board>.fst");
-  s->add_option("--sync", sa.sync,
-                "clock distribution from board 0: star, chain or tree (each board serving as many as its ports "
-                "take; default: ideal clocks)")
+  s->add_option(
+       "--sync", sa.sync,
+       "clock distribution from board 0: star, chain or tree (each board serving as many as its ports "
+       "take; default: ideal clocks)")
       ->check(CLI::IsMember({"star", "chain", "tree"}));
   s->add_option(
        "--sync-link", sa.sync_link,
