@@ -29,6 +29,9 @@ using namespace hw_sync_test;
 
 constexpr int64_t kN = hw::DDMTD_N;
 constexpr int64_t kBeatFs = (kN + 1) * kT;
+// The top as built, with every downstream port; the benches serve their
+// follower on the last, whose words sit at the top of each bus.
+constexpr int kLastPort = int(hw::SYNC_DOWN_PORTS);
 
 // A register access played onto the top's AXI4-Lite pins, one at a time.
 struct Bus {
@@ -66,7 +69,7 @@ class Board {
     m_->clk_i = rising;
     m_->eval();
     if (rising) {
-      sent_.push(port_ == 0 ? m_->link_tx_word_o : uint32_t(m_->down_tx_words_o >> (32 * (port_ - 1))));
+      sent_.push(port_ == 0 ? m_->link_tx_word_o : m_->down_tx_words_o[port_ - 1]);
       m_->rst_ni = half_ / 2 >= 8 && !(half_ / 2 >= reboot_from_ && half_ / 2 < reboot_from_ + 8);
       ticks_ = m_->rootp->lightrail_board_top__DOT__board_ticks;
       edge_fs_ = next_clk_fs();
@@ -171,8 +174,7 @@ class Receiver {
         m.link_rx_word_i = word;
       } else {
         bit(m.rst_down_rx_ni, m_ >= 8);
-        m.down_rx_words_i = (m.down_rx_words_i & ~(uint64_t{0xFFFFFFFF} << (32 * k))) | uint64_t(word)
-                                                                                            << (32 * k);
+        m.down_rx_words_i[k] = word;
       }
     } else {
       ++m_;
@@ -394,7 +396,7 @@ TEST(LinkPair, AFollowerHearsItsReferencesClockQualityAndItsOwnLinkApart) {
 // (the port's t4 refined by its DDMTD, its bit slide taken out), the port
 // says it is aligned, and the top's own link, idle, does not.
 TEST(LinkPair, ADownstreamPortServesAFollowerAsTheTopsOwnLinkDoes) {
-  const int port = LIGHTRAIL_LINK_PAIR_DOWN_PORTS;  // the model's last port: its words at the top of each bus
+  const int port = kLastPort;
   PairBench bench(1'234'567, 709'567, 3, 19, 25'000'000, port);
   bench.run_until(20 * kT);
   bench.a().write(hw::REG_SYNC_CTRL, hw::SYNC_CTRL_REFERENCE_MASK);
@@ -429,7 +431,7 @@ TEST(LinkPair, ADownstreamPortServesAFollowerAsTheTopsOwnLinkDoes) {
 // of the board's downstream ports: its follower's exchanges are that many
 // cycles apart.
 TEST(LinkPair, TheExchangePeriodKeepsItsRangeAndPacesADownstreamPort) {
-  PairBench bench(1'234'567, 709'567, 3, 19, 25'000'000, LIGHTRAIL_LINK_PAIR_DOWN_PORTS);
+  PairBench bench(1'234'567, 709'567, 3, 19, 25'000'000, kLastPort);
   bench.run_until(20 * kT);
   const uint32_t beat = uint32_t(kN + 1), period = 2 * beat + 3;
   bench.a().read(hw::REG_SYNC_EXCHANGE_PERIOD);
@@ -458,7 +460,7 @@ TEST(LinkPair, TheExchangePeriodKeepsItsRangeAndPacesADownstreamPort) {
 // found boundary clocks vouching with their servo off, which their
 // followers took back as PARENT_LOST once the servo started.
 TEST(LinkPair, OnlyAGrandmasterVouchesForATimeItsServoDoesNotKeep) {
-  PairBench bench(1'234'567, 709'567, 3, 19, 25'000'000, LIGHTRAIL_LINK_PAIR_DOWN_PORTS);
+  PairBench bench(1'234'567, 709'567, 3, 19, 25'000'000, kLastPort);
   bench.run_until(8 * kBeatFs);
   ASSERT_TRUE(bench.b().m().sync_link_up_o);
   EXPECT_EQ(int(bench.b().m().sync_parent_flags_o), 0);
