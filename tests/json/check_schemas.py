@@ -134,6 +134,7 @@ with Harness(cosim, daemon, src, boards=4) as h:
     run("sync", ["sync", "status", "--device", dev, "--json"], "lightrail.sync-status/1")
     run("sync", ["sync", "mode", "--device", dev, "--json"], "lightrail.sync-mode/1")
     run("sync", ["sync", "calibrate", "--device", dev, "--json"], "lightrail.sync-calibrate/1")
+    run("sync", ["sync", "exchange-rate", "--device", dev, "--json"], "lightrail.sync-exchange-rate/1")
     run("sync", ["sync", "alpha", "--short", "-130,9794000", "--long", "-1273,97940000", "--json"],
         "lightrail.sync-alpha/1")
     run("fabric", ["fabric", "sync", fab, "--json"], "lightrail.fabric-sync/1")
