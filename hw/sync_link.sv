@@ -3,7 +3,8 @@
 // domain. Framing: sync_link_pkg.sv; docs/hw-clock-sync.md, "sync_link".
 //
 // Roles (reference_i, SYNC_CTRL.REFERENCE). The reference sends a Sync every
-// period_i cycles (SYNC_EXCHANGE_PERIOD, at least a DDMTD beat) and its Follow_Up with the Sync's send time t1, both
+// period_i cycles (SYNC_EXCHANGE_PERIOD, at least a DDMTD beat) and its
+// Follow_Up with the Sync's send time t1, both
 // flagged as flags_i says (LOCKED, TIME_VALID, HOLDOVER: SYNC_FLAG_*_BIT); it answers each Delay_Req with a Delay_Resp
 // carrying the request's arrival time t4. A follower answers a Sync whose
 // Follow_Up came with a Delay_Req (sent at t3) and, on the matching

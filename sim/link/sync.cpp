@@ -28,6 +28,18 @@ constexpr int64_t kChangeFinalFs = 100000000000;
 constexpr size_t kTracePoints = 500;
 constexpr double kRecoveryBandMinPs = 20;  // recovered: within max(this, 4 sigma before) of the final offset
 
+// Exchanges per second at a Sync every `cycles` (SYNC_EXCHANGE_PERIOD).
+double rate_of_period(double cycles) { return 1e15 / (cycles * double(kPeriodFs)); }
+
+// A tree's parent of board b (>= 1): boards in breadth-first order, the
+// grandmaster serving 1 + SYNC_DOWN_PORTS (its own port and the downstream
+// ones: boards 1..8), every boundary clock SYNC_DOWN_PORTS (the next 7), so
+// every link is on a port.
+int tree_parent(int b) {
+  constexpr int kRoot = 1 + int(hwdef::SYNC_DOWN_PORTS), kEach = int(hwdef::SYNC_DOWN_PORTS);
+  return b <= kRoot ? 0 : 1 + (b - kRoot - 1) / kEach;
+}
+
 // SYNC_ERROR flags by name, as the register map calls them.
 json flag_names(uint32_t errors) {
   json names = json::array();
@@ -250,12 +262,6 @@ struct SyncEngine::End {
   int64_t next_fs() const { return std::min(rx_fall_fs, rx_words.empty() ? INT64_MAX : rx_words.front().at); }
 };
 
-int tree_parent(int b) {
-  // Board 0 serves boards 1..8; board p >= 1 serves the next 7.
-  constexpr int kRoot = 1 + int(hwdef::SYNC_DOWN_PORTS), kEach = int(hwdef::SYNC_DOWN_PORTS);
-  return b <= kRoot ? 0 : 1 + (b - kRoot - 1) / kEach;
-}
-
 SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boards) {
   if (boards < 2) throw std::invalid_argument("sync: needs at least 2 boards (a grandmaster and a follower)");
   if (o.topology != "star" && o.topology != "chain" && o.topology != "tree")
@@ -336,7 +342,7 @@ SyncEngine::SyncEngine(const SyncOptions& o, int boards) : opt_(o), boards_(boar
       throw std::invalid_argument(fmt::format(
           "sync.exchange_rate_hz: {:g} is below the message engine's slowest, {:.0f} exchanges per second "
           "(SYNC_EXCHANGE_PERIOD_MAX, {} cycles); slower runs only with sync.link \"model\", the fast mode",
-          o.exchange_rate_hz, 1e15 / (double(hwdef::SYNC_EXCHANGE_PERIOD_MAX) * double(kPeriodFs)),
+          o.exchange_rate_hz, rate_of_period(hwdef::SYNC_EXCHANGE_PERIOD_MAX),
           hwdef::SYNC_EXCHANGE_PERIOD_MAX));
     // Every link between synchronised boards at word level: the follower's
     // own link (port 0) to its parent's port 0 when that is a grandmaster's
@@ -1294,7 +1300,7 @@ json SyncEngine::merge_reports(const std::vector<json>& parts) const {
             {"link", opt_.link},
             {"exchange_rate_hz", opt_.exchange_rate_hz > 0 && !rtl_link()
                                      ? opt_.exchange_rate_hz
-                                     : 1e15 / (double(exchange_period_cycles()) * double(kPeriodFs))},
+                                     : rate_of_period(exchange_period_cycles())},
             {"measure_from_ps", opt_.measure_from_ps},
             {"offset_ps", stats(offsets)},
             {"lock_time_us", all_locked ? json(lock_us) : json(nullptr)},

@@ -98,7 +98,7 @@ struct CdrRelock {
 struct SyncOptions {
   bool enabled = false;
   // star: every follower on board 0; chain: board k on k-1; tree: breadth
-  // first, each board serving as many as its ports take (tree_parent).
+  // first, each board serving as many as its ports take.
   std::string topology = "star";
   clock::ImpairmentProfile profile = clock::reference_profile();
   bool baseline = true;             // PTP-only copies of every follower, in the same run
@@ -139,11 +139,6 @@ struct SyncOptions {
   // holdover its DAC word is off the learnt frequency by this much.
   double fault_holdover_ppb = 0;
 };
-
-// A tree's parent of board b (>= 1): boards in breadth-first order, the
-// grandmaster serving 1 + SYNC_DOWN_PORTS (its own port and the downstream
-// ones), every boundary clock SYNC_DOWN_PORTS, so every link is on a port.
-int tree_parent(int b);
 
 class SyncEngine {
  public:
